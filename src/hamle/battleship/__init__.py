@@ -1,0 +1,47 @@
+"""Battleship ("Amiral Battı"): rules, fleets, the computer shooters and their measurements.
+
+>>> import hamle.battleship as bs
+>>> record = bs.play_game(bs.Rules.classic(), "density", game=743)
+>>> record.shots_fired == len(record.shots) and record.shots_fired >= 17
+True
+"""
+
+from .count import FleetCount, count_fleets
+from .density import DensityMap, density, weight
+from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
+from .fleet import Fleet, Ocean, Shot, random_fleet
+from .observation import Observation, SunkShip
+from .rules import Rules, Ship, placements
+from .simulate import GameRecord, ShotRecord, SimulationTable, play_game, simulate
+from .strategies import ALIASES, SHOOTERS, Shooter, get_shooter
+
+__all__ = [
+    "ALIASES",
+    "SHOOTERS",
+    "BattleshipError",
+    "CountTooLargeError",
+    "DensityMap",
+    "Fleet",
+    "FleetCount",
+    "GameRecord",
+    "MarksError",
+    "Observation",
+    "Ocean",
+    "Rules",
+    "RulesError",
+    "Ship",
+    "Shooter",
+    "Shot",
+    "ShotError",
+    "ShotRecord",
+    "SimulationTable",
+    "SunkShip",
+    "count_fleets",
+    "density",
+    "get_shooter",
+    "placements",
+    "play_game",
+    "random_fleet",
+    "simulate",
+    "weight",
+]

@@ -1,0 +1,99 @@
+"""Exact random-shot law and the chart of the simulation table (spec § 4).
+
+>>> law = RandomLaw(100, 17)
+>>> round(float(law.mean), 2), law.median, round(float(law.cdf(85)), 3)
+(95.39, 97, 0.048)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class RandomLaw:
+    """Shots T a random shooter needs on ``cells`` cells holding ``ship_cells`` ship cells:
+    the last of the ship cells in a random order of all cells."""
+
+    cells: int
+    ship_cells: int
+
+    @property
+    def mean(self) -> Fraction:
+        """E[T] = N − (N − S)/(S + 1)."""
+        n, s = self.cells, self.ship_cells
+        return n - Fraction(n - s, s + 1)
+
+    def cdf(self, t: int) -> Fraction:
+        """P(T ≤ t) = C(t, S) / C(N, S)."""
+        t = min(max(t, 0), self.cells)
+        return Fraction(comb(t, self.ship_cells), comb(self.cells, self.ship_cells))
+
+    def quantile(self, q: Fraction | float) -> int:
+        """The smallest t with P(T ≤ t) ≥ q."""
+        q = Fraction(q).limit_denominator(10**6) if isinstance(q, float) else q
+        return next(t for t in range(self.ship_cells, self.cells + 1) if self.cdf(t) >= q)
+
+    @property
+    def median(self) -> int:
+        return self.quantile(Fraction(1, 2))
+
+    @property
+    def stdev(self) -> float:
+        """Standard deviation of T."""
+        s = self.ship_cells
+        second = sum(t * t * (self.cdf(t) - self.cdf(t - 1)) for t in range(s, self.cells + 1))
+        return float(second - self.mean**2) ** 0.5
+
+    def row(self, within: int) -> dict:
+        return {
+            "strategy": "random (exact)",
+            "mean": float(self.mean),
+            "median": self.median,
+            "p10": self.quantile(Fraction(1, 10)),
+            "p90": self.quantile(Fraction(9, 10)),
+            "best": self.ship_cells,
+            "worst": self.cells,
+            "stdev": self.stdev,
+            f"within_{within}": float(self.cdf(within)),
+        }
+
+
+def chart(table, path: str | Path) -> Path:
+    """Write the chart of P(game over within t shots) per strategy, with the exact random
+    curve dotted, to ``path`` (PNG or SVG by its suffix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rules = table.rules
+    t = list(range(rules.cells + 1))
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=120)
+    for result in table.results:
+        games = len(result.shots)
+        ordered = sorted(result.shots)
+        share, i = [], 0
+        for x in t:
+            while i < games and ordered[i] <= x:
+                i += 1
+            share.append(i / games)
+        ax.step(
+            t, share, where="post", label=f"{result.strategy} (mean {sum(ordered) / games:.1f})"
+        )
+    law = table.law
+    ax.plot(t, [float(law.cdf(x)) for x in t], ":", color="black", label="random, exact law")
+    ax.set_xlabel("shots t")
+    ax.set_ylabel("P(game over within t shots)")
+    ax.set_title(f"{len(table.results[0].shots)} games, {rules.describe()}")
+    ax.set_xlim(rules.ship_cells, rules.cells)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left")
+    path = Path(path)
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return path

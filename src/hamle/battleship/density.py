@@ -1,0 +1,127 @@
+"""Probability density with weighted hits (the Hard shooter's arithmetic, spec § 3).
+
+>>> from hamle.battleship.observation import Observation
+>>> report = density(Observation.from_marks(Rules.classic(), hit=["E5"]))
+>>> report.w, report.at("F5"), report.at("E4"), report.best_names
+(35, 442, 441, ['F5', 'E6'])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels
+from .errors import MarksError
+from .observation import HIT, UNKNOWN, Observation
+from .rules import Rules, placement_table
+
+INT64_LIMIT = 2**63
+
+
+@dataclass(frozen=True, eq=False)
+class DensityMap:
+    """d for every cell (0 where shot or known water), the weight w and the best cells.
+
+    ``counts[k, cell]`` is the number of consistent placements covering the cell with
+    k open hits, so d = Σ counts[k] · w^k; ``d`` is int64 when it fits, else Python ints.
+    """
+
+    observation: Observation
+    w: int
+    counts: np.ndarray
+    d: np.ndarray
+    best: tuple[int, ...]
+
+    def at(self, cell: str | int) -> int:
+        index = self.observation.grid.index(cell) if isinstance(cell, str) else cell
+        return int(self.d[index])
+
+    @property
+    def best_names(self) -> list[str]:
+        return [self.observation.grid.name(c) for c in self.best]
+
+    def as_dict(self) -> dict:
+        grid = self.observation.grid
+        unshot = self.observation.unshot
+        return {
+            "w": self.w,
+            "density": {grid.name(int(c)): int(self.d[c]) for c in unshot},
+            "best": self.best_names,
+            "best_d": int(self.d[self.best[0]]) if self.best else 0,
+        }
+
+
+def weight(afloat) -> int:
+    """w = 1 + 2 · (sum of afloat lengths).
+
+    >>> weight([5, 4, 3, 3, 2])
+    35
+    """
+    return 1 + 2 * sum(afloat)
+
+
+def density(observation: Observation, check: bool = True) -> DensityMap:
+    """The density map of an observation; with ``check``, marks no afloat ship can
+    explain raise MarksError naming the cell or ship."""
+    rules = observation.rules
+    marks = observation.marks
+    afloat = Counter(observation.afloat)
+    open_hits = observation.open_hits
+    w = weight(observation.afloat)
+    if check and len(open_hits) > sum(observation.afloat):
+        raise MarksError(
+            f"{len(open_hits)} open hits, but the afloat ships have only "
+            f"{sum(observation.afloat)} cells"
+        )
+    if not afloat:
+        if check and len(open_hits):
+            name = observation.grid.name(int(open_hits[0]))
+            raise MarksError(f"hit at {name}, but no ship is afloat to explain it")
+        zeros = np.zeros(rules.cells, np.int64)
+        return DensityMap(observation, w, zeros[None, :], zeros, ())
+    counts, consistent = _counts(rules, marks, afloat)
+    if check:
+        for length, placed in zip(sorted(afloat, reverse=True), consistent, strict=True):
+            if placed == 0:
+                raise MarksError(f"no room left on the board for the afloat {length}-cell ship")
+        covered = counts[:, open_hits].sum(axis=0)
+        for cell, cover in zip(open_hits, covered, strict=True):
+            if cover == 0:
+                name = observation.grid.name(int(cell))
+                raise MarksError(f"no afloat ship can explain the hit at {name}")
+    d = combine(counts, w)
+    unknown = marks == UNKNOWN
+    d = np.where(unknown, d, 0)
+    best = ()
+    if unknown.any():
+        top = max(d[unknown])
+        best = tuple(int(c) for c in np.flatnonzero(unknown & (d == top)))
+    return DensityMap(observation, w, counts, d, best)
+
+
+def combine(counts: np.ndarray, w: int) -> np.ndarray:
+    """d = Σ_k counts[k] · w^k exactly: int64 when it cannot overflow, else Python ints."""
+    top = counts.shape[0] - 1
+    exact = int(counts.max(initial=0)) * (w ** (top + 1)) < INT64_LIMIT
+    d = counts[top].astype(np.int64 if exact else object)
+    for k in range(top - 1, -1, -1):
+        d = d * w + counts[k]
+    return d
+
+
+def _counts(rules: Rules, marks: np.ndarray, afloat: Counter) -> tuple[np.ndarray, np.ndarray]:
+    table = placement_table(rules)
+    lengths = sorted(afloat, reverse=True)
+    starts = np.array([table.ranges[n][0] for n in lengths], np.int64)
+    stops = np.array([table.ranges[n][1] for n in lengths], np.int64)
+    multiplicity = np.array([afloat[n] for n in lengths], np.int64)
+    marks = np.ascontiguousarray(marks)
+    return _kernels.density_counts(
+        table.cells, table.lengths, starts, stops, multiplicity, marks, lengths[0] - 1
+    )
+
+
+__all__ = ["HIT", "DensityMap", "combine", "density", "weight"]

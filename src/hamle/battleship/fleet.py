@@ -1,0 +1,155 @@
+"""Fleets: uniformly random legal fleets, and a hidden fleet that answers shots.
+
+>>> from hamle.rng import game_stream, FLEET_STREAM
+>>> fleet = random_fleet(Rules.classic(), game_stream(743, FLEET_STREAM))
+>>> [len(cells) for cells in fleet.ships]
+[5, 4, 3, 3, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hamle.grid import CellError
+
+from . import _kernels
+from .errors import RulesError, ShotError
+from .observation import Observation, draw
+from .rules import Rules, placement_table, segment, zone
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """Where each ship of ``rules.fleet`` lies: ``ships[i]`` is ship i's cells, sorted."""
+
+    rules: Rules
+    ships: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def from_cells(cls, rules: Rules, ships: Iterable[Iterable[str | int]]) -> Fleet:
+        """A fleet given ship by ship (in fleet order) as cell names or indices, checked.
+
+        >>> Fleet.from_cells(Rules.custom(4, [2]), [["A1", "A2"]]).ships
+        ((0, 4),)
+        """
+        groups = [list(group) for group in ships]
+        if len(groups) != len(rules.fleet):
+            raise RulesError(f"the fleet has {len(rules.fleet)} ships, {len(groups)} were given")
+        grid = rules.grid
+        out = []
+        for ship, group in zip(rules.fleet, groups, strict=True):
+            try:
+                cells = [grid.index(c) if isinstance(c, str) else int(c) for c in group]
+                for cell in cells:
+                    grid.name(cell)
+            except (CellError, ValueError, TypeError) as exc:
+                raise RulesError(f"{ship.name}: {exc}") from None
+            try:
+                placed = segment(rules, cells)
+            except RulesError as exc:
+                raise RulesError(f"{ship.name}: {exc}") from None
+            if len(placed) != ship.length:
+                raise RulesError(f"{ship.name} is {ship.length} cells long, not {len(placed)}")
+            out.append(placed)
+        fleet = cls(rules, tuple(out))
+        fleet.check()
+        return fleet
+
+    def check(self) -> None:
+        """Raise RulesError naming the ships that overlap (or touch, when forbidden)."""
+        grid = self.rules.grid
+        for i, first in enumerate(self.ships):
+            blocked = zone(self.rules, first)
+            for j in range(i + 1, len(self.ships)):
+                clash = blocked.intersection(self.ships[j])
+                if clash:
+                    how = "overlap" if set(first) & set(self.ships[j]) else "touch"
+                    names = self.rules.fleet[i].name, self.rules.fleet[j].name
+                    raise RulesError(f"{names[0]} and {names[1]} {how} at {grid.name(min(clash))}")
+
+    def board(self) -> np.ndarray:
+        """Per cell, the index of the ship on it, or -1."""
+        out = np.full(self.rules.cells, -1, np.int64)
+        for i, cells in enumerate(self.ships):
+            out[list(cells)] = i
+        return out
+
+    def __str__(self) -> str:
+        marks = np.where(self.board() >= 0, 3, 0).astype(np.uint8)
+        return draw(self.rules.grid, marks)
+
+
+def random_fleet(rules: Rules, rng: np.random.Generator) -> Fleet:
+    """A fleet drawn uniformly from all legal fleets of ``rules``."""
+    table = placement_table(rules)
+    starts = np.array([table.ranges[s.length][0] for s in rules.fleet], np.int64)
+    stops = np.array([table.ranges[s.length][1] for s in rules.fleet], np.int64)
+    check = table.cells if rules.touching else table.zone
+    seed = int(rng.integers(0, 2**63))
+    chosen = _kernels.sample_fleet(table.cells, check, starts, stops - starts, rules.cells, seed)
+    if chosen[0] < 0:
+        raise RulesError(
+            f"no legal fleet found for {rules.describe()} after "
+            f"{_kernels.MAX_FLEET_TRIES:,} tries: the fleet does not fit (or barely fits)"
+        )
+    ships = tuple(tuple(int(c) for c in table.cells[p] if c >= 0) for p in chosen)
+    return Fleet(rules, ships)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One shot and its answer; a ``sunk`` answer names the ship and its cells."""
+
+    cell: int
+    answer: str
+    ship: str | None = None
+    ship_cells: tuple[int, ...] = ()
+
+
+@dataclass
+class Ocean:
+    """A hidden fleet that answers shots and keeps the shooter's observation."""
+
+    fleet: Fleet
+    observation: Observation = field(init=False)
+    _board: np.ndarray = field(init=False, repr=False)
+    _left: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.observation = Observation.start(self.fleet.rules)
+        self._board = self.fleet.board()
+        self._left = [len(cells) for cells in self.fleet.ships]
+
+    @property
+    def over(self) -> bool:
+        return not any(self._left)
+
+    def fire(self, cell: int) -> Shot:
+        """Fire at ``cell`` (an index) and learn miss, hit or sunk.
+
+        >>> ocean = Ocean(Fleet.from_cells(Rules.custom(3, [1]), [["B2"]]))
+        >>> ocean.fire(4)
+        Shot(cell=4, answer='sunk', ship='1-cell ship 1', ship_cells=(4,))
+        """
+        rules = self.fleet.rules
+        if self.over:
+            raise ShotError("the game is over: every ship is sunk")
+        if not isinstance(cell, int | np.integer) or not 0 <= cell < rules.cells:
+            raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
+        cell = int(cell)
+        if self.observation.marks[cell] in (1, 2, 3):
+            raise ShotError(f"{rules.grid.name(cell)} has already been shot")
+        ship = int(self._board[cell])
+        if ship < 0:
+            shot = Shot(cell, "miss")
+        else:
+            self._left[ship] -= 1
+            if self._left[ship]:
+                shot = Shot(cell, "hit")
+            else:
+                shot = Shot(cell, "sunk", rules.fleet[ship].name, self.fleet.ships[ship])
+        self.observation = self.observation.after(cell, shot.answer, shot.ship_cells)
+        return shot

@@ -1,0 +1,213 @@
+"""What a shooter sees: misses, hits, sunk ships and the ships still afloat.
+
+>>> obs = Observation.from_marks(Rules.classic(), miss=["A1"], hit=["E5"])
+>>> obs.grid.name(int(obs.open_hits[0])), len(obs.unshot), obs.afloat
+('E5', 98, (5, 4, 3, 3, 2))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hamle.grid import CellError, Grid
+
+from .errors import MarksError, RulesError
+from .rules import Rules, segment, zone
+
+UNKNOWN, MISS, HIT, SUNK, WATER = 0, 1, 2, 3, 4
+SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~"}
+
+
+@dataclass(frozen=True)
+class SunkShip:
+    """A sunk ship: its length and the cells it occupied."""
+
+    length: int
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """The board as the shooter knows it. ``marks`` holds one of UNKNOWN, MISS, HIT
+    (an open hit), SUNK or WATER (known empty because it touches a sunk ship under
+    no-touch rules) per cell; ``afloat`` lists the lengths of the ships not yet sunk."""
+
+    rules: Rules
+    marks: np.ndarray
+    sunk: tuple[SunkShip, ...]
+    afloat: tuple[int, ...]
+
+    @classmethod
+    def start(cls, rules: Rules) -> Observation:
+        """The empty board before the first shot."""
+        return cls(rules, _frozen(np.zeros(rules.cells, np.uint8)), (), rules.lengths)
+
+    @property
+    def grid(self) -> Grid:
+        return self.rules.grid
+
+    @property
+    def unshot(self) -> np.ndarray:
+        """Cells that may still hold a ship and have not been fired at."""
+        return np.flatnonzero(self.marks == UNKNOWN)
+
+    @property
+    def open_hits(self) -> np.ndarray:
+        """Hits on ships not yet sunk."""
+        return np.flatnonzero(self.marks == HIT)
+
+    def after(self, cell: int, answer: str, sunk_cells: tuple[int, ...] = ()) -> Observation:
+        """The observation after a shot at ``cell`` answered ``miss``, ``hit`` or ``sunk``
+        (with the sunk ship's cells)."""
+        marks = self.marks.copy()
+        if answer == "miss":
+            marks[cell] = MISS
+            return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
+        if answer == "hit":
+            marks[cell] = HIT
+            return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
+        if answer != "sunk" or cell not in sunk_cells:
+            raise MarksError(f"unknown answer {answer!r} for {self.grid.name(cell)}")
+        for other in zone(self.rules, sunk_cells):
+            if marks[other] == UNKNOWN:
+                marks[other] = WATER
+        marks[list(sunk_cells)] = SUNK
+        afloat = list(self.afloat)
+        afloat.remove(len(sunk_cells))
+        ship = SunkShip(len(sunk_cells), tuple(sorted(sunk_cells)))
+        return Observation(self.rules, _frozen(marks), (*self.sunk, ship), tuple(afloat))
+
+    @classmethod
+    def from_marks(
+        cls,
+        rules: Rules,
+        miss: Iterable[str | int] = (),
+        hit: Iterable[str | int] = (),
+        sunk: Iterable[Iterable[str | int]] = (),
+        afloat: Iterable[int] | None = None,
+    ) -> Observation:
+        """A board marked by hand (cell names or indices), checked against the rules.
+
+        ``sunk`` lists the sunk ships, each as its cells. ``afloat`` defaults to the
+        fleet minus the sunk ships.
+
+        >>> Observation.from_marks(Rules.classic(), sunk=[["A1", "A2"]]).afloat
+        (5, 4, 3, 3)
+        >>> Observation.from_marks(Rules.classic(), miss=["A1"], hit=["A1"])
+        Traceback (most recent call last):
+        ...
+        hamle.battleship.errors.MarksError: A1 is marked twice (miss and hit)
+        """
+        grid = rules.grid
+        marks = np.zeros(rules.cells, np.uint8)
+        marked_as: dict[int, str] = {}
+
+        def put(cell: int, mark: int, label: str) -> None:
+            if marked_as.get(cell) == label == "sunk":
+                raise MarksError(f"two sunk ships overlap at {grid.name(cell)}")
+            if cell in marked_as:
+                raise MarksError(
+                    f"{grid.name(cell)} is marked twice ({marked_as[cell]} and {label})"
+                )
+            marked_as[cell] = label
+            marks[cell] = mark
+
+        ships = []
+        for group in sunk:
+            cells = _parse(grid, group)
+            ships.append(_sunk_ship(rules, cells))
+            for cell in cells:
+                put(cell, SUNK, "sunk")
+        for cell in _parse(grid, miss):
+            put(cell, MISS, "miss")
+        for cell in _parse(grid, hit):
+            put(cell, HIT, "hit")
+
+        left = Counter(rules.lengths)
+        for ship in ships:
+            if left[ship.length] == 0:
+                have = Counter(rules.lengths)[ship.length]
+                raise MarksError(
+                    f"too many sunk ships of length {ship.length} "
+                    f"(at {grid.name(ship.cells[0])}): the fleet has {have}"
+                )
+            left[ship.length] -= 1
+        if afloat is None:
+            afloat_lengths = tuple(length for length in rules.lengths if _take(left, length))
+        else:
+            afloat_lengths = tuple(afloat)
+            for length in afloat_lengths:
+                if not isinstance(length, int) or not _take(left, length):
+                    raise MarksError(
+                        f"an afloat ship of length {length!r} is not in the fleet "
+                        "once the sunk ships are taken out"
+                    )
+        if not rules.touching:
+            for ship in ships:
+                for other in zone(rules, ship.cells) - set(ship.cells):
+                    label = marked_as.get(other)
+                    if label in ("sunk", "hit"):
+                        raise MarksError(
+                            f"{grid.name(other)} ({label}) touches the sunk ship at "
+                            f"{grid.name(ship.cells[0])}, but ships may not touch"
+                        )
+                    if label is None:
+                        marks[other] = WATER
+        return cls(rules, _frozen(marks), tuple(ships), afloat_lengths)
+
+    def __str__(self) -> str:
+        return draw(self.grid, self.marks)
+
+
+def draw(grid: Grid, marks: np.ndarray) -> str:
+    """The marks as text, one row per line, with column letters and row numbers."""
+    header = "    " + " ".join(grid.name(c)[0] for c in range(grid.cols))
+    rows = [header]
+    for r in range(grid.rows):
+        line = " ".join(SYMBOLS[int(m)] for m in marks[r * grid.cols : (r + 1) * grid.cols])
+        rows.append(f"{r + 1:>3} {line}")
+    return "\n".join(rows)
+
+
+def _take(left: Counter, length: int) -> bool:
+    if left[length] > 0:
+        left[length] -= 1
+        return True
+    return False
+
+
+def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
+    if isinstance(cells, str):
+        raise MarksError(f"expected a list of cells, got the text {cells!r}")
+    out = []
+    for cell in cells:
+        try:
+            if isinstance(cell, str):
+                cell = grid.index(cell)
+            grid.name(cell)
+        except CellError as exc:
+            raise MarksError(str(exc)) from None
+        out.append(int(cell))
+    return out
+
+
+def _sunk_ship(rules: Rules, cells: list[int]) -> SunkShip:
+    try:
+        ordered = segment(rules, cells)
+    except RulesError as exc:
+        raise MarksError(f"sunk ship: {exc}") from None
+    if len(ordered) not in rules.lengths:
+        names = ",".join(rules.grid.name(c) for c in ordered)
+        raise MarksError(
+            f"sunk ship {names} has length {len(ordered)}; no ship in the fleet has it"
+        )
+    return SunkShip(len(ordered), ordered)
+
+
+def _frozen(marks: np.ndarray) -> np.ndarray:
+    marks.flags.writeable = False
+    return marks

@@ -1,0 +1,236 @@
+"""Rules: board size, fleet and touching policy; the placements of each ship.
+
+>>> rules = Rules.classic()
+>>> [len(placements(rules, ship.length)) for ship in rules.fleet]
+[120, 140, 160, 160, 180]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from hamle.grid import CellError, Grid
+
+from .errors import RulesError
+
+CLASSIC_FLEET = (
+    ("Carrier", 5),
+    ("Battleship", 4),
+    ("Cruiser", 3),
+    ("Submarine", 3),
+    ("Destroyer", 2),
+)
+RUSSIAN_FLEET = (
+    ("Battleship", 4),
+    ("Cruiser 1", 3),
+    ("Cruiser 2", 3),
+    ("Destroyer 1", 2),
+    ("Destroyer 2", 2),
+    ("Destroyer 3", 2),
+    ("Boat 1", 1),
+    ("Boat 2", 1),
+    ("Boat 3", 1),
+    ("Boat 4", 1),
+)
+
+
+@dataclass(frozen=True)
+class Ship:
+    """One ship of a fleet: a name and a length in cells."""
+
+    name: str
+    length: int
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Board size, fleet (ships in order) and whether ships may touch.
+
+    >>> Rules.custom(size=6, fleet=[3, 2, 2], touching=False).describe()
+    '6×6, fleet 3,2,2, no touching'
+    """
+
+    rows: int
+    cols: int
+    fleet: tuple[Ship, ...]
+    touching: bool = True
+
+    def __post_init__(self) -> None:
+        try:
+            Grid(self.rows, self.cols)
+        except CellError as exc:
+            raise RulesError(str(exc)) from None
+        if not self.fleet:
+            raise RulesError("a fleet needs at least one ship")
+        longest = max(self.rows, self.cols)
+        for ship in self.fleet:
+            if not isinstance(ship.length, int) or not 1 <= ship.length <= longest:
+                raise RulesError(
+                    f"ship {ship.name!r} has length {ship.length!r}; on a {self.rows}×{self.cols} "
+                    f"board a ship is 1 to {longest} cells long"
+                )
+        if self.ship_cells > self.rows * self.cols:
+            raise RulesError(
+                f"the fleet has {self.ship_cells} cells but the board only {self.rows * self.cols}"
+            )
+
+    @classmethod
+    def classic(cls) -> Rules:
+        """10×10, Carrier 5, Battleship 4, Cruiser 3, Submarine 3, Destroyer 2; touching allowed."""
+        return cls(10, 10, tuple(Ship(n, length) for n, length in CLASSIC_FLEET), touching=True)
+
+    @classmethod
+    def russian(cls) -> Rules:
+        """10×10, fleet 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch, even diagonally."""
+        return cls(10, 10, tuple(Ship(n, length) for n, length in RUSSIAN_FLEET), touching=False)
+
+    @classmethod
+    def custom(cls, size: int | tuple[int, int], fleet, touching: bool = True) -> Rules:
+        """Any board (``size`` or ``(rows, cols)``) and fleet given as lengths."""
+        rows, cols = (size, size) if isinstance(size, int) else size
+        lengths = list(fleet)
+        seen: Counter[int] = Counter()
+        ships = []
+        for length in lengths:
+            if not isinstance(length, int) or isinstance(length, bool):
+                raise RulesError(f"a ship length is a whole number, not {length!r}")
+            seen[length] += 1
+            ships.append(Ship(f"{length}-cell ship {seen[length]}", length))
+        return cls(rows, cols, tuple(ships), touching)
+
+    @classmethod
+    def named(cls, name: str) -> Rules:
+        """A preset by name: ``classic`` or ``russian``."""
+        presets = {"classic": cls.classic, "russian": cls.russian}
+        if name not in presets:
+            raise RulesError(f"unknown rules {name!r}; choose one of: {', '.join(presets)}")
+        return presets[name]()
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.rows, self.cols)
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return tuple(ship.length for ship in self.fleet)
+
+    @property
+    def ship_cells(self) -> int:
+        return sum(ship.length for ship in self.fleet)
+
+    def describe(self) -> str:
+        touch = "touching allowed" if self.touching else "no touching"
+        fleet = ",".join(str(length) for length in self.lengths)
+        return f"{self.rows}×{self.cols}, fleet {fleet}, {touch}"
+
+
+def placements(rules: Rules, length: int) -> np.ndarray:
+    """Every placement of a ship of ``length``: an array (placements, length) of cells.
+
+    Horizontal placements come first, row-major by first cell, then vertical ones;
+    a one-cell ship has one placement per cell.
+
+    >>> placements(Rules.classic(), 5)[0].tolist()
+    [0, 1, 2, 3, 4]
+    """
+    return _placements(rules.rows, rules.cols, length)
+
+
+@cache
+def _placements(rows: int, cols: int, length: int) -> np.ndarray:
+    out = []
+    for r in range(rows):
+        for c in range(cols - length + 1):
+            out.append([r * cols + c + i for i in range(length)])
+    if length > 1:
+        for r in range(rows - length + 1):
+            for c in range(cols):
+                out.append([(r + i) * cols + c for i in range(length)])
+    table = np.array(out, dtype=np.int32).reshape(len(out), length)
+    table.flags.writeable = False
+    return table
+
+
+def zone(rules: Rules, cells) -> frozenset[int]:
+    """Cells another ship may not cover: the cells themselves, plus their
+    surroundings when touching is forbidden.
+
+    >>> sorted(zone(Rules.russian(), [0]))
+    [0, 1, 10, 11]
+    """
+    out = set(cells)
+    if not rules.touching:
+        grid = rules.grid
+        for cell in cells:
+            out.update(grid.surroundings(cell))
+    return frozenset(out)
+
+
+def segment(rules: Rules, cells) -> tuple[int, ...]:
+    """The cells sorted, if they form one straight unbroken line; else RulesError.
+
+    >>> segment(Rules.classic(), [2, 0, 1])
+    (0, 1, 2)
+    """
+    ordered = tuple(sorted(set(cells)))
+    names = ",".join(rules.grid.name(c) for c in ordered)
+    if not ordered or len(ordered) != len(cells):
+        raise RulesError(f"a ship needs distinct cells, got {names or 'none'}")
+    rows = {c // rules.cols for c in ordered}
+    cols = {c % rules.cols for c in ordered}
+    n = len(ordered)
+    if (len(rows) == 1 and max(cols) - min(cols) == n - 1) or (
+        len(cols) == 1 and max(rows) - min(rows) == n - 1
+    ):
+        return ordered
+    raise RulesError(f"{names} is not a straight unbroken line of cells")
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementTable:
+    """Every placement of every ship length of a rule set, as flat arrays for kernels.
+
+    ``cells[p]`` lists placement p's cells and ``zone[p]`` the cells no other ship may
+    cover (both padded with -1); ``ranges[length]`` is the slice of placements of that length.
+    """
+
+    cells: np.ndarray
+    zone: np.ndarray
+    lengths: np.ndarray
+    ranges: dict[int, tuple[int, int]]
+
+
+@cache
+def placement_table(rules: Rules) -> PlacementTable:
+    """The placement table of ``rules`` (computed once per rule set).
+
+    >>> table = placement_table(Rules.classic())
+    >>> table.ranges[2], table.cells.shape
+    ((420, 600), (600, 5))
+    """
+    distinct = sorted(set(rules.lengths), reverse=True)
+    longest = distinct[0]
+    rows, zones, lengths, ranges = [], [], [], {}
+    for length in distinct:
+        start = len(rows)
+        for placement in placements(rules, length).tolist():
+            rows.append(placement + [-1] * (longest - length))
+            zones.append(sorted(zone(rules, placement)))
+            lengths.append(length)
+        ranges[length] = (start, len(rows))
+    widest = max(len(z) for z in zones)
+    zone_table = np.array([z + [-1] * (widest - len(z)) for z in zones], dtype=np.int32)
+    return PlacementTable(
+        cells=np.array(rows, dtype=np.int32),
+        zone=zone_table,
+        lengths=np.array(lengths, dtype=np.int32),
+        ranges=ranges,
+    )

@@ -1,0 +1,221 @@
+"""Numbered games and the simulation table (spec § 2 and § 4).
+
+Game g draws its fleet from stream 0 and the shooter's choices from stream 1 of g, so
+every strategy meets the same fleets and every game replays identically.
+
+>>> table = simulate(Rules.classic(), ["parity"], games=3)
+>>> table.results[0].shots == tuple(play_game(Rules.classic(), "parity", g).shots_fired
+...                                 for g in (1, 2, 3))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
+from hamle.stats import summarize
+
+from .analysis import RandomLaw
+from .errors import BattleshipError
+from .fleet import Fleet, Ocean, random_fleet
+from .observation import HIT, draw
+from .rules import Rules
+from .strategies import get_shooter
+
+WITHIN = 50
+
+
+@dataclass(frozen=True)
+class ShotRecord:
+    """One shot of a game: where, the answer, the mode (``hunt``/``target``), the sunk ship."""
+
+    cell: int
+    answer: str
+    mode: str
+    ship: str | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole numbered game played by one strategy."""
+
+    game: int
+    strategy: str
+    fleet: Fleet
+    shots: tuple[ShotRecord, ...]
+
+    @property
+    def shots_fired(self) -> int:
+        return len(self.shots)
+
+    @property
+    def hunt(self) -> int:
+        return sum(shot.mode == "hunt" for shot in self.shots)
+
+    @property
+    def target(self) -> int:
+        return self.shots_fired - self.hunt
+
+    def boards(self) -> list[str]:
+        """The board as text after each shot."""
+        ocean = Ocean(self.fleet)
+        out = []
+        for shot in self.shots:
+            ocean.fire(shot.cell)
+            out.append(draw(self.fleet.rules.grid, ocean.observation.marks))
+        return out
+
+    def as_dict(self) -> dict:
+        grid = self.fleet.rules.grid
+        return {
+            "game": self.game,
+            "strategy": self.strategy,
+            "rules": self.fleet.rules.describe(),
+            "fleet": {
+                ship.name: [grid.name(c) for c in cells]
+                for ship, cells in zip(self.fleet.rules.fleet, self.fleet.ships, strict=True)
+            },
+            "shots_fired": self.shots_fired,
+            "hunt": self.hunt,
+            "target": self.target,
+            "shots": [
+                {
+                    "n": n,
+                    "cell": grid.name(shot.cell),
+                    "answer": shot.answer,
+                    "mode": shot.mode,
+                    **({"ship": shot.ship} if shot.ship else {}),
+                }
+                for n, shot in enumerate(self.shots, 1)
+            ],
+        }
+
+
+def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
+    """Play numbered game ``game`` with the named strategy to the last sunk ship."""
+    if not isinstance(game, int) or isinstance(game, bool) or game < 1:
+        raise BattleshipError(f"game numbers start at 1, not {game!r}")
+    shooter = get_shooter(strategy)
+    fleet = random_fleet(rules, game_stream(game, FLEET_STREAM))
+    rng = game_stream(game, SHOOTER_STREAM)
+    ocean = Ocean(fleet)
+    shots = []
+    while not ocean.over:
+        observation = ocean.observation
+        mode = "target" if (observation.marks == HIT).any() else "hunt"
+        shot = ocean.fire(shooter.choose(observation, rng))
+        shots.append(ShotRecord(shot.cell, shot.answer, mode, shot.ship))
+    return GameRecord(game, shooter.name, fleet, tuple(shots))
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    """Shots, hunt shots and target shots of every game of one strategy."""
+
+    strategy: str
+    games: tuple[int, ...]
+    shots: tuple[int, ...]
+    hunt: tuple[int, ...]
+    target: tuple[int, ...]
+
+    def row(self) -> dict:
+        summary = summarize(self.shots)
+        n = len(self.shots)
+        return {
+            "strategy": self.strategy,
+            **{k: v for k, v in summary.as_dict().items() if k != "count"},
+            "games": n,
+            "within_50": sum(s <= WITHIN for s in self.shots) / n,
+            "hunt_mean": sum(self.hunt) / n,
+            "target_mean": sum(self.target) / n,
+        }
+
+
+@dataclass(frozen=True)
+class SimulationTable:
+    """Results of games first .. first + games - 1 for each strategy, and the exact
+    random-shot law of the rules."""
+
+    rules: Rules
+    first: int
+    results: tuple[StrategyResult, ...]
+
+    @property
+    def law(self) -> RandomLaw:
+        return RandomLaw(self.rules.cells, self.rules.ship_cells)
+
+    def as_dict(self) -> dict:
+        return {
+            "rules": self.rules.describe(),
+            "first": self.first,
+            "games": len(self.results[0].shots) if self.results else 0,
+            "strategies": {r.strategy: r.row() for r in self.results},
+            "exact_random": self.law.row(WITHIN),
+        }
+
+
+def _play_chunk(rules: Rules, strategy: str, games: Sequence[int]) -> list[tuple[int, int, int]]:
+    out = []
+    for game in games:
+        record = play_game(rules, strategy, game)
+        out.append((record.shots_fired, record.hunt, record.target))
+    return out
+
+
+def simulate(
+    rules: Rules,
+    strategies: Sequence[str],
+    games: int = 1000,
+    first: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationTable:
+    """Play games ``first .. first + games - 1`` with each strategy (``jobs`` processes);
+    ``progress(done, total)`` is called as games finish."""
+    if not isinstance(games, int) or games < 1:
+        raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
+    if not isinstance(first, int) or first < 1:
+        raise BattleshipError(f"game numbers start at 1, not {first!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
+    names = [get_shooter(s).name for s in strategies]
+    if not names:
+        raise BattleshipError("name at least one strategy")
+    numbers = list(range(first, first + games))
+    size = max(1, min(50, games // (4 * jobs) or 1))
+    chunks = [numbers[i : i + size] for i in range(0, games, size)]
+    tasks = [(name, chunk) for name in names for chunk in chunks]
+    total = len(names) * games
+    outcomes: dict[str, list] = {name: [] for name in names}
+    done = 0
+
+    def collect(name: str, chunk: list[int], rows: list) -> None:
+        nonlocal done
+        outcomes[name].extend(rows)
+        done += len(chunk)
+        if progress:
+            progress(done, total)
+
+    if jobs == 1:
+        for name, chunk in tasks:
+            collect(name, chunk, _play_chunk(rules, name, chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(partial(_play_chunk, rules, n, c)) for n, c in tasks]
+            for (name, chunk), future in zip(tasks, futures, strict=True):
+                collect(name, chunk, future.result())
+    results = tuple(
+        StrategyResult(
+            name,
+            tuple(numbers),
+            tuple(r[0] for r in outcomes[name]),
+            tuple(r[1] for r in outcomes[name]),
+            tuple(r[2] for r in outcomes[name]),
+        )
+        for name in names
+    )
+    return SimulationTable(rules, first, results)

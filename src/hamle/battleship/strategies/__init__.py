@@ -1,0 +1,48 @@
+"""The computer shooters, registered by name (aliases: easy, normal, hard).
+
+>>> [s.name for s in SHOOTERS.values()]
+['random', 'hunt-target', 'parity', 'density']
+>>> get_shooter("hard").name
+'density'
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from ..errors import BattleshipError
+from ..observation import Observation
+from .density_shooter import DensityShooter
+from .hunt_target import HuntTarget
+from .random_shooter import RandomShooter
+
+
+class Shooter(Protocol):
+    """A computer player: picks the next cell to fire at from what it sees."""
+
+    name: str
+
+    def choose(self, observation: Observation, rng: np.random.Generator) -> int: ...
+
+
+SHOOTERS: dict[str, Shooter] = {
+    shooter.name: shooter
+    for shooter in (
+        RandomShooter(),
+        HuntTarget(parity=False),
+        HuntTarget(parity=True),
+        DensityShooter(),
+    )
+}
+ALIASES = {"easy": "random", "normal": "parity", "hard": "density"}
+
+
+def get_shooter(name: str) -> Shooter:
+    """The shooter registered as ``name`` or one of its aliases."""
+    key = ALIASES.get(name, name)
+    if key not in SHOOTERS:
+        known = ", ".join([*SHOOTERS, *ALIASES])
+        raise BattleshipError(f"unknown strategy {name!r}; choose one of: {known}")
+    return SHOOTERS[key]

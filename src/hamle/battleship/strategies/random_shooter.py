@@ -1,0 +1,23 @@
+"""Easy: a uniformly random unshot cell."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..observation import Observation
+from .common import pick
+
+
+@dataclass(frozen=True)
+class RandomShooter:
+    """Fires at a uniformly random unshot cell.
+
+    >>> from hamle.battleship.rules import Rules
+    >>> RandomShooter().choose(Observation.start(Rules.classic()), np.random.default_rng(1))
+    47
+    """
+
+    name: str = "random"
+
+    def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        return pick(observation.unshot, rng)

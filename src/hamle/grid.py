@@ -1,0 +1,109 @@
+"""Cell names for rectangular grids: columns are letters, rows are numbers.
+
+A cell is the row-major index ``cols * r + c`` (0-based r, c).
+
+>>> grid = Grid(10, 10)
+>>> grid.index("E5"), grid.name(44), grid.name(99)
+(44, 'E5', 'J10')
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+
+_CELL = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
+MAX_SIDE = 26
+
+
+class CellError(ValueError):
+    """A cell name or index that is not on the board."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A rows × cols board of named cells (at most 26 columns, A–Z)."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        for what, value in (("rows", self.rows), ("columns", self.cols)):
+            if not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
+                raise CellError(f"a board needs 1 to {MAX_SIDE} {what}, not {value!r}")
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def index(self, name: str) -> int:
+        """The index of a cell name such as ``"E5"`` (case and spaces ignored).
+
+        >>> Grid(10, 10).index("a1"), Grid(10, 10).index("J1")
+        (0, 9)
+        """
+        match = _CELL.match(name) if isinstance(name, str) else None
+        if not match:
+            raise CellError(
+                f"{name!r} is not a cell name (write a column letter and a row number, like E5)"
+            )
+        letters, digits = match.groups()
+        if len(letters) != 1:
+            raise CellError(f"{name!r} is not a cell name (one column letter, like E5)")
+        col = string.ascii_uppercase.index(letters.upper())
+        row = int(digits) - 1
+        if col >= self.cols or not 0 <= row < self.rows:
+            raise CellError(f"{name.strip().upper()} is off the {self.rows}×{self.cols} board")
+        return row * self.cols + col
+
+    def name(self, index: int) -> str:
+        """The name of a cell index.
+
+        >>> Grid(10, 10).name(10)
+        'A2'
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
+            raise CellError(f"cell index {index!r} is off the {self.rows}×{self.cols} board")
+        row, col = divmod(index, self.cols)
+        return f"{string.ascii_uppercase[col]}{row + 1}"
+
+    def parse_cells(self, text: str) -> tuple[int, ...]:
+        """Indices of a comma- or space-separated list of cell names, in order given.
+
+        >>> Grid(10, 10).parse_cells("E5, F5 A1")
+        (44, 45, 0)
+        """
+        return tuple(self.index(part) for part in re.split(r"[,\s]+", text.strip()) if part)
+
+    def neighbours(self, index: int) -> tuple[int, ...]:
+        """Orthogonal neighbours (up, down, left, right order).
+
+        >>> Grid(10, 10).neighbours(0)
+        (10, 1)
+        """
+        row, col = divmod(index, self.cols)
+        out = []
+        if row > 0:
+            out.append(index - self.cols)
+        if row < self.rows - 1:
+            out.append(index + self.cols)
+        if col > 0:
+            out.append(index - 1)
+        if col < self.cols - 1:
+            out.append(index + 1)
+        return tuple(out)
+
+    def surroundings(self, index: int) -> tuple[int, ...]:
+        """The up to eight cells touching a cell, diagonals included.
+
+        >>> Grid(10, 10).surroundings(0)
+        (1, 10, 11)
+        """
+        row, col = divmod(index, self.cols)
+        return tuple(
+            r * self.cols + c
+            for r in range(max(row - 1, 0), min(row + 2, self.rows))
+            for c in range(max(col - 1, 0), min(col + 2, self.cols))
+            if (r, c) != (row, col)
+        )

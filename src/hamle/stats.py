@@ -1,0 +1,61 @@
+"""Summary statistics shared by every simulation.
+
+>>> s = summarize([3, 1, 2, 4])
+>>> s.mean, s.median, s.best, s.worst
+(2.5, 2.5, 1, 4)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Mean, spread and extremes of a sample of whole numbers."""
+
+    count: int
+    mean: float
+    median: float
+    p10: int
+    p90: int
+    best: int
+    worst: int
+    stderr: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def quantile(sorted_values: Sequence[int], q: float) -> int:
+    """The smallest value v with at least a share q of the sample ≤ v.
+
+    >>> quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.1)
+    1
+    """
+    rank = max(math.ceil(q * len(sorted_values) - 1e-9), 1)
+    return sorted_values[rank - 1]
+
+
+def summarize(values: Sequence[int]) -> Summary:
+    """Summary of a non-empty sample; stderr is the standard error of the mean."""
+    if not values:
+        raise ValueError("cannot summarize an empty sample")
+    ordered = sorted(values)
+    n = len(ordered)
+    mean = sum(ordered) / n
+    mid = n // 2
+    median = ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    variance = sum((v - mean) ** 2 for v in ordered) / (n - 1) if n > 1 else 0.0
+    return Summary(
+        count=n,
+        mean=mean,
+        median=median,
+        p10=quantile(ordered, 0.1),
+        p90=quantile(ordered, 0.9),
+        best=ordered[0],
+        worst=ordered[-1],
+        stderr=math.sqrt(variance / n),
+    )
