@@ -71,15 +71,16 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
     afloat = Counter(observation.afloat)
     open_hits = observation.open_hits
     w = weight(observation.afloat)
-    if check and len(open_hits) > sum(observation.afloat):
-        raise MarksError(
-            f"{len(open_hits)} open hits, but the afloat ships have only "
-            f"{sum(observation.afloat)} cells"
-        )
-    if not afloat:
-        if check and len(open_hits):
+    if check and len(open_hits):
+        if not afloat:
             name = observation.grid.name(int(open_hits[0]))
             raise MarksError(f"hit at {name}, but no ship is afloat to explain it")
+        if len(open_hits) > sum(observation.afloat):
+            raise MarksError(
+                f"{len(open_hits)} open hits, but the afloat ships have only "
+                f"{sum(observation.afloat)} cells"
+            )
+    if not afloat:
         zeros = np.zeros(rules.cells, np.int64)
         return DensityMap(observation, w, zeros[None, :], zeros, ())
     counts, consistent = _counts(rules, marks, afloat)

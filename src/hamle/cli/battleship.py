@@ -1,0 +1,284 @@
+"""``hamle battleship``: count, simulate, replay, density, play."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+import hamle.battleship as bs
+from hamle.grid import CellError, Grid
+
+from .common import clean_errors, console, print_json, progress_bar
+
+app = typer.Typer(help="Battleship: fleets, computer shooters, simulations.", no_args_is_help=True)
+handled = clean_errors(bs.BattleshipError, CellError)
+
+RULES = typer.Option("classic", "--rules", help="Preset: classic or russian.")
+SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overriding the preset.")
+FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
+NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
+JSON = typer.Option(False, "--json", help="Print one JSON object.")
+
+
+def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:
+    """The preset ``name`` with the board size, fleet and touching policy overridden."""
+    preset = bs.Rules.named(name)
+    lengths = preset.lengths if fleet is None else parse_lengths(fleet, "--fleet")
+    rows = cols = preset.rows
+    if size is not None:
+        rows = cols = size
+    if fleet is None and size is None:
+        ships = preset.fleet
+    else:
+        ships = bs.Rules.custom((rows, cols), lengths).fleet if fleet else preset.fleet
+    return bs.Rules(rows, cols, ships, touching=preset.touching and not no_touch)
+
+
+def parse_lengths(text: str, option: str) -> list[int]:
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {text!r}")
+    return [int(p) for p in parts]
+
+
+def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
+    """Sunk ships from text: ships separated by ';', or else each range (A1-A3) is a ship
+    and the other cells form one ship per orthogonally connected group."""
+    if ";" in text:
+        return [_cells(grid, part) for part in text.split(";") if part.strip()]
+    ships, singles = [], []
+    for token in re.split(r"[,\s]+", text.strip()):
+        if "-" in token:
+            ships.append(_cells(grid, token))
+        elif token:
+            singles.append(grid.index(token))
+    left = set(singles)
+    while left:
+        group, todo = [], [min(left)]
+        left.discard(todo[0])
+        while todo:
+            cell = todo.pop()
+            group.append(cell)
+            for near in grid.neighbours(cell):
+                if near in left:
+                    left.discard(near)
+                    todo.append(near)
+        ships.append(sorted(group))
+    return ships
+
+
+def _cells(grid: Grid, text: str) -> list[int]:
+    out = []
+    for token in re.split(r"[,\s]+", text.strip()):
+        if "-" in token:
+            ends = token.split("-")
+            if len(ends) != 2:
+                raise bs.MarksError(f"{token!r} is not a range like A1-A3")
+            a, b = (grid.index(e) for e in ends)
+            (ra, ca), (rb, cb) = divmod(a, grid.cols), divmod(b, grid.cols)
+            if ra != rb and ca != cb:
+                raise bs.MarksError(f"{token} is not a straight range (same row or column)")
+            out.extend(
+                r * grid.cols + c
+                for r in range(min(ra, rb), max(ra, rb) + 1)
+                for c in range(min(ca, cb), max(ca, cb) + 1)
+            )
+        elif token:
+            out.append(grid.index(token))
+    return out
+
+
+@app.command()
+@handled
+def count(
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    as_json: bool = JSON,
+) -> None:
+    """Count every legal fleet exactly (ships labelled, and equal ships alike)."""
+    chosen = make_rules(rules, size, fleet, no_touch)
+    started = time.perf_counter()
+    with progress_bar("counting", enabled=not as_json) as update:
+        result = bs.count_fleets(chosen, jobs=jobs, progress=update)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print_json({**result.as_dict(), "seconds": seconds})
+        return
+    table = Table(title=f"Fleets under {chosen.describe()}")
+    table.add_column("ship")
+    table.add_column("length", justify="right")
+    table.add_column("placements", justify="right")
+    for ship, n in zip(chosen.fleet, result.placements, strict=True):
+        table.add_row(ship.name, str(ship.length), f"{n:,}")
+    console.print(table)
+    console.print(f"overlap-allowed product  {result.product:,}")
+    console.print(
+        f"legal fleets (labelled)  {result.fleets:,}  ({result.ratio:.1%} of the product)"
+    )
+    console.print(f"layouts (equal ships alike)  {result.layouts:,}")
+    console.print(f"[dim]{seconds:.2f} s[/dim]")
+
+
+@app.command()
+@handled
+def simulate(
+    strategies: str = typer.Option(
+        "random,hunt-target,parity,density", "--strategies", help="Comma-separated shooters."
+    ),
+    games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per strategy."),
+    first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
+    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    chart: Path = typer.Option(None, "--chart", help="Write the P(done within t) chart here."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """Play numbered games with each shooter and tabulate the shots they need."""
+    chosen = make_rules(rules, size, fleet, no_touch)
+    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    for name in names:
+        bs.get_shooter(name)
+    if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
+    with progress_bar("playing", enabled=games * len(names) >= 200) as update:
+        table = bs.simulate(chosen, names, games=games, first=first, jobs=jobs, progress=update)
+    if chart is not None:
+        try:
+            bs.analysis.chart(table, chart)
+        except OSError as exc:
+            raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
+    data = table.as_dict()
+    if as_json:
+        print_json(data)
+        return
+    print_table(data)
+    if chart is not None:
+        console.print(f"chart written to {chart}")
+
+
+def print_table(data: dict) -> None:
+    """The simulation table as a rich table."""
+    table = Table(title=f"Shots to sink the whole fleet, {data['games']} games, {data['rules']}")
+    for column in ("strategy", "mean", "median", "p10–p90", "best", "worst", "±se", "≤50"):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    table.add_column("hunt/target", justify="right")
+    for row in data["strategies"].values():
+        table.add_row(
+            row["strategy"],
+            f"{row['mean']:.1f}",
+            f"{row['median']:g}",
+            f"{row['p10']}–{row['p90']}",
+            str(row["best"]),
+            str(row["worst"]),
+            f"{row['stderr']:.2f}",
+            f"{row['within_50']:.0%}",
+            f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}",
+        )
+    exact = data["exact_random"]
+    table.add_row(
+        "random (exact law)",
+        f"{exact['mean']:.2f}",
+        str(exact["median"]),
+        f"{exact['p10']}–{exact['p90']}",
+        str(exact["best"]),
+        str(exact["worst"]),
+        "",
+        f"{exact['within_50']:.0%}",
+        "",
+        style="dim",
+    )
+    console.print(table)
+
+
+@app.command()
+@handled
+def replay(
+    game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
+    strategy: str = typer.Option(..., "--strategy", help="Shooter name."),
+    boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """Replay one numbered game shot by shot."""
+    record = bs.play_game(make_rules(rules, size, fleet, no_touch), strategy, game)
+    pictures = record.boards()
+    if as_json:
+        data = record.as_dict()
+        if boards:
+            for shot, picture in zip(data["shots"], pictures, strict=True):
+                shot["board"] = picture
+        print_json(data)
+        return
+    grid = record.fleet.rules.grid
+    console.print(
+        f"game {record.game}, {record.strategy}: {record.shots_fired} shots "
+        f"({record.hunt} hunt, {record.target} target)"
+    )
+    for n, (shot, picture) in enumerate(zip(record.shots, pictures, strict=True), 1):
+        sunk = f" ({shot.ship})" if shot.ship else ""
+        console.print(
+            f"{n:>3}  {grid.name(shot.cell):<4} {shot.answer:<5}{sunk}  {shot.mode}",
+            highlight=False,
+        )
+        if boards:
+            console.print(picture, highlight=False)
+    if not boards:
+        console.print(pictures[-1], highlight=False)
+
+
+@app.command()
+@handled
+def density(
+    miss: str = typer.Option("", "--miss", help="Missed cells, like A1,B2."),
+    hit: str = typer.Option("", "--hit", help="Open hits (on ships not yet sunk)."),
+    sunk: str = typer.Option(
+        "", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'."
+    ),
+    afloat: str = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest)."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """The Hard shooter's density d for every unshot cell of a marked board."""
+    chosen = make_rules(rules, size, fleet, no_touch)
+    grid = chosen.grid
+    observation = bs.Observation.from_marks(
+        chosen,
+        miss=grid.parse_cells(miss),
+        hit=grid.parse_cells(hit),
+        sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
+        afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
+    )
+    report = bs.density(observation)
+    if as_json:
+        print_json(
+            {"rules": chosen.describe(), "afloat": list(observation.afloat), **report.as_dict()}
+        )
+        return
+    width = max(len(str(int(report.d.max()))), 2) if report.d.size else 2
+    best = set(report.best)
+    console.print("    " + " ".join(f"{grid.name(c)[0]:>{width}}" for c in range(grid.cols)))
+    symbols = {1: "o", 2: "X", 3: "#", 4: "~"}
+    for r in range(grid.rows):
+        cells = []
+        for c in range(r * grid.cols, (r + 1) * grid.cols):
+            mark = int(observation.marks[c])
+            text = f"{symbols[mark]:>{width}}" if mark else f"{int(report.d[c]):>{width}}"
+            cells.append(f"[bold yellow]{text}[/bold yellow]" if c in best else text)
+        console.print(f"{r + 1:>3} " + " ".join(cells), highlight=False)
+    top = int(report.d[report.best[0]]) if report.best else 0
+    console.print(f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})")

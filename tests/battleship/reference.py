@@ -1,0 +1,227 @@
+"""Plain-Python twins of the Battleship numba kernels, written for obviousness, not speed.
+
+Each function follows the spec (``specs/battleship.md``) or the kernel's algorithm
+literally, with Python ints (masked to 64 bits where the kernel uses uint64), so the
+tests can compare the fast code with these exactly.
+
+>>> state = [0]
+>>> hex(splitmix64(state))
+'0xe220a8397b1dcdaf'
+>>> len(fleets(Rules.custom(3, [3, 3])))
+12
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from math import factorial, prod
+
+from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN, WATER, Observation
+from hamle.battleship.rules import Rules, placements, zone
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+
+
+# --- random numbers and the fleet sampler -------------------------------------------
+
+
+def splitmix64(state: list[int]) -> int:
+    """Advance ``state`` (a one-element list holding a 64-bit int) and return 64 bits."""
+    state[0] = (state[0] + GOLDEN) & MASK
+    z = state[0]
+    z = ((z ^ (z >> 30)) * MIX1) & MASK
+    z = ((z ^ (z >> 27)) * MIX2) & MASK
+    return z ^ (z >> 31)
+
+
+def below(state: list[int], n: int) -> int:
+    """A uniform integer in [0, n): reject draws at or above the last multiple of n."""
+    limit = MASK - (MASK % n)
+    while True:
+        x = splitmix64(state)
+        if x < limit:
+            return x % n
+
+
+def ship_placements(rules: Rules) -> list[list[tuple[int, ...]]]:
+    """Per ship of the fleet (in fleet order), its placements as tuples of cells."""
+    return [[tuple(p) for p in placements(rules, ship.length).tolist()] for ship in rules.fleet]
+
+
+def sample_fleet(rules: Rules, seed: int, tries: int = 1_000_000) -> tuple[int, ...] | None:
+    """Per ship, the index (into ``placements(rules, length)``) of its placement in the
+    fleet the kernel draws from ``seed``; None when no fleet is found within ``tries``.
+
+    Ship after ship takes a uniform placement; as soon as a ship meets an earlier one
+    (overlap, or touch when touching is forbidden) the whole fleet is drawn again.
+    """
+    state = [seed & MASK]
+    options = ship_placements(rules)
+    zones = {p: zone(rules, p) for ship_options in options for p in ship_options}
+    for _ in range(tries):
+        occupied: set[int] = set()
+        chosen = []
+        for ship_options in options:
+            index = below(state, len(ship_options))
+            cells = ship_options[index]
+            if not zones[cells].isdisjoint(occupied):
+                break
+            occupied.update(cells)
+            chosen.append(index)
+        else:
+            return tuple(chosen)
+    return None
+
+
+# --- density (spec § 3, Hard) --------------------------------------------------------
+
+
+def weight(afloat) -> int:
+    """w = 1 + 2 · (sum of the afloat ships' lengths)."""
+    return 1 + 2 * sum(afloat)
+
+
+def forbidden_cells(obs: Observation) -> set[int]:
+    """Cells no afloat ship may cover: misses, sunk-ship cells, known water, and under
+    no-touch rules every cell next to a sunk ship."""
+    marks = [int(m) for m in obs.marks]
+    out = {cell for cell, mark in enumerate(marks) if mark in (MISS, SUNK, WATER)}
+    for ship in obs.sunk:
+        out.update(ship.cells)
+        if not obs.rules.touching:
+            out.update(zone(obs.rules, ship.cells))
+    return out
+
+
+def density(obs: Observation) -> tuple[int, list[int], tuple[int, ...]]:
+    """(w, d per cell, best cells): d sums w**k over the consistent placements of every
+    afloat ship (each ship separately) that cover the cell, k = open hits covered.
+    d is reported for unshot cells only (0 elsewhere); best = unshot cells of max d."""
+    rules = obs.rules
+    marks = [int(m) for m in obs.marks]
+    w = weight(obs.afloat)
+    forbidden = forbidden_cells(obs)
+    d = [0] * rules.cells
+    for length in obs.afloat:
+        for placement in placements(rules, length).tolist():
+            if any(cell in forbidden for cell in placement):
+                continue
+            k = sum(1 for cell in placement if marks[cell] == HIT)
+            if k == length:
+                continue
+            for cell in placement:
+                d[cell] += w**k
+    unshot = [cell for cell in range(rules.cells) if marks[cell] == UNKNOWN]
+    d = [d[cell] if cell in unshot else 0 for cell in range(rules.cells)]
+    best: tuple[int, ...] = ()
+    if unshot:
+        top = max(d[cell] for cell in unshot)
+        best = tuple(cell for cell in unshot if d[cell] == top)
+    return w, d, best
+
+
+# --- brute-force fleets (spec § 2) ---------------------------------------------------
+
+
+def legal_pair(rules: Rules, a, b) -> bool:
+    """Two ships may lie at ``a`` and ``b``: no overlap, and no touch when forbidden."""
+    return not (zone(rules, a) & set(b)) and not (zone(rules, b) & set(a))
+
+
+def fleets(rules: Rules) -> list[tuple[tuple[int, ...], ...]]:
+    """Every legal fleet, ships labelled: tuples of placements (one per ship, in fleet
+    order) that are pairwise legal. Same as filtering ``itertools.product`` of the
+    ships' placements, but a prefix with an illegal pair is not extended."""
+    options = ship_placements(rules)
+    zones = {p: zone(rules, p) for ship_options in options for p in ship_options}
+    out: list[tuple[tuple[int, ...], ...]] = []
+
+    def legal(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        return zones[a].isdisjoint(b) and zones[b].isdisjoint(a)
+
+    def extend(prefix: list[tuple[int, ...]]) -> None:
+        if len(prefix) == len(options):
+            out.append(tuple(prefix))
+            return
+        for placement in options[len(prefix)]:
+            if all(legal(placement, earlier) for earlier in prefix):
+                extend([*prefix, placement])
+
+    extend([])
+    return out
+
+
+def layouts(rules: Rules, all_fleets) -> int:
+    """Distinct fleets once ships of equal length are interchangeable: the number of
+    different sets of (length, cells)."""
+    return len({frozenset(fleet) for fleet in all_fleets})
+
+
+def symmetry(rules: Rules) -> int:
+    """Π m! over groups of m equal-length ships."""
+    return prod(factorial(m) for m in Counter(rules.lengths).values())
+
+
+def placement_product(rules: Rules) -> int:
+    """The number of tuples brute force would inspect without pruning."""
+    return prod(len(placements(rules, ship.length)) for ship in rules.fleet)
+
+
+# --- hunt and target (spec § 3, Normal) ----------------------------------------------
+
+
+def hunt_target(obs: Observation, parity: bool) -> tuple[str, set[int]]:
+    """The rule that applies (line, target or hunt) and its candidate cells, from the
+    spec's words. "Unshot" means not fired at and not known water (mark UNKNOWN)."""
+    rules = obs.rules
+    rows, cols = rules.rows, rules.cols
+    marks = [int(m) for m in obs.marks]
+
+    def at(r: int, c: int) -> int | None:
+        return marks[r * cols + c] if 0 <= r < rows and 0 <= c < cols else None
+
+    def unshot(r: int, c: int) -> bool:
+        return at(r, c) == UNKNOWN
+
+    hits = [(r, c) for r in range(rows) for c in range(cols) if at(r, c) == HIT]
+
+    # Line: maximal runs of >= 2 open hits, horizontal and vertical.
+    line: set[int] = set()
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in hits:
+            if at(r - dr, c - dc) == HIT:
+                continue  # not the start of a maximal run
+            end = (r, c)
+            length = 1
+            while at(end[0] + dr, end[1] + dc) == HIT:
+                end = (end[0] + dr, end[1] + dc)
+                length += 1
+            if length < 2:
+                continue
+            for cell in ((r - dr, c - dc), (end[0] + dr, end[1] + dc)):
+                if unshot(*cell):
+                    line.add(cell[0] * cols + cell[1])
+    if line:
+        return "line", line
+
+    # Target: unshot orthogonal neighbours of open hits.
+    target = {
+        (r + dr) * cols + (c + dc)
+        for r, c in hits
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        if unshot(r + dr, c + dc)
+    }
+    if target:
+        return "target", target
+
+    # Hunt.
+    every = {r * cols + c for r in range(rows) for c in range(cols) if unshot(r, c)}
+    if parity:
+        m = min(obs.afloat)
+        pattern = {r * cols + c for r in range(rows) for c in range(cols) if (r + c) % m == 0}
+        if pattern & every:
+            return "hunt", pattern & every
+    return "hunt", every

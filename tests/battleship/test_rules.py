@@ -1,0 +1,93 @@
+import pytest
+
+from hamle.battleship import Fleet, Ocean, Rules, RulesError, ShotError, placements
+from hamle.battleship.rules import segment, zone
+
+
+def test_classic_and_russian_presets():
+    classic, russian = Rules.classic(), Rules.russian()
+    assert classic.lengths == (5, 4, 3, 3, 2) and classic.ship_cells == 17 and classic.touching
+    assert russian.lengths == (4, 3, 3, 2, 2, 2, 1, 1, 1, 1) and not russian.touching
+    assert Rules.named("russian") == russian
+    with pytest.raises(RulesError, match="unknown rules 'dutch'"):
+        Rules.named("dutch")
+
+
+@pytest.mark.parametrize("n", [1, 4, 10, 13])
+@pytest.mark.parametrize("length", [1, 2, 3, 4])
+def test_placement_formula(n, length):
+    if length > n:
+        return
+    expected = n * n if length == 1 else 2 * n * (n - length + 1)
+    table = placements(Rules.custom(n, [length]), length)
+    assert len(table) == expected
+    assert len({tuple(sorted(p)) for p in table.tolist()}) == expected
+
+
+def test_rectangular_placements():
+    assert len(placements(Rules.custom((3, 5), [4]), 4)) == 3 * 2 + 0
+
+
+@pytest.mark.parametrize(
+    ("size", "fleet", "message"),
+    [
+        (10, [11], "1 to 10 cells"),
+        (10, [0], "1 to 10 cells"),
+        (3, [3, 3, 3, 3], "12 cells but the board only 9"),
+        (27, [2], "1 to 26"),
+        (10, [], "at least one ship"),
+        (10, ["3"], "whole number"),
+    ],
+)
+def test_bad_rules_are_explained(size, fleet, message):
+    with pytest.raises(RulesError, match=message):
+        Rules.custom(size, fleet)
+
+
+def test_zone_and_segment():
+    russian = Rules.russian()
+    assert zone(russian, [44]) == frozenset({33, 34, 35, 43, 44, 45, 53, 54, 55})
+    assert zone(Rules.classic(), [44]) == frozenset({44})
+    assert segment(russian, [45, 44, 46]) == (44, 45, 46)
+    with pytest.raises(RulesError, match="A1,C1 is not a straight unbroken line"):
+        segment(russian, [0, 2])
+
+
+def test_fleet_from_cells_checks_overlap_and_touch():
+    rules = Rules.custom(5, [3, 2], touching=False)
+    with pytest.raises(RulesError, match="touch at"):
+        Fleet.from_cells(rules, [["A1", "A2", "A3"], ["B4", "C4"]])
+    with pytest.raises(RulesError, match="overlap at A2"):
+        Fleet.from_cells(Rules.custom(5, [3, 2]), [["A1", "A2", "A3"], ["A2", "B2"]])
+    with pytest.raises(RulesError, match="is 2 cells long, not 3"):
+        Fleet.from_cells(rules, [["A1", "A2", "A3"], ["C1", "D1", "E1"]])
+    with pytest.raises(RulesError, match="off the 5×5 board"):
+        Fleet.from_cells(rules, [["A1", "A2", "A3"], ["F1", "G1"]])
+    with pytest.raises(RulesError, match="has 2 ships, 1 were given"):
+        Fleet.from_cells(rules, [["A1", "A2", "A3"]])
+
+
+def test_ocean_answers_and_refuses_bad_shots():
+    rules = Rules.custom(4, [2, 1])
+    ocean = Ocean(Fleet.from_cells(rules, [["A1", "B1"], ["D4"]]))
+    assert ocean.fire(0).answer == "hit"
+    with pytest.raises(ShotError, match="A1 has already been shot"):
+        ocean.fire(0)
+    with pytest.raises(ShotError, match="off the 4×4 board"):
+        ocean.fire(16)
+    assert ocean.fire(5).answer == "miss"
+    shot = ocean.fire(1)
+    assert (shot.answer, shot.ship_cells) == ("sunk", (0, 1))
+    assert ocean.observation.afloat == (1,)
+    assert ocean.fire(15).answer == "sunk" and ocean.over
+    with pytest.raises(ShotError, match="game is over"):
+        ocean.fire(2)
+
+
+def test_no_touch_reveals_water_around_sunk_ship():
+    rules = Rules.custom(4, [1], touching=False)
+    ocean = Ocean(Fleet.from_cells(rules, [["B2"]]))
+    ocean.fire(5)
+    marks = ocean.observation.marks.reshape(4, 4)
+    assert marks[1, 1] == 3
+    assert (marks[0:3, 0:3].sum() - 3) == 4 * 8  # its eight neighbours are water (4)

@@ -1,0 +1,88 @@
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+
+from hamle.battleship import BattleshipError, Rules, play_game, simulate
+from hamle.battleship.analysis import RandomLaw, chart
+
+# Seed 000, "Kaç atış?": mean shots of each strategy over its 1000 games.
+SEED_MEANS = {"random": 95.4, "hunt-target": 60.3, "parity": 50.5, "density": 44.4}
+
+
+@pytest.fixture(scope="module")
+def thousand_games():
+    return simulate(Rules.classic(), list(SEED_MEANS), games=1000, jobs=2)
+
+
+def test_thousand_game_means_land_where_the_seed_does(thousand_games):
+    rows = thousand_games.as_dict()["strategies"]
+    for name, seed_mean in SEED_MEANS.items():
+        row = rows[name]
+        # The seed's means are themselves within ~0.9 shots of the truth (2 standard errors).
+        assert abs(row["mean"] - seed_mean) < 1.5, (name, row["mean"])
+    means = [rows[name]["mean"] for name in SEED_MEANS]
+    assert means == sorted(means, reverse=True)
+    assert rows["parity"]["worst"] < 80 and rows["density"]["worst"] < 80
+    assert rows["density"]["within_50"] > 0.7 > rows["parity"]["within_50"] > 0.4
+
+
+def test_random_row_matches_the_exact_law(thousand_games):
+    data = thousand_games.as_dict()
+    row, exact = data["strategies"]["random"], data["exact_random"]
+    assert abs(row["mean"] - exact["mean"]) < 3 * row["stderr"]
+    assert exact["mean"] == pytest.approx(95.3889, abs=1e-4)
+    assert (exact["median"], exact["p10"], exact["p90"]) == (97, 89, 100)
+    assert abs(row["median"] - exact["median"]) <= 1
+
+
+def test_random_law_against_brute_force():
+    for cells, ships in ((6, 2), (7, 3), (8, 1)):
+        law = RandomLaw(cells, ships)
+        lasts = [max(c) + 1 for c in itertools.combinations(range(cells), ships)]
+        total = math.comb(cells, ships)
+        assert law.mean == Fraction(sum(lasts), total)
+        for t in range(cells + 1):
+            assert law.cdf(t) == Fraction(sum(x <= t for x in lasts), total)
+    assert round(float(RandomLaw(100, 17).cdf(85)), 3) == 0.048
+
+
+def test_jobs_do_not_change_results():
+    one = simulate(Rules.classic(), ["parity", "density"], games=12, first=40)
+    two = simulate(Rules.classic(), ["parity", "density"], games=12, first=40, jobs=2)
+    assert one == two
+    assert one.results[1].shots[0] == play_game(Rules.classic(), "density", 40).shots_fired
+
+
+def test_progress_reaches_the_total():
+    seen = []
+    simulate(Rules.classic(), ["random"], games=5, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (5, 5)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": 0}, "at least 1"),
+        ({"first": 0}, "start at 1"),
+        ({"jobs": 0}, "--jobs"),
+        ({"strategies": ["nope"]}, "unknown strategy"),
+        ({"strategies": []}, "at least one"),
+    ],
+)
+def test_bad_simulation_arguments(kwargs, message):
+    args = {"rules": Rules.classic(), "strategies": ["random"], "games": 2, **kwargs}
+    with pytest.raises(BattleshipError, match=message):
+        simulate(**args)
+
+
+def test_replay_record_and_chart(tmp_path):
+    record = play_game(Rules.classic(), "parity", 743)
+    data = record.as_dict()
+    assert data["shots_fired"] == len(data["shots"]) == len(record.boards())
+    assert data["hunt"] + data["target"] == data["shots_fired"]
+    assert record.boards()[-1].count("#") == 17
+    table = simulate(Rules.classic(), ["random", "parity"], games=5)
+    out = chart(table, tmp_path / "c.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

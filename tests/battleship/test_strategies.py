@@ -1,0 +1,114 @@
+import numpy as np
+import pytest
+
+from hamle.battleship import (
+    SHOOTERS,
+    BattleshipError,
+    Fleet,
+    Observation,
+    Ocean,
+    Rules,
+    get_shooter,
+    play_game,
+)
+from hamle.battleship.strategies.hunt_target import candidates, hunt_pattern
+
+CLASSIC = Rules.classic()
+
+
+def names(obs, cells):
+    return sorted(obs.grid.name(int(c)) for c in cells)
+
+
+def test_aliases_and_unknown_names():
+    assert [get_shooter(a).name for a in ("easy", "normal", "hard")] == [
+        "random",
+        "parity",
+        "density",
+    ]
+    with pytest.raises(BattleshipError, match="unknown strategy 'expert'; choose one of"):
+        get_shooter("expert")
+
+
+def test_target_then_line_as_in_the_seed():
+    one = Observation.from_marks(CLASSIC, hit=["E5"])
+    assert candidates(one, True)[0] == "target"
+    assert names(one, candidates(one, True)[1]) == ["D5", "E4", "E6", "F5"]
+    two = Observation.from_marks(CLASSIC, hit=["E5", "F5"], miss=["E4", "E6"])
+    rule, cells = candidates(two, True)
+    assert (rule, names(two, cells)) == ("line", ["D5", "G5"])
+    blocked = Observation.from_marks(CLASSIC, hit=["E5", "F5"], miss=["E4", "E6", "G5", "D5"])
+    assert candidates(blocked, True)[0] == "target"
+
+
+def test_line_goes_on_from_the_other_end_at_the_edge():
+    obs = Observation.from_marks(CLASSIC, hit=["A1", "B1", "C1"])
+    assert names(obs, candidates(obs, True)[1]) == ["D1"]
+
+
+def test_hunt_uses_the_shortest_afloat_ship():
+    obs = Observation.start(CLASSIC)
+    rule, cells = candidates(obs, True)
+    assert rule == "hunt" and len(cells) == 50 and all((c // 10 + c % 10) % 2 == 0 for c in cells)
+    no_destroyer = Observation.from_marks(CLASSIC, sunk=[["J9", "J10"]])
+    rule, cells = candidates(no_destroyer, True)
+    assert len(cells) == 33  # 34 pattern cells, J10 is sunk
+    assert len(candidates(obs, False)[1]) == 100
+    assert hunt_pattern(10, 10, 3).sum() == 34
+
+
+def test_hunt_falls_back_to_any_unshot_cell():
+    pattern = [i for i in range(100) if (i // 10 + i % 10) % 2 == 0]
+    obs = Observation.from_marks(CLASSIC, miss=pattern)
+    rule, cells = candidates(obs, True)
+    assert rule == "hunt" and cells.tolist() == obs.unshot.tolist() and len(cells) == 50
+
+
+@pytest.mark.parametrize("name", list(SHOOTERS))
+def test_every_shooter_finishes_without_repeating(name):
+    for game in (1, 2, 3):
+        record = play_game(CLASSIC, name, game)
+        cells = [shot.cell for shot in record.shots]
+        assert len(set(cells)) == len(cells) <= 100
+        assert sum(shot.answer == "sunk" for shot in record.shots) == 5
+        assert record.shots[-1].answer == "sunk"
+
+
+@pytest.mark.parametrize("name", list(SHOOTERS))
+def test_russian_rules_shooters_never_fire_at_known_water(name):
+    record = play_game(Rules.russian(), name, 5)
+    ocean = Ocean(record.fleet)
+    for shot in record.shots:
+        assert ocean.observation.marks[shot.cell] == 0
+        ocean.fire(shot.cell)
+    assert ocean.over
+
+
+def test_density_shooter_fires_at_a_best_cell():
+    obs = Observation.from_marks(CLASSIC, hit=["E5"])
+    picks = {get_shooter("hard").choose(obs, np.random.default_rng(s)) for s in range(40)}
+    assert names(obs, picks) == ["E6", "F5"]
+
+
+def test_numbered_games_replay_identically_and_share_fleets():
+    a, b = play_game(CLASSIC, "density", 743), play_game(CLASSIC, "density", 743)
+    assert a == b
+    assert play_game(CLASSIC, "random", 743).fleet == a.fleet
+    assert play_game(CLASSIC, "density", 744).fleet != a.fleet
+
+
+def test_modes_are_read_from_the_board():
+    record = play_game(CLASSIC, "parity", 10)
+    ocean = Ocean(record.fleet)
+    for shot in record.shots:
+        has_open_hit = (ocean.observation.marks == 2).any()
+        assert shot.mode == ("target" if has_open_hit else "hunt")
+        ocean.fire(shot.cell)
+    assert record.hunt + record.target == record.shots_fired
+
+
+def test_custom_rules_games():
+    rules = Rules.custom((6, 8), [4, 3, 1], touching=False)
+    record = play_game(rules, "density", 3)
+    assert Fleet.from_cells(rules, record.fleet.ships) == record.fleet
+    assert record.shots_fired >= 8

@@ -1,0 +1,127 @@
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hamle.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, ["battleship", *args])
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_count_small_and_custom():
+    data = run_json("count", "--size", "4", "--fleet", "2,2")
+    assert (data["fleets"], data["layouts"], data["product"]) == (448, 224, 576)
+    assert data["placements"] == {"2-cell ship 1": 24, "2-cell ship 2": 24}
+    touching = run_json("count", "--size", "5", "--fleet", "3,2")["fleets"]
+    apart = run_json("count", "--size", "5", "--fleet", "3,2", "--no-touch")["fleets"]
+    assert apart < touching
+
+
+def test_count_classic_is_seed_000():
+    data = run_json("count")
+    assert data["fleets"] == 30_093_975_536 and data["layouts"] == 15_046_987_768
+    assert data["product"] == 77_414_400_000
+    assert list(data["placements"].values()) == [120, 140, 160, 160, 180]
+
+
+def test_density_reproduces_the_seed():
+    data = run_json("density", "--hit", "E5")
+    assert data["w"] == 35 and data["best"] == ["F5", "E6"] and data["best_d"] == 442
+    assert data["density"]["E4"] == data["density"]["D5"] == 441
+    assert "E5" not in data["density"] and len(data["density"]) == 99
+    data = run_json("density", "--hit", "E5,F5")
+    assert data["best"] == ["D5", "G5"] and data["best_d"] == 8771
+    empty = run_json("density")
+    assert empty["density"]["A1"] == 10 and empty["best"] == ["E5", "F5", "E6", "F6"]
+
+
+def test_density_with_sunk_ships_and_afloat():
+    data = run_json("density", "--sunk", "A1-A3;C5,D5", "--miss", "J10")
+    assert data["afloat"] == [5, 4, 3] and data["w"] == 25
+    grouped = run_json("density", "--sunk", "A1,A2,A3,C5,D5", "--miss", "J10")
+    assert grouped["density"] == data["density"]
+    limited = run_json("density", "--afloat", "5")
+    assert limited["w"] == 11
+
+
+def test_simulate_json_and_chart(tmp_path):
+    chart = tmp_path / "p.png"
+    result = run(
+        "simulate", "--games", "6", "--strategies", "easy,hard", "--chart", str(chart), "--json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["strategies"]) == {"random", "density"}
+    row = data["strategies"]["density"]
+    keys = {"mean", "median", "p10", "p90", "best", "worst", "stderr", "within_50"}
+    assert keys | {"hunt_mean", "target_mean"} <= set(row)
+    assert data["exact_random"]["mean"] == pytest.approx(95.3889, abs=1e-4)
+    assert chart.stat().st_size > 1000
+
+
+def test_simulate_table_text():
+    result = run("simulate", "--games", "3", "--strategies", "parity")
+    assert result.exit_code == 0
+    assert "parity" in result.stdout and "random (exact law)" in result.stdout
+
+
+def test_replay_is_reproducible():
+    first = run_json("replay", "743", "--strategy", "normal")
+    assert first == run_json("replay", "743", "--strategy", "parity")
+    assert first["shots_fired"] == len(first["shots"])
+    assert {"cell", "answer", "mode"} <= set(first["shots"][0])
+    boards = run_json("replay", "743", "--strategy", "normal", "--boards")
+    assert boards["shots"][-1]["board"].count("#") == 17
+    text = run("replay", "743", "--strategy", "normal", "--boards")
+    assert text.exit_code == 0
+    assert text.stdout.count("A B C D E F G H I J") == len(first["shots"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["density", "--hit", "K11"], "K11 is off the 10×10 board"),
+        (["density", "--hit", "E5", "--miss", "E5"], "E5 is marked twice"),
+        (["density", "--sunk", "A1-B2"], "not a straight range"),
+        (["density", "--sunk", "A1-A6"], "length 6"),
+        (["density", "--sunk", "A1,A2;A2,B2"], "overlap at A2"),
+        (["density", "--afloat", "5,x"], "--afloat takes ship lengths"),
+        (["density", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit at A1"),
+        (["count", "--rules", "dutch"], "unknown rules 'dutch'"),
+        (["count", "--fleet", "11"], "1 to 10 cells"),
+        (["count", "--size", "30"], "1 to 26"),
+        (["count", "--rules", "russian"], "too many to finish"),
+        (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
+        (["simulate", "--games", "2", "--chart", "out.txt"], "--chart must end in"),
+        (["replay", "3", "--strategy", "nope"], "unknown strategy"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "0"],
+        ["replay", "0", "--strategy", "easy"],
+        ["count", "--jobs", "0"],
+        ["count", "--size", "ten"],
+    ],
+)
+def test_out_of_range_options_are_usage_errors(args):
+    result = run(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
