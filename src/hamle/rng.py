@@ -12,6 +12,7 @@ import numpy as np
 
 FLEET_STREAM = 0
 SHOOTER_STREAM = 1
+PLAYER_FLEET_STREAM = 2
 
 
 def game_stream(game: int, stream: int) -> np.random.Generator:

@@ -125,3 +125,23 @@ def test_bad_input_gets_one_clear_line(args, message):
 def test_out_of_range_options_are_usage_errors(args):
     result = run(*args)
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def every_cell() -> str:
+    return "".join(f"{c}{r}\n" for r in range(1, 11) for c in "ABCDEFGHIJ")
+
+
+def test_play_a_whole_game_from_standard_input():
+    script = "Z9\n" + every_cell()
+    result = runner.invoke(app, ["battleship", "play", "--game", "5", "--level", "easy"], script)
+    assert result.exit_code == 0, result.output
+    assert "Z9 is off the 10×10 board" in result.stdout
+    assert ("you win in" in result.stdout) != ("random wins in" in result.stdout)
+    again = runner.invoke(app, ["battleship", "play", "--game", "5", "--level", "easy"], script)
+    assert again.stdout == result.stdout
+
+
+def test_play_stops_cleanly_at_end_of_input():
+    result = runner.invoke(app, ["battleship", "play", "--game", "9"], "A1\n")
+    assert result.exit_code == 0
+    assert "stopped after 1 shots; replay with --game 9" in result.stdout

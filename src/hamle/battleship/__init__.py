@@ -6,11 +6,12 @@
 True
 """
 
+from .analysis import RandomLaw, chart
 from .count import FleetCount, count_fleets
 from .density import DensityMap, density, weight
 from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
 from .fleet import Fleet, Ocean, Shot, random_fleet
-from .observation import Observation, SunkShip
+from .observation import Observation, SunkShip, draw
 from .rules import Rules, Ship, placements
 from .simulate import GameRecord, ShotRecord, SimulationTable, play_game, simulate
 from .strategies import ALIASES, SHOOTERS, Shooter, get_shooter
@@ -27,6 +28,7 @@ __all__ = [
     "MarksError",
     "Observation",
     "Ocean",
+    "RandomLaw",
     "Rules",
     "RulesError",
     "Ship",
@@ -36,8 +38,10 @@ __all__ = [
     "ShotRecord",
     "SimulationTable",
     "SunkShip",
+    "chart",
     "count_fleets",
     "density",
+    "draw",
     "get_shooter",
     "placements",
     "play_game",

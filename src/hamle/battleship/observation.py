@@ -19,7 +19,7 @@ from .errors import MarksError, RulesError
 from .rules import Rules, segment, zone
 
 UNKNOWN, MISS, HIT, SUNK, WATER = 0, 1, 2, 3, 4
-SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~"}
+SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~", 5: "S"}  # 5: own ship
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import secrets
+import sys
 import time
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from rich.table import Table
 
 import hamle.battleship as bs
 from hamle.grid import CellError, Grid
+from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 from .common import clean_errors, console, print_json, progress_bar
 
@@ -153,7 +156,7 @@ def simulate(
         table = bs.simulate(chosen, names, games=games, first=first, jobs=jobs, progress=update)
     if chart is not None:
         try:
-            bs.analysis.chart(table, chart)
+            bs.chart(table, chart)
         except OSError as exc:
             raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
     data = table.as_dict()
@@ -282,3 +285,70 @@ def density(
         console.print(f"{r + 1:>3} " + " ".join(cells), highlight=False)
     top = int(report.d[report.best[0]]) if report.best else 0
     console.print(f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})")
+
+
+@app.command()
+@handled
+def play(
+    level: str = typer.Option(
+        "normal", "--level", help="easy, normal or hard (or a shooter name)."
+    ),
+    game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+) -> None:
+    """Play against the computer: type a cell (like E5) to fire; q quits.
+
+    Game g gives the computer's fleet, your fleet and the computer's choices, so the
+    same game number and moves replay the same game.
+    """
+    chosen = make_rules(rules, size, fleet, no_touch)
+    shooter = bs.get_shooter(level)
+    number = game if game is not None else secrets.randbelow(999_999) + 1
+    theirs = bs.Ocean(bs.random_fleet(chosen, game_stream(number, FLEET_STREAM)))
+    yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))
+    rng = game_stream(number, SHOOTER_STREAM)
+    grid = chosen.grid
+    console.print(f"game {number}: you against {shooter.name}, {chosen.describe()}")
+    turns = 0
+    while True:
+        console.print(_boards(theirs, yours), highlight=False)
+        console.print("your shot: ", end="")
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit", "exit"):
+            console.print(f"\nstopped after {turns} shots; replay with --game {number}")
+            raise typer.Exit(0)
+        try:
+            shot = theirs.fire(grid.index(line.strip()))
+        except (CellError, bs.ShotError) as exc:
+            console.print(f"[red]{exc}[/red]", highlight=False)
+            continue
+        turns += 1
+        console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)
+        if theirs.over:
+            console.print(f"[bold green]you win in {turns} shots![/bold green]")
+            return
+        reply = yours.fire(shooter.choose(yours.observation, rng))
+        console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
+        if yours.over:
+            console.print(f"[bold red]{shooter.name} wins in {turns} shots.[/bold red]")
+            return
+
+
+def _answer(shot: bs.Shot) -> str:
+    return f"sunk ({shot.ship})" if shot.answer == "sunk" else shot.answer
+
+
+def _boards(theirs: bs.Ocean, yours: bs.Ocean) -> str:
+    """Your view of the enemy's waters beside your own fleet under fire."""
+    enemy = bs.draw(theirs.fleet.rules.grid, theirs.observation.marks).splitlines()
+    marks = yours.observation.marks.copy()
+    ships = yours.fleet.board() >= 0
+    marks[(marks == 0) & ships] = 5
+    own = bs.draw(yours.fleet.rules.grid, marks).splitlines()
+    width = len(enemy[0])
+    lines = [f"{'enemy waters':<{width}}    your fleet"]
+    lines += [f"{a:<{width}}    {b}" for a, b in zip(enemy, own, strict=True)]
+    return "\n".join(lines)
