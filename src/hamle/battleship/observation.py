@@ -53,12 +53,12 @@ class Observation:
     @property
     def unshot(self) -> np.ndarray:
         """Cells that may still hold a ship and have not been fired at."""
-        return np.flatnonzero(self.marks == UNKNOWN)
+        return (self.marks == UNKNOWN).nonzero()[0]
 
     @property
     def open_hits(self) -> np.ndarray:
         """Hits on ships not yet sunk."""
-        return np.flatnonzero(self.marks == HIT)
+        return (self.marks == HIT).nonzero()[0]
 
     def after(self, cell: int, answer: str, sunk_cells: tuple[int, ...] = ()) -> Observation:
         """The observation after a shot at ``cell`` answered ``miss``, ``hit`` or ``sunk``

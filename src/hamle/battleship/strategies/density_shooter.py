@@ -22,4 +22,4 @@ class DensityShooter:
     name: str = "density"
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
-        return pick(np.array(density(observation, check=False).best), rng)
+        return pick(density(observation, check=False).best, rng)

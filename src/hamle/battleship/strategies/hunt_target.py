@@ -1,6 +1,7 @@
 """Normal: hunt and target, with or without the parity pattern (spec § 3)."""
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -8,6 +9,7 @@ from ..observation import HIT, UNKNOWN, Observation
 from .common import pick
 
 
+@cache
 def hunt_pattern(rows: int, cols: int, m: int) -> np.ndarray:
     """The cells of Λ_m = {(r, c) : (r + c) mod m = 0} as a flat boolean array.
 
@@ -15,48 +17,59 @@ def hunt_pattern(rows: int, cols: int, m: int) -> np.ndarray:
     (50, 34)
     """
     r, c = np.indices((rows, cols))
-    return ((r + c) % m == 0).ravel()
+    pattern = ((r + c) % m == 0).ravel()
+    pattern.flags.writeable = False
+    return pattern
 
 
-def _shifted(grid: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """out[r, c] = grid[r + dr, c + dc], False beyond the edge."""
-    out = np.zeros_like(grid)
-    rows, cols = grid.shape
-    out[max(-dr, 0) : rows - max(dr, 0), max(-dc, 0) : cols - max(dc, 0)] = grid[
-        max(dr, 0) : rows + min(dr, 0), max(dc, 0) : cols + min(dc, 0)
-    ]
-    return out
+@cache
+def _steps(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, (ahead, behind) for each of the four directions; -1 off the board."""
+    out = []
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        pairs = []
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            ahead = (r + dr) * cols + c + dc if 0 <= r + dr < rows and 0 <= c + dc < cols else -1
+            behind = (r - dr) * cols + c - dc if 0 <= r - dr < rows and 0 <= c - dc < cols else -1
+            pairs.append((ahead, behind))
+        out.append(tuple(pairs))
+    return tuple(out)
 
 
-def candidates(observation: Observation, parity: bool) -> tuple[str, np.ndarray]:
-    """The rule that applies (``line``, ``target`` or ``hunt``) and its candidate cells.
+def candidates(observation: Observation, parity: bool) -> tuple[str, list[int]]:
+    """The rule that applies (``line``, ``target`` or ``hunt``) and its candidate cells,
+    sorted.
 
     >>> from hamle.battleship.rules import Rules
     >>> obs = Observation.from_marks(Rules.classic(), hit=["E5", "F5"], miss=["G5"])
     >>> rule, cells = candidates(obs, parity=True)
-    >>> rule, [obs.grid.name(int(c)) for c in cells]
+    >>> rule, [obs.grid.name(c) for c in cells]
     ('line', ['D5'])
     """
     rules = observation.rules
-    shape = (rules.rows, rules.cols)
-    unshot = (observation.marks == UNKNOWN).reshape(shape)
-    hits = (observation.marks == HIT).reshape(shape)
-    if hits.any():
-        line = np.zeros(shape, bool)
-        neighbour = np.zeros(shape, bool)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            near = _shifted(hits, dr, dc)
-            neighbour |= near
-            line |= near & _shifted(hits, 2 * dr, 2 * dc)
-        for rule, cells in (("line", line & unshot), ("target", neighbour & unshot)):
-            if cells.any():
-                return rule, np.flatnonzero(cells)
+    marks = observation.marks
+    hits = np.flatnonzero(marks == HIT)
+    if len(hits):
+        state = marks.tolist()
+        steps = _steps(rules.rows, rules.cols)
+        line, target = set(), set()
+        for hit in hits.tolist():
+            for ahead, behind in steps[hit]:
+                if ahead >= 0 and state[ahead] == UNKNOWN:
+                    target.add(ahead)
+                    if behind >= 0 and state[behind] == HIT:
+                        line.add(ahead)
+        if line:
+            return "line", sorted(line)
+        if target:
+            return "target", sorted(target)
+    unshot = marks == UNKNOWN
     if parity:
-        shortest = min(observation.afloat)
-        pattern = hunt_pattern(rules.rows, rules.cols, shortest) & unshot.ravel()
+        pattern = hunt_pattern(rules.rows, rules.cols, min(observation.afloat)) & unshot
         if pattern.any():
-            return "hunt", np.flatnonzero(pattern)
-    return "hunt", np.flatnonzero(unshot)
+            return "hunt", np.flatnonzero(pattern).tolist()
+    return "hunt", np.flatnonzero(unshot).tolist()
 
 
 @dataclass(frozen=True)

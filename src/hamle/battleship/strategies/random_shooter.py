@@ -14,7 +14,7 @@ class RandomShooter:
 
     >>> from hamle.battleship.rules import Rules
     >>> RandomShooter().choose(Observation.start(Rules.classic()), np.random.default_rng(1))
-    47
+    27
     """
 
     name: str = "random"
