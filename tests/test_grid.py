@@ -22,7 +22,7 @@ def test_spec_names():
 
 @pytest.mark.parametrize("bad", ["K1", "A11", "A0", "5E", "", "AA1", "E", "E5.5"])
 def test_bad_names_are_named_in_the_error(bad):
-    with pytest.raises(CellError, match="cell name|off the"):
+    with pytest.raises(CellError, match=r"cell name|off the"):
         Grid(10, 10).index(bad)
 
 

@@ -96,26 +96,46 @@ def forbidden_cells(obs: Observation) -> set[int]:
     return out
 
 
+def consistent_placements(obs: Observation, length: int) -> list[tuple[list[int], int]]:
+    """The consistent placements of an afloat ship of ``length`` with their k: on the
+    board, covering no forbidden cell, and not made only of open hits."""
+    marks = [int(m) for m in obs.marks]
+    forbidden = forbidden_cells(obs)
+    out = []
+    for placement in placements(obs.rules, length).tolist():
+        if any(cell in forbidden for cell in placement):
+            continue
+        k = sum(1 for cell in placement if marks[cell] == HIT)
+        if k < length:
+            out.append((placement, k))
+    return out
+
+
+def hit_counts(obs: Observation) -> list[list[int]]:
+    """counts[k][cell]: consistent placements (of every afloat ship separately) that
+    cover ``cell`` with k open hits, for k below the longest afloat length; every cell,
+    shot or not."""
+    counts = [[0] * obs.rules.cells for _ in range(max(obs.afloat))]
+    for length in obs.afloat:
+        for placement, k in consistent_placements(obs, length):
+            for cell in placement:
+                counts[k][cell] += 1
+    return counts
+
+
 def density(obs: Observation) -> tuple[int, list[int], tuple[int, ...]]:
     """(w, d per cell, best cells): d sums w**k over the consistent placements of every
     afloat ship (each ship separately) that cover the cell, k = open hits covered.
     d is reported for unshot cells only (0 elsewhere); best = unshot cells of max d."""
-    rules = obs.rules
     marks = [int(m) for m in obs.marks]
     w = weight(obs.afloat)
-    forbidden = forbidden_cells(obs)
-    d = [0] * rules.cells
+    d = [0] * obs.rules.cells
     for length in obs.afloat:
-        for placement in placements(rules, length).tolist():
-            if any(cell in forbidden for cell in placement):
-                continue
-            k = sum(1 for cell in placement if marks[cell] == HIT)
-            if k == length:
-                continue
+        for placement, k in consistent_placements(obs, length):
             for cell in placement:
                 d[cell] += w**k
-    unshot = [cell for cell in range(rules.cells) if marks[cell] == UNKNOWN]
-    d = [d[cell] if cell in unshot else 0 for cell in range(rules.cells)]
+    unshot = [cell for cell, mark in enumerate(marks) if mark == UNKNOWN]
+    d = [value if marks[cell] == UNKNOWN else 0 for cell, value in enumerate(d)]
     best: tuple[int, ...] = ()
     if unshot:
         top = max(d[cell] for cell in unshot)
@@ -124,11 +144,6 @@ def density(obs: Observation) -> tuple[int, list[int], tuple[int, ...]]:
 
 
 # --- brute-force fleets (spec § 2) ---------------------------------------------------
-
-
-def legal_pair(rules: Rules, a, b) -> bool:
-    """Two ships may lie at ``a`` and ``b``: no overlap, and no touch when forbidden."""
-    return not (zone(rules, a) & set(b)) and not (zone(rules, b) & set(a))
 
 
 def fleets(rules: Rules) -> list[tuple[tuple[int, ...], ...]]:
