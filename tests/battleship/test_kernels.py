@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from battleship import reference as ref
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -19,21 +16,6 @@ from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.observation import UNKNOWN, Observation
 from hamle.battleship.rules import Rules, placement_table, placements
 from hamle.battleship.strategies.hunt_target import candidates
-
-
-def _load_reference():
-    name = "hamle_tests_battleship_reference"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("reference.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-ref = _load_reference()
 
 SETTINGS = settings(
     max_examples=80,

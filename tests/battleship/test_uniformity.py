@@ -4,32 +4,15 @@ rejects the biased ship-by-ship sampler."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from battleship import reference as ref
 
 from hamle.battleship.fleet import random_fleet
 from hamle.battleship.rules import Rules
-
-
-def _load_reference():
-    name = "hamle_tests_battleship_reference"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("reference.py")
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-ref = _load_reference()
 
 Z_999 = 3.090232306167813  # standard normal quantile at 0.999
 PER_FLEET = 25  # expected draws of each legal fleet (≥ 20)
