@@ -145,3 +145,12 @@ def test_play_stops_cleanly_at_end_of_input():
     result = runner.invoke(app, ["battleship", "play", "--game", "9"], "A1\n")
     assert result.exit_code == 0
     assert "stopped after 1 shots; replay with --game 9" in result.stdout
+
+
+def test_replay_draws_the_pattern_for_parity_only_by_default():
+    on = run("replay", "743", "--strategy", "parity", "--boards").stdout
+    off = run("replay", "743", "--strategy", "hunt-target", "--boards").stdout
+    forced = run("replay", "743", "--strategy", "hunt-target", "--boards", "--pattern").stdout
+    assert "+" in on and "+" not in off and "+" in forced
+    first_board = on.split("\n")[2:13]
+    assert sum(row.count("+") for row in first_board) == 49  # 50 pattern cells, one shot

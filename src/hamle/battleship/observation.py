@@ -19,7 +19,9 @@ from .errors import MarksError, RulesError
 from .rules import Rules, segment, zone
 
 UNKNOWN, MISS, HIT, SUNK, WATER = 0, 1, 2, 3, 4
-SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~", 5: "S"}  # 5: own ship
+# SHIP and PATTERN are for drawing only: a player's own ship, an unshot hunt-pattern cell.
+SHIP, PATTERN = 5, 6
+SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~", SHIP: "S", PATTERN: "+"}
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,13 @@ class Observation:
 
 
 def draw(grid: Grid, marks: np.ndarray) -> str:
-    """The marks as text, one row per line, with column letters and row numbers."""
+    """The marks as text, one row per line, with column letters and row numbers.
+
+    >>> print(draw(Grid(2, 3), np.array([0, 1, 2, 3, 4, 6])))
+        A B C
+      1 . o X
+      2 # ~ +
+    """
     header = "    " + " ".join(grid.name(c)[0] for c in range(grid.cols))
     rows = [header]
     for r in range(grid.rows):

@@ -16,15 +16,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
+import numpy as np
+
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
 from .analysis import RandomLaw
 from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
-from .observation import HIT, draw
+from .observation import HIT, PATTERN, UNKNOWN, draw
 from .rules import Rules
 from .strategies import get_shooter
+from .strategies.hunt_target import hunt_pattern
 
 WITHIN = 50
 
@@ -60,13 +63,20 @@ class GameRecord:
     def target(self) -> int:
         return self.shots_fired - self.hunt
 
-    def boards(self) -> list[str]:
-        """The board as text after each shot."""
+    def boards(self, pattern: bool = False) -> list[str]:
+        """The board as text after each shot; with ``pattern``, the unshot cells of the
+        hunt pattern Λ_m of the shortest afloat ship are drawn as ``+``."""
+        rules = self.fleet.rules
         ocean = Ocean(self.fleet)
         out = []
         for shot in self.shots:
             ocean.fire(shot.cell)
-            out.append(draw(self.fleet.rules.grid, ocean.observation.marks))
+            observation = ocean.observation
+            marks = observation.marks
+            if pattern and observation.afloat:
+                cells = hunt_pattern(rules.rows, rules.cols, min(observation.afloat))
+                marks = np.where(cells & (marks == UNKNOWN), PATTERN, marks)
+            out.append(draw(rules.grid, marks))
         return out
 
     def as_dict(self) -> dict:

@@ -208,15 +208,19 @@ def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
     strategy: str = typer.Option(..., "--strategy", help="Shooter name."),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
+    pattern: bool = typer.Option(
+        None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."
+    ),
     rules: str = RULES,
     size: int = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
 ) -> None:
-    """Replay one numbered game shot by shot."""
+    """Replay one numbered game shot by shot (compare parity with hunt-target: the same
+    game with the pattern on and off)."""
     record = bs.play_game(make_rules(rules, size, fleet, no_touch), strategy, game)
-    pictures = record.boards()
+    pictures = record.boards(pattern=record.strategy == "parity" if pattern is None else pattern)
     if as_json:
         data = record.as_dict()
         if boards:
@@ -231,10 +235,8 @@ def replay(
     )
     for n, (shot, picture) in enumerate(zip(record.shots, pictures, strict=True), 1):
         sunk = f" ({shot.ship})" if shot.ship else ""
-        console.print(
-            f"{n:>3}  {grid.name(shot.cell):<4} {shot.answer:<5}{sunk}  {shot.mode}",
-            highlight=False,
-        )
+        line = f"{n:>3}  {grid.name(shot.cell):<4} {shot.answer:<5}{sunk}  {shot.mode}"
+        console.print(line, highlight=False)
         if boards:
             console.print(picture, highlight=False)
     if not boards:
