@@ -103,6 +103,7 @@ def test_replay_is_reproducible():
         (["count", "--rules", "russian"], "too many to finish"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
         (["simulate", "--games", "2", "--chart", "out.txt"], "--chart must end in"),
+        (["simulate", "--games", "2", "--chart", "/no/such/dir/c.png"], "does not exist"),
         (["replay", "3", "--strategy", "nope"], "unknown strategy"),
     ],
 )

@@ -30,15 +30,11 @@ JSON = typer.Option(False, "--json", help="Print one JSON object.")
 def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:
     """The preset ``name`` with the board size, fleet and touching policy overridden."""
     preset = bs.Rules.named(name)
-    lengths = preset.lengths if fleet is None else parse_lengths(fleet, "--fleet")
-    rows = cols = preset.rows
-    if size is not None:
-        rows = cols = size
-    if fleet is None and size is None:
-        ships = preset.fleet
-    else:
-        ships = bs.Rules.custom((rows, cols), lengths).fleet if fleet else preset.fleet
-    return bs.Rules(rows, cols, ships, touching=preset.touching and not no_touch)
+    side = preset.rows if size is None else size
+    ships = preset.fleet
+    if fleet is not None:
+        ships = bs.Rules.custom(side, parse_lengths(fleet, "--fleet")).fleet
+    return bs.Rules(side, side, ships, touching=preset.touching and not no_touch)
 
 
 def parse_lengths(text: str, option: str) -> list[int]:
@@ -152,6 +148,8 @@ def simulate(
         bs.get_shooter(name)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
+    if chart is not None and not chart.resolve().parent.is_dir():
+        raise bs.BattleshipError(f"--chart: the folder {chart.parent} does not exist")
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
         table = bs.simulate(chosen, names, games=games, first=first, jobs=jobs, progress=update)
     if chart is not None:
