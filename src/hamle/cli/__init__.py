@@ -3,6 +3,7 @@
 import typer
 
 from .battleship import app as battleship_app
+from .mastermind import app as mastermind_app
 
 app = typer.Typer(
     name="hamle",
@@ -12,6 +13,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(battleship_app, name="battleship")
+app.add_typer(mastermind_app, name="mastermind")
 
 
 def main() -> None:

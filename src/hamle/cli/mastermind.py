@@ -1,0 +1,214 @@
+"""``hamle mastermind``: score, evaluate, solve, play."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+
+import numpy as np
+import typer
+from rich.table import Table
+
+import hamle.mastermind as mm
+
+from .common import clean_errors, console, print_json, progress_bar
+
+app = typer.Typer(
+    help="Mastermind: scoring, strategies, a solver for people.", no_args_is_help=True
+)
+handled = clean_errors(mm.MastermindError)
+
+VARIANT = typer.Option(
+    "classic", "--variant", help="Preset: classic, 4x8, super (5×8), 6x9, bulls-and-cows."
+)
+PEGS = typer.Option(None, "--pegs", help="Pegs per code, overriding the preset.")
+COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (10: digits 0-9).")
+NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
+STRATEGY = typer.Option("minimax", "--strategy", help="Strategy name.")
+JSON = typer.Option(False, "--json", help="Print one JSON object.")
+LIST_AT_MOST = 12
+
+
+def make_variant(name: str, pegs: int | None, colours: int | None, no_repeat: bool) -> mm.Variant:
+    """The preset ``name`` with pegs, colours and repetition overridden."""
+    preset = mm.Variant.named(name)
+    return mm.Variant(
+        preset.pegs if pegs is None else pegs,
+        preset.colours if colours is None else colours,
+        preset.repeat and not no_repeat,
+    )
+
+
+@app.command()
+@handled
+def score(
+    secret: str = typer.Argument(..., help="The secret code, like 1123."),
+    guess: str = typer.Argument(..., help="The guess, like 3211."),
+    variant: str = VARIANT,
+    pegs: int = PEGS,
+    colours: int = COLOURS,
+    no_repeat: bool = NO_REPEAT,
+    as_json: bool = JSON,
+) -> None:
+    """Black (right colour, right place) and white (right colour, wrong place)."""
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    black, white = mm.score(chosen, chosen.parse(secret), chosen.parse(guess))
+    if as_json:
+        print_json({"secret": secret, "guess": guess, "black": black, "white": white})
+    else:
+        console.print(f"{black} black, {white} white", highlight=False)
+
+
+@app.command()
+@handled
+def evaluate(
+    strategy: str = STRATEGY,
+    variant: str = VARIANT,
+    pegs: int = PEGS,
+    colours: int = COLOURS,
+    no_repeat: bool = NO_REPEAT,
+    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    as_json: bool = JSON,
+) -> None:
+    """Play every secret with one strategy: total, average, worst case, histogram."""
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    mm.get_strategy(strategy)
+    with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
+        result = mm.evaluate(strategy, chosen, jobs=jobs, progress=update)
+    data = result.as_dict()
+    if as_json:
+        print_json(data)
+        return
+    console.print(f"{result.strategy} on {chosen.describe()}", highlight=False)
+    console.print(
+        f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
+        f"worst {result.maximum}; {result.seconds:.2f} s",
+        highlight=False,
+    )
+    table = Table("guesses", "secrets")
+    for n, count in result.histogram.items():
+        table.add_row(str(n), str(count))
+    console.print(table)
+
+
+def _say(variant: mm.Variant, answer: int) -> str:
+    black, white = variant.split(answer)
+    return f"{black} black {white} white"
+
+
+def _show_candidates(variant: mm.Variant, candidates: np.ndarray) -> None:
+    n = len(candidates)
+    shown = " ".join(variant.format(int(c)) for c in candidates[:LIST_AT_MOST])
+    more = "" if n <= LIST_AT_MOST else " …"
+    console.print(f"{n} candidate{'s' if n != 1 else ''} left: {shown}{more}", highlight=False)
+
+
+def _read(prompt: str) -> str | None:
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    return None if not line else line.strip()
+
+
+@app.command()
+@handled
+def solve(
+    strategy: str = STRATEGY,
+    variant: str = VARIANT,
+    pegs: int = PEGS,
+    colours: int = COLOURS,
+    no_repeat: bool = NO_REPEAT,
+) -> None:
+    """You hold the secret; answer each guess with black and white, like 2 1.
+
+    Also: 'undo' takes back the last answer, 'fix N B W' corrects answer N, 'q' quits.
+    """
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    breaker = mm.get_strategy(strategy)
+    console.print(f"{chosen.describe()}; strategy {breaker.name}.", highlight=False)
+    console.print("Answer each guess with black and white (like 2 1); undo, fix N B W, q.")
+    history = mm.History(chosen)
+    guess = breaker.next_guess(history)
+    while True:
+        line = _read(f"guess {len(history.turns) + 1}: {chosen.format(guess)}  answer> ")
+        if line is None or line.lower() in ("q", "quit"):
+            console.print("\nstopped")
+            return
+        try:
+            attempt = _apply(chosen, history, guess, line)
+            candidates = attempt.candidates()
+        except mm.InconsistentError as exc:
+            console.print(f"[red]inconsistent:[/red] {exc}", highlight=False)
+            continue
+        except mm.MastermindError as exc:
+            console.print(f"[red]{exc}[/red]", highlight=False)
+            continue
+        history = attempt
+        if history.solved:
+            n = len(history.turns)
+            console.print(f"solved in {n} guess{'es' if n != 1 else ''}: {chosen.format(guess)}")
+            return
+        _show_candidates(chosen, candidates)
+        guess = breaker.next_guess(history) if history.turns else breaker.first_guess(chosen)
+
+
+def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> mm.History:
+    """The history after a typed answer or command (undo, fix N B W)."""
+    words = line.lower().split()
+    if words == ["undo"]:
+        if not history.turns:
+            raise mm.MastermindError("nothing to undo")
+        return mm.History(variant, history.turns[:-1])
+    if words and words[0] == "fix":
+        if len(words) < 3 or not words[1].isdigit():
+            raise mm.MastermindError("write fix N B W, like fix 2 1 0")
+        turn = int(words[1]) - 1
+        if not 0 <= turn < len(history.turns):
+            raise mm.MastermindError(f"there is no answer #{turn + 1} to fix")
+        answer = variant.parse_answer(" ".join(words[2:]))
+        turns = list(history.turns)
+        turns[turn] = (turns[turn][0], answer)
+        return mm.History(variant, tuple(turns))
+    return history.then(guess, variant.parse_answer(line))
+
+
+@app.command()
+@handled
+def play(
+    strategy: str = STRATEGY,
+    game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
+    variant: str = VARIANT,
+    pegs: int = PEGS,
+    colours: int = COLOURS,
+    no_repeat: bool = NO_REPEAT,
+) -> None:
+    """The computer holds the secret; type guesses. '?' shows the candidates left and a
+    suggestion, 'q' quits."""
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    helper = mm.get_strategy(strategy)
+    number = game if game is not None else secrets.randbelow(999_999) + 1
+    secret = int(np.random.default_rng([number, 0]).integers(chosen.size))
+    console.print(f"game {number}: {chosen.describe()}. Guess the secret; ? for help.")
+    history = mm.History(chosen)
+    while True:
+        line = _read(f"guess {len(history.turns) + 1}> ")
+        if line is None or line.lower() in ("q", "quit"):
+            console.print(f"\nthe secret was {chosen.format(secret)}")
+            return
+        if line == "?":
+            candidates = history.candidates()
+            _show_candidates(chosen, candidates)
+            suggestion = helper.next_guess(history)
+            console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
+            continue
+        try:
+            guess = chosen.parse(line)
+        except mm.CodeError as exc:
+            console.print(f"[red]{exc}[/red]", highlight=False)
+            continue
+        black, white = mm.score(chosen, secret, guess)
+        history = history.then(guess, chosen.answer(black, white))
+        console.print(f"  {black} black {white} white", highlight=False)
+        if history.solved:
+            n = len(history.turns)
+            console.print(f"solved in {n} guess{'es' if n != 1 else ''}!")
+            return

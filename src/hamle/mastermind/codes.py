@@ -1,0 +1,238 @@
+"""Variants, codes and feedback.
+
+A code is stored as its index in the lexicographic enumeration of the code space (the
+default tie-break everywhere). Colours are digits 1..k, or 0..9 when k = 10 (Bulls and
+Cows). An answer (black, white) is stored as ``black * (pegs + 1) + white``.
+
+>>> v = Variant.classic()
+>>> v.size, v.format(0), v.parse("1122"), score(v, v.parse("1123"), v.parse("3211"))
+(1296, '1111', 7, (0, 4))
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from . import _kernels
+from .errors import AnswerError, CodeError, VariantError
+
+MAX_PEGS = 8
+MAX_CODES = 2**21
+TABLE_LIMIT = 2**28  # feedback tables up to 256 MB
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Pegs, colours and whether a colour may repeat.
+
+    >>> Variant.named("bulls-and-cows").describe()
+    '4 pegs, 10 colours (0-9), no repetition: 5040 codes'
+    """
+
+    pegs: int
+    colours: int
+    repeat: bool = True
+
+    def __post_init__(self) -> None:
+        for what, value, low, high in (
+            ("pegs", self.pegs, 1, MAX_PEGS),
+            ("colours", self.colours, 2, 10),
+        ):
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise VariantError(f"{what} must be {low} to {high}, not {value!r}")
+        if not self.repeat and self.colours < self.pegs:
+            raise VariantError(
+                f"without repetition {self.pegs} pegs need at least {self.pegs} colours, "
+                f"not {self.colours}"
+            )
+        if self.size > MAX_CODES:
+            raise VariantError(
+                f"{self.pegs} pegs and {self.colours} colours make {self.size:,} codes; "
+                f"at most {MAX_CODES:,} are supported"
+            )
+
+    @classmethod
+    def classic(cls) -> Variant:
+        return cls(4, 6)
+
+    @classmethod
+    def named(cls, name: str) -> Variant:
+        """A preset: classic (4×6), 4x8, super (5×8), 6x9, bulls-and-cows (4 of 0-9)."""
+        presets = {
+            "classic": (4, 6, True),
+            "4x8": (4, 8, True),
+            "super": (5, 8, True),
+            "5x8": (5, 8, True),
+            "6x9": (6, 9, True),
+            "bulls-and-cows": (4, 10, False),
+        }
+        if name not in presets:
+            raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(presets)}")
+        return cls(*presets[name])
+
+    @property
+    def size(self) -> int:
+        if self.repeat:
+            return self.colours**self.pegs
+        return int(np.prod(range(self.colours - self.pegs + 1, self.colours + 1)))
+
+    @property
+    def first_digit(self) -> int:
+        return 0 if self.colours == 10 else 1
+
+    @property
+    def answer_slots(self) -> int:
+        """Size of the answer index space, (pegs + 1)²."""
+        return (self.pegs + 1) ** 2
+
+    @property
+    def solved(self) -> int:
+        """The answer index of ``pegs`` black."""
+        return self.pegs * (self.pegs + 1)
+
+    def describe(self) -> str:
+        digits = f"{self.first_digit}-{self.first_digit + self.colours - 1}"
+        rep = "repetition allowed" if self.repeat else "no repetition"
+        return f"{self.pegs} pegs, {self.colours} colours ({digits}), {rep}: {self.size} codes"
+
+    def codes(self) -> np.ndarray:
+        """Every code as a row of colours 0..k-1, in lexicographic order."""
+        return _code_table(self.pegs, self.colours, self.repeat)
+
+    def parse(self, text: str) -> int:
+        """The index of a code written as digits, like ``1122`` or ``1 1 2 2``."""
+        if not isinstance(text, str):
+            raise CodeError(f"a code is written as digits, not {text!r}")
+        digits = text.replace(" ", "").replace(",", "")
+        low, high = self.first_digit, self.first_digit + self.colours - 1
+        if len(digits) != self.pegs or not digits.isdigit():
+            raise CodeError(f"{text!r} is not a code: write {self.pegs} digits {low}-{high}")
+        colours = [int(d) - low for d in digits]
+        for position, colour in enumerate(colours, 1):
+            if not 0 <= colour < self.colours:
+                raise CodeError(
+                    f"{text!r}: colour {colour + low} at position {position} is not in {low}-{high}"
+                )
+        if not self.repeat and len(set(colours)) != len(colours):
+            raise CodeError(f"{text!r} repeats a colour, which this variant does not allow")
+        return _index_of(self, tuple(colours))
+
+    def format(self, index: int) -> str:
+        """The digits of the code at ``index``."""
+        if not isinstance(index, int | np.integer) or not 0 <= index < self.size:
+            raise CodeError(f"code index {index!r} is not in 0..{self.size - 1}")
+        return "".join(str(int(c) + self.first_digit) for c in self.codes()[index])
+
+    def answer(self, black: int, white: int) -> int:
+        """The index of the answer (black, white); AnswerError if no two codes give it."""
+        if not all(isinstance(x, int) and x >= 0 for x in (black, white)):
+            raise AnswerError(f"black and white are whole numbers ≥ 0, not {black!r} {white!r}")
+        p = self.pegs
+        if black + white > p:
+            raise AnswerError(f"{black} black and {white} white make more than {p} pegs")
+        if black == p - 1 and white == 1:
+            raise AnswerError(f"{black} black and 1 white cannot happen with {p} pegs")
+        least = 2 * p - self.colours
+        if not self.repeat and black + white < least:
+            raise AnswerError(
+                f"{black} black and {white} white cannot happen: without repetition two codes "
+                f"share at least {least} colours"
+            )
+        return black * (p + 1) + white
+
+    def parse_answer(self, text: str) -> int:
+        """An answer typed as ``2 1``, ``2,1`` or ``21`` (black, then white)."""
+        parts = text.replace(",", " ").split()
+        if len(parts) == 1 and len(parts[0]) == 2:
+            parts = list(parts[0])
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise AnswerError(f"{text!r} is not an answer: type black and white, like 2 1")
+        return self.answer(int(parts[0]), int(parts[1]))
+
+    def split(self, answer: int) -> tuple[int, int]:
+        """(black, white) of an answer index."""
+        return divmod(int(answer), self.pegs + 1)
+
+    def colour_counts(self) -> np.ndarray:
+        """counts[i, c]: how often colour c occurs in code i."""
+        return _colour_counts(self.pegs, self.colours, self.repeat)
+
+    def feedback(self, guess: int, codes: np.ndarray | None = None) -> np.ndarray:
+        """Answer indices of ``guess`` against ``codes`` (default: every code)."""
+        targets = np.arange(self.size) if codes is None else np.asarray(codes, np.int64)
+        table = feedback_table(self)
+        if table is not None:
+            return table[guess, targets]
+        return _kernels.feedback_row(*self.packed(), self.pegs, guess, targets)
+
+    def packed(self) -> tuple[np.ndarray, np.ndarray]:
+        """The codes packed for the kernels (see ``_kernels.pack``)."""
+        return _packed(self.pegs, self.colours, self.repeat)
+
+
+def score(variant: Variant, secret: int, guess: int) -> tuple[int, int]:
+    """(black, white) of ``guess`` against ``secret`` (both code indices)."""
+    codes, counts = variant.codes(), variant.colour_counts()
+    black = int((codes[secret] == codes[guess]).sum())
+    common = int(np.minimum(counts[secret], counts[guess]).sum())
+    return black, common - black
+
+
+def feedback_table(variant: Variant) -> np.ndarray | None:
+    """The full table of answers (uint8) when it fits in TABLE_LIMIT entries, else None."""
+    if variant.size**2 > TABLE_LIMIT:
+        return None
+    return _table(variant.pegs, variant.colours, variant.repeat)
+
+
+@cache
+def _table(pegs: int, colours: int, repeat: bool) -> np.ndarray:
+    variant = Variant(pegs, colours, repeat)
+    table = _kernels.feedback_table(*variant.packed(), pegs)
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _packed(pegs: int, colours: int, repeat: bool) -> tuple[np.ndarray, np.ndarray]:
+    variant = Variant(pegs, colours, repeat)
+    return _kernels.pack(variant.codes(), variant.colour_counts())
+
+
+@cache
+def _code_table(pegs: int, colours: int, repeat: bool) -> np.ndarray:
+    rows = itertools.product(range(colours), repeat=pegs)
+    if not repeat:
+        rows = (r for r in rows if len(set(r)) == pegs)
+    table = np.array(list(rows), dtype=np.uint8).reshape(-1, pegs)
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _colour_counts(pegs: int, colours: int, repeat: bool) -> np.ndarray:
+    codes = _code_table(pegs, colours, repeat)
+    counts = np.zeros((len(codes), colours), np.uint8)
+    for position in range(pegs):
+        counts[np.arange(len(codes)), codes[:, position]] += 1
+    counts.flags.writeable = False
+    return counts
+
+
+def _index_of(variant: Variant, colours: tuple[int, ...]) -> int:
+    if variant.repeat:
+        index = 0
+        for colour in colours:
+            index = index * variant.colours + colour
+        return index
+    return int(_no_repeat_index(variant.pegs, variant.colours)[colours])
+
+
+@cache
+def _no_repeat_index(pegs: int, colours: int) -> dict[tuple[int, ...], int]:
+    codes = _code_table(pegs, colours, False)
+    return {tuple(int(c) for c in row): i for i, row in enumerate(codes)}

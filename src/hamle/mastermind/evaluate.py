@@ -1,0 +1,131 @@
+"""Play every secret of a variant with one strategy, all games at once.
+
+Games that share a history share a node of the game tree: its guess is computed once,
+and its candidates are split by answer among the children.
+
+>>> result = evaluate("minimax", Variant.classic())
+>>> result.total, result.maximum, result.first_guess
+(5801, 5, '1122')
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from .codes import Variant
+from .errors import MastermindError
+from .history import History
+from .strategies import Partition, Strategy, get_strategy
+
+EVALUATE_LIMIT = 100_000  # code spaces larger than this take hours for scoring strategies
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Guesses needed for every secret: ``histogram[n]`` secrets took n guesses."""
+
+    strategy: str
+    variant: Variant
+    first_guess: str
+    histogram: dict[int, int]
+    seconds: float
+
+    @property
+    def total(self) -> int:
+        return sum(n * count for n, count in self.histogram.items())
+
+    @property
+    def average(self) -> float:
+        return self.total / self.variant.size
+
+    @property
+    def maximum(self) -> int:
+        return max(self.histogram)
+
+    def as_dict(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "variant": self.variant.describe(),
+            "codes": self.variant.size,
+            "total": self.total,
+            "average": self.average,
+            "max": self.maximum,
+            "histogram": {str(n): self.histogram[n] for n in sorted(self.histogram)},
+            "first_guess": self.first_guess,
+            "seconds": self.seconds,
+        }
+
+
+def evaluate(
+    strategy: str | Strategy,
+    variant: Variant,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Evaluation:
+    """Play every secret of ``variant``; the subtrees after the first guess are shared
+    among ``jobs`` processes. ``progress(done, total)`` counts finished subtrees."""
+    chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
+    if not isinstance(jobs, int) or jobs < 1:
+        raise MastermindError(f"--jobs must be at least 1, not {jobs!r}")
+    if isinstance(chosen, Partition) and variant.size > EVALUATE_LIMIT:
+        raise MastermindError(
+            f"evaluating {chosen.name} on {variant.size:,} codes would take hours; "
+            f"it is supported up to {EVALUATE_LIMIT:,} codes"
+        )
+    started = time.perf_counter()
+    root = History(variant)
+    first = chosen.first_guess(variant)
+    histogram: Counter[int] = Counter({1: 1})
+    subtrees = [(h, c) for h, c in _children(root, first, np.arange(variant.size))]
+    subtrees.sort(key=lambda item: -len(item[1]))
+    if jobs == 1:
+        results = (_play(chosen, h, c) for h, c in subtrees)
+        for done, part in enumerate(results, 1):
+            histogram.update(part)
+            if progress:
+                progress(done, len(subtrees))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
+            for done, future in enumerate(futures, 1):
+                histogram.update(future.result())
+                if progress:
+                    progress(done, len(subtrees))
+    seconds = time.perf_counter() - started
+    ordered = dict(sorted(histogram.items()))
+    return Evaluation(chosen.name, variant, variant.format(first), ordered, seconds)
+
+
+def _children(history: History, guess: int, candidates: np.ndarray):
+    """(history after each answer but the winning one, its candidates)."""
+    variant = history.variant
+    answers = variant.feedback(guess, candidates)
+    order = np.argsort(answers, kind="stable")
+    answers, candidates = answers[order], candidates[order]
+    cuts = np.flatnonzero(np.diff(answers)) + 1
+    for part, codes in zip(np.split(answers, cuts), np.split(candidates, cuts), strict=True):
+        if part[0] != variant.solved:
+            yield history.then(guess, int(part[0])), codes
+
+
+def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Counter[int]:
+    """Guesses per secret below a node whose history already holds len(turns) guesses."""
+    out: Counter[int] = Counter()
+    stack = [(history, candidates)]
+    while stack:
+        node, codes = stack.pop()
+        made = len(node.turns)
+        if len(codes) == 1:
+            out[made + 1] += 1
+            continue
+        guess = strategy.choose(node, codes)
+        if np.any(codes == guess):
+            out[made + 1] += 1
+        stack.extend(_children(node, guess, codes))
+    return out

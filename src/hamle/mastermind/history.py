@@ -1,0 +1,118 @@
+"""A game so far: the guesses, their answers, and the candidates they leave.
+
+>>> v = Variant.classic()
+>>> h = History(v).then(v.parse("1122"), v.answer(1, 1))
+>>> len(h.candidates()), h.describe()
+(208, '1122 → 1 black 1 white')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+
+from .codes import Variant
+from .errors import InconsistentError
+
+
+@dataclass(frozen=True)
+class History:
+    """The variant and the (guess, answer) turns played so far, as indices."""
+
+    variant: Variant
+    turns: tuple[tuple[int, int], ...] = ()
+
+    def then(self, guess: int, answer: int) -> History:
+        """This history followed by one more turn."""
+        return History(self.variant, (*self.turns, (int(guess), int(answer))))
+
+    def candidates(self) -> np.ndarray:
+        """Codes consistent with every answer (sorted indices); InconsistentError if none."""
+        found = _candidates(self)
+        if len(found) == 0:
+            raise inconsistency(self)
+        return found
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.turns) and self.turns[-1][1] == self.variant.solved
+
+    def describe(self) -> str:
+        v = self.variant
+        return "; ".join(f"{v.format(g)} → {_say(v, a)}" for g, a in self.turns)
+
+
+def _say(variant: Variant, answer: int) -> str:
+    black, white = variant.split(answer)
+    return f"{black} black {white} white"
+
+
+def filter_codes(variant: Variant, codes: np.ndarray, turns) -> np.ndarray:
+    """The codes among ``codes`` that give every answer of ``turns``."""
+    for guess, answer in turns:
+        codes = codes[variant.feedback(guess, codes) == answer]
+    return codes
+
+
+@lru_cache(maxsize=1024)
+def _candidates(history: History) -> np.ndarray:
+    variant = history.variant
+    found = filter_codes(variant, np.arange(variant.size), history.turns)
+    found.flags.writeable = False
+    return found
+
+
+def inconsistency(history: History) -> InconsistentError:
+    """Explain answers no secret satisfies: the smallest set of turns that conflict, and
+    the single answer whose correction leaves candidates (the likely typo)."""
+    variant = history.variant
+    turns = history.turns
+    everything = np.arange(variant.size)
+    conflict = ()
+    for size in range(1, len(turns) + 1):
+        for chosen in combinations(range(len(turns)), size):
+            if len(filter_codes(variant, everything, [turns[i] for i in chosen])) == 0:
+                conflict = chosen
+                break
+        if conflict:
+            break
+    correction = likely_typo(history)
+    listed = ", ".join(
+        f"#{i + 1} ({variant.format(turns[i][0])} → {_say(variant, turns[i][1])})" for i in conflict
+    )
+    message = f"no secret gives all these answers: {listed} cannot all be right"
+    if correction is not None:
+        turn, answer, left = correction
+        message += (
+            f"; most likely answer #{turn + 1} should be {_say(variant, answer)} "
+            f"({left} candidate{'s' if left != 1 else ''} would remain)"
+        )
+    return InconsistentError(message, conflict, correction)
+
+
+def likely_typo(history: History) -> tuple[int, int, int] | None:
+    """(turn, corrected answer, candidates left) for the one-answer correction closest to
+    what was typed (fewest pegs changed, then most candidates left, then the latest turn)."""
+    variant = history.variant
+    p = variant.pegs
+    answers = [b * (p + 1) + w for b in range(p + 1) for w in range(p + 1 - b)]
+    best = None
+    for turn, (guess, typed) in enumerate(history.turns):
+        others = history.turns[:turn] + history.turns[turn + 1 :]
+        base = filter_codes(variant, np.arange(variant.size), others)
+        if len(base) == 0:
+            continue
+        found = variant.feedback(guess, base)
+        tb, tw = variant.split(typed)
+        for answer in answers:
+            left = int((found == answer).sum())
+            if answer == typed or left == 0:
+                continue
+            b, w = variant.split(answer)
+            key = (abs(b - tb) + abs(w - tw), -left, -turn)
+            if best is None or key < best[0]:
+                best = (key, (turn, answer, left))
+    return None if best is None else best[1]
