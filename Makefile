@@ -26,6 +26,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/battleship.py
+	$(BIN)/python bench/mastermind.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png

@@ -204,7 +204,7 @@ def print_table(data: dict) -> None:
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
-    strategy: str = typer.Option(..., "--strategy", help="Shooter name."),
+    strategy: str = typer.Option(..., "--strategy", help=f"One of: {', '.join(bs.SHOOTERS)}."),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
         None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."

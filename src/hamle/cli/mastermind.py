@@ -24,7 +24,7 @@ VARIANT = typer.Option(
 PEGS = typer.Option(None, "--pegs", help="Pegs per code, overriding the preset.")
 COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (10: digits 0-9).")
 NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
-STRATEGY = typer.Option("minimax", "--strategy", help="Strategy name.")
+STRATEGY = typer.Option("minimax", "--strategy", help=f"One of: {', '.join(mm.STRATEGIES)}.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 LIST_AT_MOST = 12
 

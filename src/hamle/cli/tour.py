@@ -1,0 +1,138 @@
+"""``hamle tour``: daily, hint, solve, play."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import typer
+
+import hamle.tour as tour
+
+from .common import clean_errors, console, print_json
+
+app = typer.Typer(
+    help="Yüz Yüze: the 100-cell number tour and its hint engine.", no_args_is_help=True
+)
+handled = clean_errors(tour.TourError)
+
+START = typer.Option(..., "--start", help="The start cell, like E5.")
+MOVES = typer.Option("", "--moves", help="Cells played after the start, like E8,G10.")
+JSON = typer.Option(False, "--json", help="Print one JSON object.")
+
+
+def make_position(start: str, moves: str) -> tour.Position:
+    return tour.Position.from_moves(start, [m for m in re.split(r"[,\s]+", moves.strip()) if m])
+
+
+@app.command()
+@handled
+def daily(
+    date: str = typer.Option(None, "--date", help="YYYY-MM-DD (default: today in Turkey)."),
+    as_json: bool = JSON,
+) -> None:
+    """The daily puzzle: the same start cell for everyone, changing at midnight in Turkey."""
+    puzzle = tour.daily_puzzle(date)
+    if as_json:
+        print_json(puzzle.as_dict())
+    else:
+        console.print(f"{puzzle.date}: start at {puzzle.start_name} (seed {puzzle.seed})")
+
+
+@app.command()
+@handled
+def hint(
+    start: str = START,
+    moves: str = MOVES,
+    mode: str = typer.Option("hint", "--mode", help="hint (120 rollouts) or quick (30)."),
+    as_json: bool = JSON,
+) -> None:
+    """The engine's best next move, with the value of every legal move."""
+    result = tour.hint(make_position(start, moves), mode)
+    if as_json:
+        print_json(result.as_dict())
+        return
+    kind = "exact" if result.exact else "mean of rollouts"
+    console.print(f"play {result.move_name} (value {result.value:g}, {kind})", highlight=False)
+    for c in result.candidates:
+        verdict = {True: "full board possible", False: "no full board", None: "unknown"}
+        console.print(
+            f"  {tour.GRID.name(c.move):<4} {c.value:>7.2f}  "
+            f"{'exact' if c.exact else f'{c.rollouts} rollouts'}; {verdict[c.complete]}",
+            highlight=False,
+        )
+
+
+@app.command()
+@handled
+def solve(start: str = START, moves: str = MOVES, as_json: bool = JSON) -> None:
+    """A full board from the position, or the best score found (and whether it is proven)."""
+    solution = tour.solve(make_position(start, moves))
+    if as_json:
+        print_json(solution.as_dict())
+        return
+    console.print(tour.Position(solution.path), highlight=False)
+    state = "complete" if solution.complete else f"score {solution.score}"
+    proof = "proven best" if solution.proven else "best found, not proven"
+    console.print(f"{state} ({proof})")
+
+
+@app.command()
+@handled
+def play(
+    start: str = typer.Option(None, "--start", help="Start cell (default: the daily puzzle)."),
+    date: str = typer.Option(None, "--date", help="Daily puzzle of this date (YYYY-MM-DD)."),
+) -> None:
+    """Play in the terminal: type a cell; h shows the hint, u undoes, q quits.
+
+    Legal cells are marked *, the hinted cell ?. The combo counts moves in a row that
+    match the engine's quick hint.
+    """
+    puzzle = tour.daily_puzzle(date) if start is None else None
+    position = tour.Position.start(start if puzzle is None else puzzle.start)
+    combo, history = tour.Combo(), []
+    title = f"daily {puzzle.date}" if puzzle else f"free play from {start.upper()}"
+    console.print(f"Yüz Yüze, {title}. Type a cell; h hint, u undo, q quit.")
+    marked = None
+    while not position.over:
+        console.print(_board(position, marked), highlight=False)
+        console.print(
+            f"{position.count} filled, combo {combo.current} (best {combo.best})> ", end=""
+        )
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            break
+        command = line.strip().lower()
+        marked = None
+        try:
+            if command == "h":
+                marked = tour.hint(position).move
+            elif command == "u":
+                position = position.undo()
+                combo = history.pop() if history else combo
+            else:
+                before, position = position, position.play(command)
+                history.append(combo)
+                combo = combo.after(before, position.current)
+        except tour.TourError as exc:
+            console.print(f"[red]{exc}[/red]", highlight=False)
+    console.print(_board(position, None), highlight=False)
+    label = (
+        f"Yüz Yüze {puzzle.date}" if puzzle else f"Yüz Yüze from {tour.GRID.name(position.path[0])}"
+    )
+    console.print(f"{label}: {position.count}/100, best combo {combo.best}")
+
+
+def _board(position: tour.Position, marked: int | None) -> str:
+    """The board with numbers, * on legal cells and ? on the hinted one."""
+    numbers = {cell: str(n) for n, cell in enumerate(position.path, 1)}
+    for cell in position.legal_moves():
+        numbers[cell] = "*"
+    if marked is not None:
+        numbers[marked] = "?"
+    rows = ["    " + " ".join(f"{tour.GRID.name(c)[0]:>3}" for c in range(10))]
+    for r in range(10):
+        rows.append(
+            f"{r + 1:>3} " + " ".join(f"{numbers.get(r * 10 + c, '.'):>3}" for c in range(10))
+        )
+    return "\n".join(rows)

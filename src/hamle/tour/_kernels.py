@@ -1,0 +1,219 @@
+"""Numba kernels of the tour engine. Each has a plain-Python twin in the tests.
+
+A position is two 64-bit words of visited cells (0-63, 64-99), the current cell and the
+count of filled cells; ``targets[cell]`` lists its jumps (-1 padded) in jump order.
+"""
+
+import numpy as np
+from numba import njit
+
+_MASK = np.uint64(0xFFFFFFFF)
+_ONE = np.uint64(1)
+FULL = 100
+
+
+@njit(cache=True, inline="always")
+def _random(state):
+    """Mulberry32: advance ``state`` (uint64[1] holding 32 bits), return a float in [0, 1)."""
+    s = (state[0] + np.uint64(0x6D2B79F5)) & _MASK
+    state[0] = s
+    t = ((s ^ (s >> np.uint64(15))) * (s | _ONE)) & _MASK
+    t = t ^ ((t + (((t ^ (t >> np.uint64(7))) * (t | np.uint64(61))) & _MASK)) & _MASK)
+    return np.float64((t ^ (t >> np.uint64(14))) & _MASK) / 4294967296.0
+
+
+@njit(cache=True, inline="always")
+def _filled(lo, hi, cell):
+    if cell < 64:
+        return (lo >> np.uint64(cell)) & _ONE
+    return (hi >> np.uint64(cell - 64)) & _ONE
+
+
+@njit(cache=True, inline="always")
+def _degree(lo, hi, cell, targets):
+    n = 0
+    for k in range(targets.shape[1]):
+        t = targets[cell, k]
+        if t >= 0 and _filled(lo, hi, t) == 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def finish(lo, hi, cell, count, targets, state, path):
+    """Play on with Warnsdorff's rule to the end, writing the moves into ``path``;
+    return the final count. Ties between moves of least onward degree go to
+    ``candidates[floor(random() · n)]``, a draw made even when n = 1 (as the seed does)."""
+    lo = np.uint64(lo)
+    hi = np.uint64(hi)
+    picks = np.empty(targets.shape[1], np.int64)
+    played = 0
+    while True:
+        least = 99
+        n = 0
+        for k in range(targets.shape[1]):
+            t = targets[cell, k]
+            if t < 0 or _filled(lo, hi, t):
+                continue
+            d = _degree(lo, hi, t, targets)
+            if d < least:
+                least = d
+                n = 0
+            if d == least:
+                picks[n] = t
+                n += 1
+        if n == 0:
+            return count
+        cell = picks[int(_random(state) * n)]
+        if cell < 64:
+            lo |= _ONE << np.uint64(cell)
+        else:
+            hi |= _ONE << np.uint64(cell - 64)
+        path[played] = cell
+        played += 1
+        count += 1
+
+
+@njit(cache=True)
+def rollouts(lo, hi, cell, count, targets, state, n, proof):
+    """(sum of the final counts of ``n`` Warnsdorff games from the position, moves of the
+    first game that filled the board, written to ``proof``, or 0). ``state`` (the
+    Mulberry32 state) carries on across calls."""
+    total = 0
+    proved = 0
+    path = np.empty(FULL, np.int64)
+    for _ in range(n):
+        final = finish(lo, hi, cell, count, targets, state, path)
+        total += final
+        if final == FULL and proved == 0:
+            proved = final - count
+            proof[:proved] = path[:proved]
+    return total, proved
+
+
+@njit(cache=True)
+def search(lo, hi, cell, count, targets, budget, best_path):
+    """Depth-first search for the highest final count, moves of least onward degree
+    first. Returns (best count, finished, length of the best continuation written to
+    ``best_path``); ``finished`` is False when ``budget`` nodes ran out first. A full
+    board (count 100) ends the search at once.
+
+    A branch is cut when it cannot beat the best count so far. The bound: every empty
+    cell needs a neighbour among the empty cells and the current one (jumps are
+    reversible), and a cell with only one such neighbour can only be filled last.
+    ``near[u]`` keeps that neighbour count for every empty cell; a move from c changes
+    it only for c's other empty neighbours, which lose c.
+    """
+    lo = np.uint64(lo)
+    hi = np.uint64(hi)
+    width = targets.shape[1]
+    near = np.zeros(FULL, np.int64)
+    empty = dead = ends = 0
+    for u in range(FULL):
+        if _filled(lo, hi, u):
+            continue
+        empty += 1
+        for k in range(width):
+            t = targets[u, k]
+            if t >= 0 and (t == cell or _filled(lo, hi, t) == 0):
+                near[u] += 1
+        if near[u] == 0:
+            dead += 1
+        elif near[u] == 1:
+            ends += 1
+    options = np.empty((FULL + 1, width), np.int64)
+    n_options = np.zeros(FULL + 1, np.int64)
+    tried = np.zeros(FULL + 1, np.int64)
+    head = np.empty(FULL + 1, np.int64)
+    path = np.empty(FULL, np.int64)
+    best = count
+    best_length = 0
+    nodes = 0
+    depth = 0
+    head[0] = cell
+    n_options[0] = _order(lo, hi, cell, targets, options[0])
+    while depth >= 0:
+        if tried[depth] < n_options[depth]:
+            move = options[depth, tried[depth]]
+            tried[depth] += 1
+            nodes += 1
+            if nodes > budget:
+                return best, False, best_length
+            if move < 64:
+                lo |= _ONE << np.uint64(move)
+            else:
+                hi |= _ONE << np.uint64(move - 64)
+            empty -= 1
+            if near[move] == 1:
+                ends -= 1
+            previous = head[depth]
+            for k in range(width):
+                t = targets[previous, k]
+                if t < 0 or _filled(lo, hi, t):
+                    continue
+                near[t] -= 1
+                if near[t] == 0:
+                    ends -= 1
+                    dead += 1
+                elif near[t] == 1:
+                    ends += 1
+            path[depth] = move
+            depth += 1
+            head[depth] = move
+            tried[depth] = 0
+            n_options[depth] = _order(lo, hi, move, targets, options[depth])
+            if n_options[depth] == 0:
+                reached = count + depth
+                if reached > best:
+                    best = reached
+                    best_length = depth
+                    best_path[:depth] = path[:depth]
+                    if best == FULL:
+                        return best, True, best_length
+            elif count + depth + empty - dead - max(ends - 1, 0) <= best:
+                n_options[depth] = 0
+        else:
+            depth -= 1
+            if depth < 0:
+                break
+            move = path[depth]
+            previous = head[depth]
+            for k in range(width):
+                t = targets[previous, k]
+                if t < 0 or _filled(lo, hi, t):
+                    continue
+                if near[t] == 0:
+                    dead -= 1
+                    ends += 1
+                elif near[t] == 1:
+                    ends -= 1
+                near[t] += 1
+            if move < 64:
+                lo &= ~(_ONE << np.uint64(move))
+            else:
+                hi &= ~(_ONE << np.uint64(move - 64))
+            empty += 1
+            if near[move] == 1:
+                ends += 1
+    return best, True, best_length
+
+
+@njit(cache=True)
+def _order(lo, hi, cell, targets, out):
+    """Legal moves from ``cell`` into ``out``, least onward degree first (stable)."""
+    degrees = np.empty(targets.shape[1], np.int64)
+    n = 0
+    for k in range(targets.shape[1]):
+        t = targets[cell, k]
+        if t < 0 or _filled(lo, hi, t):
+            continue
+        d = _degree(lo, hi, t, targets)
+        i = n
+        while i > 0 and degrees[i - 1] > d:
+            degrees[i] = degrees[i - 1]
+            out[i] = out[i - 1]
+            i -= 1
+        degrees[i] = d
+        out[i] = t
+        n += 1
+    return n

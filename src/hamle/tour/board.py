@@ -1,0 +1,137 @@
+"""The 10 × 10 number tour: moves, positions, play and undo.
+
+From each cell the player may jump 3 cells straight or 2 cells diagonally to an
+unvisited cell; the game ends when no such jump is left. Score = cells filled.
+
+>>> p = Position.start("A1")
+>>> [GRID.name(c) for c in p.legal_moves()]
+['A4', 'D1', 'C3']
+>>> p.play("D1").play("D4").count
+3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from hamle.grid import CellError, Grid
+from hamle.rng import fnv1a32
+
+from .errors import MoveError
+
+SIDE = 10
+CELLS = SIDE * SIDE
+GRID = Grid(SIDE, SIDE)
+# Jump order (also the order moves are listed and tried): up, down, left, right, then the
+# diagonals up-left, up-right, down-left, down-right.
+JUMPS = ((-3, 0), (3, 0), (0, -3), (0, 3), (-2, -2), (-2, 2), (2, -2), (2, 2))
+
+
+def _targets() -> np.ndarray:
+    table = np.full((CELLS, len(JUMPS)), -1, np.int64)
+    for cell in range(CELLS):
+        r, c = divmod(cell, SIDE)
+        for k, (dr, dc) in enumerate(JUMPS):
+            if 0 <= r + dr < SIDE and 0 <= c + dc < SIDE:
+                table[cell, k] = (r + dr) * SIDE + c + dc
+    table.flags.writeable = False
+    return table
+
+
+TARGETS = _targets()
+TARGET_LISTS = tuple(tuple(int(t) for t in row if t >= 0) for row in TARGETS)
+
+
+def cell_index(cell: str | int) -> int:
+    """A cell given by name (``E5``) or index, checked."""
+    try:
+        if isinstance(cell, str):
+            return GRID.index(cell)
+        GRID.name(cell)
+        return int(cell)
+    except CellError as exc:
+        raise MoveError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Position:
+    """The cells filled so far, in order: ``path[0]`` holds 1, ``path[-1]`` the current."""
+
+    path: tuple[int, ...]
+
+    @classmethod
+    def start(cls, cell: str | int) -> Position:
+        return cls((cell_index(cell),))
+
+    @classmethod
+    def from_moves(cls, start: str | int, moves) -> Position:
+        """The position after playing ``moves`` (names or indices) from ``start``."""
+        position = cls.start(start)
+        for move in moves:
+            position = position.play(move)
+        return position
+
+    @property
+    def current(self) -> int:
+        return self.path[-1]
+
+    @property
+    def count(self) -> int:
+        """Cells filled: the score if the game ended here."""
+        return len(self.path)
+
+    @cached_property
+    def visited(self) -> int:
+        """The visited set as a 100-bit integer (bit i = cell i)."""
+        bits = 0
+        for cell in self.path:
+            bits |= 1 << cell
+        return bits
+
+    def legal_moves(self) -> tuple[int, ...]:
+        """Unvisited cells one jump away, in jump order."""
+        visited = self.visited
+        return tuple(t for t in TARGET_LISTS[self.current] if not visited >> t & 1)
+
+    @property
+    def over(self) -> bool:
+        return not self.legal_moves()
+
+    def play(self, cell: str | int) -> Position:
+        """The position after jumping to ``cell``; MoveError names an illegal move."""
+        target = cell_index(cell)
+        name, here = GRID.name(target), GRID.name(self.current)
+        if self.visited >> target & 1:
+            raise MoveError(f"{name} is already filled")
+        if target not in TARGET_LISTS[self.current]:
+            raise MoveError(
+                f"{name} is not one jump from {here} (3 cells straight or 2 diagonally)"
+            )
+        return Position((*self.path, target))
+
+    def undo(self) -> Position:
+        """The position before the last move; MoveError at the start cell."""
+        if len(self.path) == 1:
+            raise MoveError("nothing to undo: only the start cell is filled")
+        return Position(self.path[:-1])
+
+    def seed(self) -> int:
+        """FNV-1a over the visited set's 13 little-endian bytes and the current cell: the
+        same for every move order reaching this position."""
+        return fnv1a32(self.visited.to_bytes(13, "little") + bytes([self.current]))
+
+    def words(self) -> tuple[np.uint64, np.uint64]:
+        """The visited set as two 64-bit words (cells 0-63, 64-99) for the kernels."""
+        return np.uint64(self.visited & (2**64 - 1)), np.uint64(self.visited >> 64)
+
+    def __str__(self) -> str:
+        numbers = {cell: n for n, cell in enumerate(self.path, 1)}
+        header = "    " + " ".join(f"{GRID.name(c)[0]:>3}" for c in range(SIDE))
+        rows = [header]
+        for r in range(SIDE):
+            line = " ".join(f"{numbers.get(r * SIDE + c, '.'):>3}" for c in range(SIDE))
+            rows.append(f"{r + 1:>3} {line}")
+        return "\n".join(rows)

@@ -1,0 +1,68 @@
+"""Finish a tour from a position: a full board if one can be found, else the best score
+proven reachable.
+
+>>> result = solve(Position.start("A1"))
+>>> result.complete, result.score, len(result.path)
+(True, 100, 100)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels
+from .board import CELLS, GRID, TARGETS, Position
+from .hint import _search
+
+SOLVE_ROLLOUTS = 20_000
+SOLVE_BUDGET = 20_000_000
+
+
+@dataclass(frozen=True)
+class Solution:
+    """``path`` is every filled cell in order, the given ones first. ``proven`` says the
+    score is the best possible (a full board, or an exhaustive search)."""
+
+    path: tuple[int, ...]
+    proven: bool
+
+    @property
+    def score(self) -> int:
+        return len(self.path)
+
+    @property
+    def complete(self) -> bool:
+        return self.score == CELLS
+
+    def as_dict(self) -> dict:
+        return {
+            "complete": self.complete,
+            "score": self.score,
+            "proven_best": self.proven,
+            "path": [GRID.name(c) for c in self.path],
+        }
+
+
+def solve(position: Position) -> Solution:
+    """Warnsdorff games from the position's own stream first (they find full boards
+    fast), then an exhaustive depth-first search within SOLVE_BUDGET nodes."""
+    if position.over:
+        return Solution(position.path, True)
+    state = np.array([position.seed()], np.uint64)
+    proof = np.empty(CELLS, np.int64)
+    _, proved = _kernels.rollouts(
+        *position.words(), position.current, position.count, TARGETS, state, SOLVE_ROLLOUTS, proof
+    )
+    if proved:
+        return Solution(position.path + tuple(int(c) for c in proof[:proved]), True)
+    path = np.empty(CELLS, np.int64)
+    best, finished, length = _kernels.search(
+        *position.words(), position.current, position.count, TARGETS, SOLVE_BUDGET, path
+    )
+    moves = tuple(int(c) for c in path[:length])
+    return Solution(position.path + moves, bool(finished) or best == CELLS)
+
+
+__all__ = ["Solution", "_search", "solve"]
