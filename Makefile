@@ -27,6 +27,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/battleship.py
 	$(BIN)/python bench/mastermind.py
+	$(BIN)/python bench/tour.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png
