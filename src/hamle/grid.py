@@ -9,6 +9,7 @@ A cell is the row-major index ``cols * r + c`` (0-based r, c).
 
 from __future__ import annotations
 
+import operator
 import re
 import string
 from dataclasses import dataclass
@@ -58,13 +59,18 @@ class Grid:
         return row * self.cols + col
 
     def name(self, index: int) -> str:
-        """The name of a cell index.
+        """The name of a cell index (any integer type).
 
         >>> Grid(10, 10).name(10)
         'A2'
         """
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < self.size:
-            raise CellError(f"cell index {index!r} is off the {self.rows}×{self.cols} board")
+        original = index
+        try:
+            index = operator.index(index) if not isinstance(index, bool) else None
+        except TypeError:
+            index = None
+        if index is None or not 0 <= index < self.size:
+            raise CellError(f"cell index {original!r} is off the {self.rows}×{self.cols} board")
         row, col = divmod(index, self.cols)
         return f"{string.ascii_uppercase[col]}{row + 1}"
 

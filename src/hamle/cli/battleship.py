@@ -39,7 +39,7 @@ def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -
 
 def parse_lengths(text: str, option: str) -> list[int]:
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if not parts or not all(p.isdigit() for p in parts):
+    if not parts or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
         raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {text!r}")
     return [int(p) for p in parts]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import sys
 
@@ -144,8 +145,8 @@ def solve(
             continue
         history = attempt
         if history.solved:
-            n = len(history.turns)
-            console.print(f"solved in {n} guess{'es' if n != 1 else ''}: {chosen.format(guess)}")
+            n, last = len(history.turns), history.turns[-1][0]
+            console.print(f"solved in {n} guess{'es' if n != 1 else ''}: {chosen.format(last)}")
             return
         _show_candidates(chosen, candidates)
         guess = breaker.next_guess(history) if history.turns else breaker.first_guess(chosen)
@@ -159,7 +160,7 @@ def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> m
             raise mm.MastermindError("nothing to undo")
         return mm.History(variant, history.turns[:-1])
     if words and words[0] == "fix":
-        if len(words) < 3 or not words[1].isdigit():
+        if len(words) < 3 or not re.fullmatch(r"[0-9]+", words[1]):
             raise mm.MastermindError("write fix N B W, like fix 2 1 0")
         turn = int(words[1]) - 1
         if not 0 <= turn < len(history.turns):

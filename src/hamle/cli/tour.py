@@ -71,7 +71,7 @@ def solve(start: str = START, moves: str = MOVES, as_json: bool = JSON) -> None:
     if as_json:
         print_json(solution.as_dict())
         return
-    console.print(tour.Position(solution.path), highlight=False)
+    console.print(str(tour.Position(solution.path)), highlight=False)
     state = "complete" if solution.complete else f"score {solution.score}"
     proof = "proven best" if solution.proven else "best found, not proven"
     console.print(f"{state} ({proof})")

@@ -109,7 +109,7 @@ class Variant:
             raise CodeError(f"a code is written as digits, not {text!r}")
         digits = text.replace(" ", "").replace(",", "")
         low, high = self.first_digit, self.first_digit + self.colours - 1
-        if len(digits) != self.pegs or not digits.isdigit():
+        if len(digits) != self.pegs or not all(d in "0123456789" for d in digits):
             raise CodeError(f"{text!r} is not a code: write {self.pegs} digits {low}-{high}")
         colours = [int(d) - low for d in digits]
         for position, colour in enumerate(colours, 1):
@@ -142,14 +142,19 @@ class Variant:
                 f"{black} black and {white} white cannot happen: without repetition two codes "
                 f"share at least {least} colours"
             )
-        return black * (p + 1) + white
+        index = black * (p + 1) + white
+        if index not in _possible_answers(self):
+            raise AnswerError(
+                f"{black} black and {white} white cannot happen with {self.describe()}"
+            )
+        return index
 
     def parse_answer(self, text: str) -> int:
         """An answer typed as ``2 1``, ``2,1`` or ``21`` (black, then white)."""
         parts = text.replace(",", " ").split()
         if len(parts) == 1 and len(parts[0]) == 2:
             parts = list(parts[0])
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(p in "012345678" for p in parts):
             raise AnswerError(f"{text!r} is not an answer: type black and white, like 2 1")
         return self.answer(int(parts[0]), int(parts[1]))
 
@@ -197,6 +202,20 @@ def _table(pegs: int, colours: int, repeat: bool) -> np.ndarray:
     return table
 
 
+ANSWER_SCAN_LIMIT = 2 * 10**8
+
+
+@cache
+def _possible_answers(variant: Variant) -> frozenset[int]:
+    """Every answer some pair of codes gives: every code against one guess of each class
+    of codes equal up to permuting colours (all answers when that is too long a scan)."""
+    guesses = canonical_guesses(variant)
+    if len(guesses) * variant.size > ANSWER_SCAN_LIMIT:
+        p = variant.pegs
+        return frozenset(b * (p + 1) + w for b in range(p + 1) for w in range(p + 1 - b))
+    return frozenset(int(a) for g in guesses for a in np.unique(variant.feedback(int(g))))
+
+
 @cache
 def _packed(pegs: int, colours: int, repeat: bool) -> tuple[np.ndarray, np.ndarray]:
     variant = Variant(pegs, colours, repeat)
@@ -205,9 +224,10 @@ def _packed(pegs: int, colours: int, repeat: bool) -> tuple[np.ndarray, np.ndarr
 
 @cache
 def _code_table(pegs: int, colours: int, repeat: bool) -> np.ndarray:
-    rows = itertools.product(range(colours), repeat=pegs)
-    if not repeat:
-        rows = (r for r in rows if len(set(r)) == pegs)
+    if repeat:
+        rows = itertools.product(range(colours), repeat=pegs)
+    else:
+        rows = itertools.permutations(range(colours), pegs)  # also lexicographic
     table = np.array(list(rows), dtype=np.uint8).reshape(-1, pegs)
     table.flags.writeable = False
     return table
@@ -236,3 +256,47 @@ def _index_of(variant: Variant, colours: tuple[int, ...]) -> int:
 def _no_repeat_index(pegs: int, colours: int) -> dict[tuple[int, ...], int]:
     codes = _code_table(pegs, colours, False)
     return {tuple(int(c) for c in row): i for i, row in enumerate(codes)}
+
+
+def canonical_guesses(
+    variant: Variant, used=frozenset(), free: tuple[int, ...] | None = None
+) -> np.ndarray:
+    """The lowest code of each class of codes equal up to permuting the colours that no
+    code in ``used`` contains (or the ``free`` colours): free colours must first appear
+    in increasing order.
+
+    >>> v = Variant.classic()
+    >>> [v.format(g) for g in canonical_guesses(v, frozenset())]
+    ['1111', '1112', '1121', '1122', '1123', '1211', '1212', '1213', '1221', '1222', '1223', \
+'1231', '1232', '1233', '1234']
+    """
+    return _canonical(variant, free_colours(variant, used) if free is None else free)
+
+
+def free_colours(variant: Variant, guesses) -> tuple[int, ...]:
+    """The colours (0-based) that none of ``guesses`` contains."""
+    seen = np.zeros(variant.colours, bool)
+    for guess in guesses:
+        seen[variant.codes()[guess]] = True
+    return tuple(np.flatnonzero(~seen).tolist())
+
+
+@cache
+def _canonical(variant: Variant, free: tuple[int, ...]) -> np.ndarray:
+    codes = variant.codes()
+    rank = np.full(variant.colours, -1)
+    rank[list(free)] = np.arange(len(free))
+    n = len(codes)
+    valid = np.ones(n, bool)
+    next_free = np.zeros(n, np.int64)
+    met = np.zeros((n, variant.colours), bool)
+    rows = np.arange(n)
+    for position in range(variant.pegs):
+        colour = codes[:, position]
+        new = (rank[colour] >= 0) & ~met[rows, colour]
+        valid &= ~new | (rank[colour] == next_free)
+        next_free += new
+        met[rows, colour] = True
+    out = np.flatnonzero(valid)
+    out.flags.writeable = False
+    return out

@@ -19,7 +19,7 @@ from functools import cache
 import numpy as np
 
 from . import _kernels
-from .codes import Variant, feedback_table
+from .codes import Variant, canonical_guesses, feedback_table, free_colours
 from .errors import MastermindError
 from .history import History
 
@@ -87,7 +87,7 @@ class Partition(Strategy):
         variant = history.variant
         bound = lower_bound(self.criterion, len(candidates), variant.pegs)
         free = free_colours(variant, [g for g, _ in history.turns])
-        pool = _canonical(variant, free)
+        pool = canonical_guesses(variant, free=free)
         # The lowest of equally good codes is canonical, so candidates outside the pool
         # can be skipped; a non-candidate must do strictly better, as candidates win ties.
         first = candidates[_membership(variant, free)[candidates]]
@@ -101,7 +101,7 @@ class Partition(Strategy):
 @cache
 def _membership(variant: Variant, free: tuple[int, ...]) -> np.ndarray:
     inside = np.zeros(variant.size, bool)
-    inside[_canonical(variant, free)] = True
+    inside[canonical_guesses(variant, free=free)] = True
     return inside
 
 
@@ -141,47 +141,6 @@ def _first_best(variant: Variant, guesses, candidates, criterion: int, best, eno
         float(best),
         float(enough),
     )
-
-
-def canonical_guesses(variant: Variant, used: frozenset[int]) -> np.ndarray:
-    """The lowest code of each class of codes equal up to permuting the colours that no
-    code in ``used`` contains: free colours must first appear in increasing order.
-
-    >>> v = Variant.classic()
-    >>> [v.format(g) for g in canonical_guesses(v, frozenset())]
-    ['1111', '1112', '1121', '1122', '1123', '1211', '1212', '1213', '1221', '1222', '1223', \
-'1231', '1232', '1233', '1234']
-    """
-    return _canonical(variant, free_colours(variant, used))
-
-
-def free_colours(variant: Variant, guesses) -> tuple[int, ...]:
-    """The colours (0-based) that none of ``guesses`` contains."""
-    seen = np.zeros(variant.colours, bool)
-    for guess in guesses:
-        seen[variant.codes()[guess]] = True
-    return tuple(np.flatnonzero(~seen).tolist())
-
-
-@cache
-def _canonical(variant: Variant, free: tuple[int, ...]) -> np.ndarray:
-    codes = variant.codes()
-    rank = np.full(variant.colours, -1)
-    rank[list(free)] = np.arange(len(free))
-    n = len(codes)
-    valid = np.ones(n, bool)
-    next_free = np.zeros(n, np.int64)
-    met = np.zeros((n, variant.colours), bool)
-    rows = np.arange(n)
-    for position in range(variant.pegs):
-        colour = codes[:, position]
-        new = (rank[colour] >= 0) & ~met[rows, colour]
-        valid &= ~new | (rank[colour] == next_free)
-        next_free += new
-        met[rows, colour] = True
-    out = np.flatnonzero(valid)
-    out.flags.writeable = False
-    return out
 
 
 STRATEGIES: dict[str, Strategy] = {

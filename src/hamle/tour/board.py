@@ -12,6 +12,7 @@ unvisited cell; the game ends when no such jump is left. Score = cells filled.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -51,7 +52,7 @@ def cell_index(cell: str | int) -> int:
         if isinstance(cell, str):
             return GRID.index(cell)
         GRID.name(cell)
-        return int(cell)
+        return operator.index(cell)
     except CellError as exc:
         raise MoveError(str(exc)) from None
 

@@ -54,9 +54,12 @@ def today_in_turkey(now: dt.datetime | None = None) -> dt.date:
 
 
 def daily_puzzle(date: str | dt.date | None = None) -> DailyPuzzle:
-    """The puzzle of ``date`` (YYYY-MM-DD or a date; default: today in Turkey)."""
+    """The puzzle of ``date`` (YYYY-MM-DD, a date, or a moment, whose date in Turkey
+    counts; default: today in Turkey)."""
     if date is None:
         day = today_in_turkey()
+    elif isinstance(date, dt.datetime):
+        day = today_in_turkey(date)
     elif isinstance(date, dt.date):
         day = date
     else:

@@ -7,9 +7,9 @@ played out N times with Warnsdorff's rule (hint: 120, quick: 30) from its own Mu
 stream, seeded by that position; after 30 games a move more than ``MARGIN`` below the
 leader's mean is dropped. A rollout that fills the board is also a proof.
 
-Choice: a move proven to allow a full board; else the highest exact value when every
-move is exact, or else the highest mean; ties go to the smaller onward degree, then the
-smaller cell index.
+Choice: a move proven to allow a full board; else the highest value, exact where the
+search finished and the mean of the rollouts elsewhere (moves settled by the search get no
+rollouts); ties go to the smaller onward degree, then the smaller cell index.
 
 >>> h = hint(Position.from_moves("A1", ["D1", "D4"]), "quick")
 >>> h.move_name, h.value, h.exact
@@ -18,7 +18,7 @@ smaller cell index.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -110,11 +110,12 @@ def hint(position: Position, mode: str = "hint") -> Hint:
 
 
 def _monte_carlo(position: Position, moves, found, n: int, mode: str) -> Hint:
-    totals, runs, proofs, states = {}, {}, {}, {}
-    for move in moves:
-        after = position.play(move)
-        states[move] = np.array([after.seed()], np.uint64)
-        totals[move], runs[move], proofs[move] = 0, 0, ()
+    """Rollouts for the moves the search did not settle; exact moves keep their value."""
+    open_moves = [m for m, (_, exact, _) in zip(moves, found, strict=True) if not exact]
+    totals = dict.fromkeys(open_moves, 0)
+    runs = dict.fromkeys(open_moves, 0)
+    proofs = dict.fromkeys(open_moves, ())
+    states = {m: np.array([position.play(m).seed()], np.uint64) for m in open_moves}
 
     def play(move: int, count: int) -> None:
         after = position.play(move)
@@ -128,32 +129,25 @@ def _monte_carlo(position: Position, moves, found, n: int, mode: str) -> Hint:
             proofs[move] = tuple(int(c) for c in proof[:proved])
 
     first = min(FIRST_ROUND, n)
-    for move in moves:
+    for move in open_moves:
         play(move, first)
-    leader = max(Fraction(totals[m], runs[m]) for m in moves)
-    for move in moves:
+    leader = max(Fraction(totals[m], runs[m]) for m in open_moves)
+    for move in open_moves:
         if n > first and Fraction(totals[move], runs[move]) >= leader - MARGIN:
             play(move, n - first)
     candidates = []
     for move, (value, exact, tour) in zip(moves, found, strict=True):
-        tour = tour or proofs[move]
-        mean = Fraction(totals[move], runs[move])
-        if tour:
-            value, exact = 100, True
-        elif not exact:
-            value = float(mean)
-        candidates.append(
-            Candidate(move, value, exact, _verdict(value, exact), runs[move], 0, tour)
-        )
-    degrees = {m: _degree(position, m) for m in moves}
-    candidates = [
-        Candidate(c.move, c.value, c.exact, c.complete, c.rollouts, degrees[c.move], c.tour)
-        for c in candidates
-    ]
-    means = {m: Fraction(totals[m], runs[m]) for m in moves}
-    best = min(candidates, key=lambda c: (not c.complete, -means[c.move], c.degree, c.move))
+        if not exact:
+            tour = proofs[move]
+            value, exact = (CELLS, True) if tour else (Fraction(totals[move], runs[move]), False)
+        complete = _verdict(value, exact)
+        degree = _degree(position, move)
+        candidates.append(Candidate(move, value, exact, complete, runs.get(move, 0), degree, tour))
+    best = min(candidates, key=lambda c: (not c.complete, -c.value, c.degree, c.move))
     total_runs = sum(runs.values())
-    return Hint(mode, best.move, best.value, best.exact, total_runs, tuple(candidates))
+    candidates = [replace(c, value=float(c.value) if not c.exact else c.value) for c in candidates]
+    chosen = next(c for c in candidates if c.move == best.move)
+    return Hint(mode, chosen.move, chosen.value, chosen.exact, total_runs, tuple(candidates))
 
 
 def _verdict(value: float, exact: bool) -> bool | None:

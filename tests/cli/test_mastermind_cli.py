@@ -1,0 +1,317 @@
+"""``hamle mastermind``: score, evaluate, solve and play, driven through standard input."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+import hamle.mastermind as mm
+from hamle.cli import app
+
+runner = CliRunner()
+CLASSIC = mm.Variant.classic()
+
+
+def run(*args: str, script: str | None = None):
+    return runner.invoke(app, ["mastermind", *args], script)
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def plain_score(secret: str, guess: str) -> tuple[int, int]:
+    """Black and white of two codes written as digits, counted by hand."""
+    black = sum(s == g for s, g in zip(secret, guess, strict=True))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return black, common - black
+
+
+def solver_game(secret: str, name: str = "minimax", variant: mm.Variant = CLASSIC):
+    """The guesses the solver makes for ``secret`` and the answers they get."""
+    strategy = mm.get_strategy(name)
+    history = mm.History(variant)
+    steps = []
+    while not history.solved:
+        guess = variant.format(strategy.next_guess(history))
+        answer = plain_score(secret, guess)
+        steps.append((guess, answer))
+        history = history.then(variant.parse(guess), variant.answer(*answer))
+    return steps
+
+
+def prompts(output: str) -> list[tuple[int, str]]:
+    return [(int(n), code) for n, code in re.findall(r"guess (\d+): (\d+)  answer>", output)]
+
+
+# --- score and evaluate ------------------------------------------------------------------
+
+
+def test_score_json_and_text():
+    assert run_json("score", "1123", "3211") == {
+        "secret": "1123",
+        "guess": "3211",
+        "black": 0,
+        "white": 4,
+    }
+    result = run("score", "1234", "1243")
+    assert result.exit_code == 0 and result.stdout.strip() == "2 black, 2 white"
+    data = run_json("score", "0123", "3210", "--variant", "bulls-and-cows")
+    assert (data["black"], data["white"]) == (0, 4)
+    data = run_json("score", "11111", "12345", "--pegs", "5", "--colours", "5")
+    assert (data["black"], data["white"]) == (1, 0)
+
+
+def test_evaluate_minimax_json_is_knuths_figure():
+    data = run_json("evaluate", "--strategy", "minimax")
+    assert data["total"] == 5801 and data["max"] == 5 and data["first_guess"] == "1122"
+    assert data["codes"] == 1296 and sum(data["histogram"].values()) == 1296
+    assert data["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    assert data["average"] == pytest.approx(5801 / 1296)
+
+
+def test_evaluate_text_output():
+    result = run("evaluate", "--strategy", "most-parts")
+    assert result.exit_code == 0, result.output
+    assert "first guess 1123; total 5668" in result.stdout
+    assert "guesses" in result.stdout and "secrets" in result.stdout
+
+
+def test_evaluate_bulls_and_cows_first_consistent():
+    data = run_json("evaluate", "--variant", "bulls-and-cows", "--strategy", "first-consistent")
+    variant = mm.Variant.named("bulls-and-cows")
+    assert data["codes"] == 5040 and data["first_guess"] == "0123"
+    assert "no repetition" in data["variant"]
+    assert sum(data["histogram"].values()) == 5040 and data["histogram"]["1"] == 1
+    expected = mm.evaluate("first-consistent", variant).as_dict()
+    assert data["total"] == expected["total"] and data["histogram"] == expected["histogram"]
+
+
+def test_evaluate_custom_variant_with_jobs():
+    data = run_json(
+        "evaluate", "--strategy", "entropy", "--pegs", "3", "--colours", "5", "--no-repeat"
+    )
+    again = run_json(
+        "evaluate",
+        *("--strategy", "entropy", "--pegs", "3", "--colours", "5", "--no-repeat"),
+        *("--jobs", "2"),
+    )
+    assert data["codes"] == 60 and data["histogram"] == again["histogram"]
+    assert data["histogram"] == {"1": 1, "2": 5, "3": 31, "4": 23}  # the twin's evaluation
+
+
+# --- solve -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("secret", ["5122", "3632", "1122", "6665"])
+def test_solve_through_standard_input(secret):
+    steps = solver_game(secret)
+    script = "".join(f"{b} {w}\n" for _, (b, w) in steps)
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    assert prompts(result.stdout) == [(i, g) for i, (g, _) in enumerate(steps, 1)]
+    n = len(steps)
+    assert f"solved in {n} guess{'es' if n != 1 else ''}: {secret}" in result.stdout
+    assert steps[-1][0] == secret and steps[0][0] == "1122"
+
+
+def test_solve_lists_the_candidates_when_few():
+    steps = solver_game("5122")
+    script = "".join(f"{b} {w}\n" for _, (b, w) in steps[:-1]) + "q\n"
+    result = run("solve", script=script)
+    assert result.exit_code == 0
+    assert "1 candidate left: 5122" in result.stdout
+    assert "stopped" in result.stdout
+
+
+def test_solve_bulls_and_cows_with_another_strategy():
+    variant = mm.Variant.named("bulls-and-cows")
+    steps = solver_game("9170", "expected-size", variant)
+    script = "".join(f"{b},{w}\n" for _, (b, w) in steps)
+    result = run(
+        "solve", "--variant", "bulls-and-cows", "--strategy", "expected-size", script=script
+    )
+    assert result.exit_code == 0, result.output
+    assert f"solved in {len(steps)} guesses: 9170" in result.stdout
+
+
+def test_solve_explains_an_inconsistent_answer_and_continues():
+    secret = "5122"
+    steps = solver_game(secret)
+    first, second = steps[0][0], steps[1][0]
+    history = mm.History(CLASSIC).then(CLASSIC.parse(first), CLASSIC.answer(*steps[0][1]))
+    wrong = None
+    for b in range(5):
+        for w in range(5 - b):
+            if (b, w) == (3, 1):
+                continue
+            trial = history.then(CLASSIC.parse(second), CLASSIC.answer(b, w))
+            try:
+                trial.candidates()
+            except mm.InconsistentError:
+                wrong = (b, w)
+                break
+        if wrong:
+            break
+    assert wrong is not None
+    lines = [f"{b} {w}" for _, (b, w) in steps]
+    lines.insert(1, f"{wrong[0]} {wrong[1]}")
+    result = run("solve", script="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    said = " ".join(out.split())  # piped output is wrapped at 120 columns
+    assert "inconsistent: no secret gives all these answers" in said
+    assert f"#2 ({second} → {wrong[0]} black {wrong[1]} white)" in said
+    assert "cannot all be right" in said
+    assert "most likely answer #2 should be" in said  # the likely typo is proposed
+    shown = prompts(out)
+    assert shown[1] == shown[2] == (2, second)  # the same guess is asked again
+    assert f"solved in {len(steps)} guesses: {secret}" in out
+
+
+def test_solve_rejects_a_bad_answer_and_continues():
+    steps = solver_game("3632")
+    script = "3 1\nx y\n" + "".join(f"{b} {w}\n" for _, (b, w) in steps)
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    assert "cannot happen" in result.stdout and "is not an answer" in result.stdout
+    assert prompts(result.stdout)[:3] == [(1, "1122")] * 3
+    assert f"solved in {len(steps)} guesses" in result.stdout
+
+
+def test_solve_undo():
+    steps = solver_game("3632")
+    (b, w) = steps[0][1]
+    wrong = (0, 0) if (b, w) != (0, 0) else (1, 0)
+    script = f"{wrong[0]} {wrong[1]}\nundo\n" + "".join(f"{x} {y}\n" for _, (x, y) in steps)
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    shown = prompts(result.stdout)
+    assert shown[0] == (1, "1122") and shown[1][0] == 2 and shown[2] == (1, "1122")
+    assert "1296 candidates left" in result.stdout  # after undo, everything again
+    assert f"solved in {len(steps)} guesses: 3632" in result.stdout
+
+
+def test_solve_fix_corrects_an_earlier_answer():
+    steps = solver_game("3632")
+    (b, w) = steps[0][1]
+    wrong = (0, 0) if (b, w) != (0, 0) else (1, 0)
+    script = f"{wrong[0]} {wrong[1]}\nfix 1 {b} {w}\n" + "".join(
+        f"{x} {y}\n" for _, (x, y) in steps[1:]
+    )
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    shown = prompts(result.stdout)
+    assert shown[0] == (1, "1122") and shown[2] == (2, steps[1][0])
+    assert f"solved in {len(steps)} guesses: 3632" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("undo", "nothing to undo"), ("fix 3 1 0", "no answer #3"), ("fix x", "write fix N B W")],
+)
+def test_solve_bad_commands_are_explained(line, message):
+    result = run("solve", script=f"{line}\nq\n")
+    assert result.exit_code == 0, result.output
+    assert message in result.stdout and "Traceback" not in result.output
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def test_play_help_and_a_guess():
+    result = run("play", "--game", "3", script="?\n1122\n?\n12\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "game 3:" in out and "1296 candidates left" in out
+    assert "minimax suggests 1122" in out
+    secret = re.search(r"the secret was (\d{4})", out).group(1)
+    b, w = plain_score(secret, "1122")
+    assert f"{b} black {w} white" in out
+    history = mm.History(CLASSIC).then(CLASSIC.parse("1122"), CLASSIC.answer(b, w))
+    assert f"{len(history.candidates())} candidate" in out
+    suggestion = CLASSIC.format(mm.get_strategy("minimax").next_guess(history))
+    assert re.findall(r"minimax suggests (\d{4})", out) == ["1122", suggestion]
+    assert "'12' is not a code" in out
+    # The same game number hides the same secret: guessing it wins at once.
+    again = run("play", "--game", "3", script=f"{secret}\n")
+    assert again.exit_code == 0, again.output
+    assert "4 black 0 white" in again.stdout and "solved in 1 guess!" in again.stdout
+
+
+def test_play_a_whole_game_with_the_suggestions():
+    result = run("play", "--game", "11", script="q\n")
+    secret = re.search(r"the secret was (\d{4})", result.stdout).group(1)
+    guesses = [g for g, _ in solver_game(secret)]
+    result = run("play", "--game", "11", script="".join(f"{g}\n" for g in guesses))
+    assert result.exit_code == 0, result.output
+    n = len(guesses)
+    assert f"solved in {n} guess{'es' if n != 1 else ''}!" in result.stdout
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["score", "1123", "3211", "--variant", "dutch"], "unknown variant 'dutch'"),
+        (["score", "1127", "1123"], "colour 7 at position 4"),
+        (["score", "112", "1123"], "is not a code"),
+        (["score", "0123", "0124", "--variant", "bulls-and-cows", "--pegs", "5"], "is not a code"),
+        (["score", "1123", "1234", "--variant", "bulls-and-cows"], "repeats a colour"),
+        (["evaluate", "--strategy", "knuth"], "unknown strategy 'knuth'"),
+        (["evaluate", "--variant", "6x9"], "would take hours"),
+        (["evaluate", "--pegs", "0"], "pegs must be 1 to 8"),
+        (["solve", "--pegs", "0"], "pegs must be 1 to 8"),
+        (["solve", "--colours", "11"], "colours must be 2 to 10"),
+        (["solve", "--strategy", "psychic"], "unknown strategy 'psychic'"),
+        (["play", "--variant", "nope"], "unknown variant 'nope'"),
+        (["play", "--pegs", "8", "--colours", "7"], "at most 2,097,152"),
+        (["solve", "--pegs", "7", "--colours", "6", "--no-repeat"], "need at least 7 colours"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(args, message):
+    result = run(*args, script="q\n")
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.stderr
+    assert message in lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["evaluate", "--jobs", "0"],
+        ["play", "--game", "0"],
+        ["score", "1123"],
+        ["evaluate", "--pegs", "four"],
+    ],
+)
+def test_out_of_range_options_are_usage_errors(args):
+    result = run(*args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_non_ascii_digit_in_a_code_is_one_error_line():
+    result = run("score", "112²", "1123")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error:") and "Traceback" not in result.output
+
+
+def test_non_ascii_digit_in_an_answer_is_explained_and_solve_continues():
+    result = run("solve", script="²1\n4 0\n")
+    assert result.exit_code == 0
+    assert "solved in 1 guess: 1122" in result.stdout
+
+
+def test_fix_to_all_black_names_the_solved_code():
+    result = run("solve", script="1 0\nfix 1 4 0\n")
+    assert result.exit_code == 0, result.output
+    assert "solved in 1 guess: 1122" in result.stdout

@@ -1,0 +1,158 @@
+import json
+import random
+import re
+
+import pytest
+from tour import reference as ref
+from typer.testing import CliRunner
+
+import hamle.tour as tour
+from hamle.cli import app
+
+runner = CliRunner()
+
+# A mid-game position where the hint runs Monte Carlo (a random game stopped at 30 cells).
+MIDGAME = (
+    "B4 D6 F4 F7 C7 C10 E8 H8 F10 D8 B10 E10 C8 E6 B6 B9 E9 H9 H6 F8 F5 D3 G3 E1 H1 F3 D1 A1 A4 C6"
+)
+
+
+def run(*args: str, **kwargs):
+    return runner.invoke(app, ["tour", *args], **kwargs)
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_daily_json():
+    assert run_json("daily", "--date", "2026-12-01") == {
+        "date": "2026-12-01",
+        "seed": 20261201,
+        "start": 28,
+        "start_name": "I3",
+    }
+    text = run("daily", "--date", "2026-12-01")
+    assert text.exit_code == 0 and "I3" in text.stdout and "20261201" in text.stdout
+    today = run_json("daily")
+    assert today == tour.daily_puzzle(today["date"]).as_dict()
+
+
+def test_hint_json_exact():
+    data = run_json("hint", "--start", "A1", "--moves", "D1,D4")
+    assert data == tour.hint(tour.Position.from_moves("A1", ["D1", "D4"])).as_dict()
+    assert (data["move_name"], data["value"], data["exact"], data["mode"]) == (
+        "B2",
+        100,
+        True,
+        "hint",
+    )
+    names = [c["move_name"] for c in data["candidates"]]
+    assert names == ["D7", "A4", "G4", "B2", "F2", "B6", "F6"]
+    for c in data["candidates"]:
+        assert {"move", "move_name", "value", "exact", "complete", "rollouts"} <= c.keys()
+        assert c["value"] == 100 and c["rollouts"] == 0
+        # The proof: a legal tour filling the board after the move.
+        path = [0, 3, 33, c["move"], *(ref.cell_index(n) for n in c["tour"])]
+        assert len(path) == 100 and ref.is_tour(path)
+    assert data["move"] == ref.cell_index(data["move_name"])
+
+
+def test_hint_json_monte_carlo_and_quick():
+    start, moves = MIDGAME.split(" ", 1)
+    position = tour.Position.from_moves(start, moves.split())
+    full = run_json("hint", "--start", start, "--moves", moves)
+    assert full == tour.hint(position).as_dict()
+    assert full["rollouts"] > 0 and {c["rollouts"] for c in full["candidates"]} <= {0, 30, 120}
+    assert all(c["exact"] for c in full["candidates"] if c["rollouts"] == 0)
+    assert max(c["rollouts"] for c in full["candidates"]) == 120
+    quick = run_json("hint", "--start", start, "--moves", moves, "--mode", "quick")
+    assert quick == tour.hint(position, "quick").as_dict()
+    assert quick["mode"] == "quick"
+    assert {c["rollouts"] for c in quick["candidates"] if not c["exact"]} == {30}
+    text = run("hint", "--start", start, "--moves", moves, "--mode", "quick")
+    assert text.exit_code == 0
+    assert f"play {quick['move_name']}" in text.stdout and "30 rollouts" in text.stdout
+
+
+def test_solve_json():
+    data = run_json("solve", "--start", "E5")
+    assert data["complete"] is True and data["score"] == 100 and data["proven_best"] is True
+    path = [ref.cell_index(n) for n in data["path"]]
+    assert path[0] == 44 and len(path) == 100 and ref.is_tour(path)
+    data = run_json("solve", "--start", "A1", "--moves", "D1 D4")
+    assert data["path"][:3] == ["A1", "D1", "D4"] and data["complete"]
+
+
+def test_solve_text_draws_the_board():
+    result = run("solve", "--start", "E5")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.rstrip().splitlines()
+    assert lines[-1] == "complete (proven best)"
+    # The board as Position.__str__ draws it: a header of column letters, ten rows of
+    # numbers 1..100, no dataclass repr.
+    assert "Position(" not in result.stdout
+    assert lines[0].split() == list("ABCDEFGHIJ")
+    numbers = sorted(int(x) for line in lines[1:11] for x in line.split()[1:])
+    assert numbers == list(range(1, 101))
+
+
+def test_play_scripted():
+    expected_hint = tour.GRID.name(tour.hint(tour.Position.start("A1")).move)
+    quick = tour.GRID.name(tour.hint(tour.Position.start("A1"), "quick").move)
+    # hint, a legal move (the quick hint: combo 1), an illegal one, undo, quit
+    result = run("play", "--start", "A1", input=f"h\n{quick}\nE4\nu\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "free play from A1" in out
+    boards = out.split("      A   B   C")
+    # After 'h' the hinted cell shows '?'.
+    col, row = ord(expected_hint[0]) - ord("A"), int(expected_hint[1:])
+    hinted_row = boards[2].splitlines()[row].split()
+    assert hinted_row[col + 1] == "?"
+    assert "2 filled, combo 1 (best 1)" in out
+    assert re.search(r"E4 is not one jump from " + quick, out)
+    assert out.rstrip().splitlines()[-1] == "Yüz Yüze from A1: 1/100, best combo 0"
+    assert "Traceback" not in result.output
+
+
+def test_play_to_the_end_and_daily():
+    # A whole random game typed in: play stops by itself when no jump is left.
+    path = ref.random_game(random.Random(3))
+    names = [tour.GRID.name(c) for c in path]
+    result = run("play", "--start", names[0], input="\n".join(names[1:]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout.rstrip()
+        .splitlines()[-1]
+        .startswith(f"Yüz Yüze from {names[0]}: {len(path)}/100, best combo")
+    )
+    daily = run("play", "--date", "2026-12-01", input="q\n")
+    assert daily.exit_code == 0
+    assert "daily 2026-12-01" in daily.stdout
+    assert daily.stdout.rstrip().splitlines()[-1] == "Yüz Yüze 2026-12-01: 1/100, best combo 0"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hint", "--start", "K1"], "K1"),
+        (["hint", "--start", "A1", "--moves", "D1,E4"], "E4 is not one jump from D1"),
+        (["hint", "--start", "A1", "--moves", "D1,A1"], "A1 is already filled"),
+        (["hint", "--start", "A1", "--mode", "fast"], "'fast'"),
+        (["solve", "--start", "A1", "--moves", "D1,D4,Z1"], "Z1"),
+        (["solve", "--start", "Q7"], "Q7"),
+        (["daily", "--date", "2026-13-01"], "2026-13-01"),
+        (["daily", "--date", "tomorrow"], "tomorrow"),
+        (["play", "--start", "A0"], "A0"),
+        (["play", "--date", "2026-02-30"], "2026-02-30"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(args, message):
+    result = run(*args, input="q\n")
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+    assert "Traceback" not in result.output

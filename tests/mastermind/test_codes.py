@@ -1,0 +1,340 @@
+"""Variants, codes and feedback: the packed-lane kernels against the plain score of
+``reference.py``, the properties of § 2, parsing and formatting, and bad input."""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mastermind import reference as ref
+
+import hamle.mastermind as mm
+from hamle.mastermind import _kernels
+from hamle.mastermind.codes import MAX_CODES
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+# Small variants: every pair is checked. (pegs, colours, repeat)
+SMALL = [
+    (1, 3, True),
+    (3, 4, True),
+    (4, 6, True),
+    (2, 10, True),
+    (4, 5, False),
+    (5, 3, True),
+    (8, 2, True),
+    (3, 3, False),
+    (4, 4, False),
+]
+SMALL_IDS = [f"{p}x{k}{'' if r else '-norep'}" for p, k, r in SMALL]
+
+
+def encoded(variant: mm.Variant, table: list[list[tuple[int, int]]]) -> np.ndarray:
+    """The plain table as answer indices black * (pegs + 1) + white."""
+    p = variant.pegs
+    return np.array([[b * (p + 1) + w for b, w in row] for row in table], np.int64)
+
+
+def digits(variant: mm.Variant, code: tuple[int, ...]) -> str:
+    return "".join(str(c + variant.first_digit) for c in code)
+
+
+# --- every pair of small variants ------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
+def test_code_table_is_the_lexicographic_enumeration(spec):
+    variant = mm.Variant(*spec)
+    codes = ref.plain(*spec).codes
+    assert variant.size == len(codes)
+    assert [tuple(int(c) for c in row) for row in variant.codes()] == codes
+    assert codes == sorted(codes)
+    formatted = [variant.format(i) for i in range(variant.size)]
+    assert formatted == sorted(formatted)
+    assert formatted == [digits(variant, code) for code in codes]
+    assert [variant.parse(text) for text in formatted] == list(range(variant.size))
+    counts = variant.colour_counts()
+    for i in range(0, variant.size, max(1, variant.size // 50)):
+        assert counts[i].tolist() == [codes[i].count(c) for c in range(variant.colours)]
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
+def test_pack_puts_colours_and_counts_in_lanes(spec):
+    variant = mm.Variant(*spec)
+    colours, tallies = _kernels.pack(variant.codes(), variant.colour_counts())
+    for i, code in enumerate(ref.plain(*spec).codes):
+        word, tally = int(colours[i]), int(tallies[i])
+        assert [(word >> (4 * j)) & 15 for j in range(variant.pegs)] == list(code)
+        assert word >> (4 * variant.pegs) == 0
+        assert [(tally >> (6 * c)) & 63 for c in range(variant.colours)] == [
+            code.count(c) for c in range(variant.colours)
+        ]
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
+def test_kernels_equal_the_plain_score_on_every_pair(spec):
+    variant = mm.Variant(*spec)
+    expected = encoded(variant, ref.plain(*spec).table)  # expected[secret, guess]
+    colours, tallies = variant.packed()
+    table = _kernels.feedback_table(colours, tallies, variant.pegs)
+    assert np.array_equal(table, expected)
+    library = mm.feedback_table(variant)
+    assert library is not None and np.array_equal(library, expected)
+    targets = np.arange(variant.size, dtype=np.int64)
+    for guess in range(variant.size):
+        row = _kernels.feedback_row(colours, tallies, variant.pegs, guess, targets)
+        assert np.array_equal(row, expected[:, guess]), variant.format(guess)
+        assert np.array_equal(variant.feedback(guess), expected[:, guess])
+    some = targets[::3][::-1].copy()
+    for guess in (0, variant.size // 2, variant.size - 1):
+        assert np.array_equal(variant.feedback(guess, some), expected[some, guess])
+
+
+@pytest.mark.parametrize("spec", [s for s in SMALL if len(ref.all_codes(*s)) <= 150], ids=str)
+def test_score_function_equals_the_plain_score_on_every_pair(spec):
+    variant = mm.Variant(*spec)
+    twin = ref.plain(*spec)
+    for i, secret in enumerate(twin.codes):
+        for j, guess in enumerate(twin.codes):
+            assert mm.score(variant, i, j) == ref.score(secret, guess)
+
+
+def test_score_function_on_sampled_pairs_of_bigger_variants():
+    rng = np.random.default_rng(7)
+    for spec in [(4, 6, True), (4, 5, False), (8, 2, True)]:
+        variant, twin = mm.Variant(*spec), ref.plain(*spec)
+        for i, j in rng.integers(variant.size, size=(300, 2)).tolist():
+            assert mm.score(variant, i, j) == ref.score(twin.codes[i], twin.codes[j])
+
+
+def test_bulls_and_cows_sampled_pairs():
+    variant = mm.Variant.named("bulls-and-cows")
+    codes = ref.all_codes(4, 10, repeat=False)
+    assert variant.size == len(codes) == 5040
+    rng = np.random.default_rng(11)
+    pairs = rng.integers(variant.size, size=(3000, 2))
+    table = mm.feedback_table(variant)
+    colours, tallies = variant.packed()
+    for i, j in pairs.tolist():
+        b, w = ref.score(codes[i], codes[j])
+        assert table[i, j] == b * 5 + w
+        assert mm.score(variant, i, j) == (b, w)
+    guess = int(pairs[0, 0])
+    row = _kernels.feedback_row(colours, tallies, 4, guess, pairs[:, 1].copy())
+    want = [ref.score(codes[j], codes[guess]) for j in pairs[:, 1].tolist()]
+    assert row.tolist() == [b * 5 + w for b, w in want]
+
+
+# --- random pairs of big variants ------------------------------------------------------
+
+BIG = [(5, 8), (6, 9), (8, 6), (6, 10)]
+
+
+@st.composite
+def big_pairs(draw):
+    pegs, colours = draw(st.sampled_from(BIG))
+    code = st.lists(st.integers(0, colours - 1), min_size=pegs, max_size=pegs).map(tuple)
+    return pegs, colours, draw(code), draw(code)
+
+
+@SETTINGS
+@given(big_pairs())
+def test_big_variants_equal_the_plain_score(case):
+    pegs, colours, secret, guess = case
+    variant = mm.Variant(pegs, colours)
+    s, g = variant.parse(digits(variant, secret)), variant.parse(digits(variant, guess))
+    assert tuple(int(c) for c in variant.codes()[s]) == secret
+    assert variant.format(s) == digits(variant, secret)
+    b, w = ref.score(secret, guess)
+    assert mm.score(variant, s, g) == (b, w)
+    assert mm.score(variant, g, s) == (b, w)
+    answer = variant.answer(b, w)
+    assert variant.split(answer) == (b, w)
+    assert variant.feedback(g, np.array([s, g])).tolist() == [answer, variant.solved]
+    colours_, tallies = variant.packed()
+    row = _kernels.feedback_row(colours_, tallies, pegs, s, np.array([g, s], np.int64))
+    assert row.tolist() == [answer, variant.solved]
+
+
+def test_big_variants_have_no_table_but_a_packed_row():
+    variant = mm.Variant.named("super")
+    assert mm.feedback_table(variant) is None
+    assert mm.feedback_table(mm.Variant.classic()) is not None
+    guess = variant.parse("12345")
+    row = variant.feedback(guess)
+    assert row.shape == (32768,)
+    twin = [ref.score(code, (0, 1, 2, 3, 4)) for code in ref.all_codes(5, 8)[:2000]]
+    assert row[:2000].tolist() == [b * 6 + w for b, w in twin]
+
+
+# --- properties of § 2 -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
+def test_answers_are_symmetric_bounded_and_never_three_one(spec):
+    variant = mm.Variant(*spec)
+    table = mm.feedback_table(variant)
+    assert np.array_equal(table, table.T)
+    black, white = np.divmod(table.astype(np.int64), variant.pegs + 1)
+    assert (black + white <= variant.pegs).all()
+    assert not ((black == variant.pegs - 1) & (white == 1)).any()
+    assert (np.diag(table) == variant.solved).all()
+    assert ((table == variant.solved).sum(axis=1) == 1).all()  # only the code itself
+
+
+@pytest.mark.parametrize(
+    "spec", [(1, 3), (2, 3), (3, 3), (3, 4), (4, 4), (4, 6), (5, 3), (5, 5), (6, 4)], ids=str
+)
+def test_number_of_answers_is_p_times_p_plus_3_over_2(spec):
+    pegs, colours = spec
+    variant = mm.Variant(pegs, colours)
+    seen = np.flatnonzero(np.bincount(mm.feedback_table(variant).ravel()))
+    assert len(seen) == pegs * (pegs + 3) // 2
+    if pegs == 4:
+        assert len(seen) == 14
+
+
+def test_the_seeds_banana_skin():
+    # Counting common colours before exact matches would count the 1s twice.
+    v = mm.Variant.classic()
+    assert mm.score(v, v.parse("1123"), v.parse("3211")) == (0, 4)
+    assert mm.score(v, v.parse("1111"), v.parse("1222")) == (1, 0)
+    assert mm.score(v, v.parse("1122"), v.parse("1212")) == (2, 2)
+    assert mm.score(v, v.parse("1234"), v.parse("5612")) == (0, 2)
+    assert mm.score(v, v.parse("6543"), v.parse("6543")) == (4, 0)
+
+
+VALID_ANSWER_SPECS = [
+    (4, 6, True),
+    (3, 4, True),
+    (5, 3, True),
+    (4, 5, False),
+    (3, 3, False),
+    (4, 10, False),
+    (3, 2, True),
+    (8, 2, True),
+]
+
+
+@pytest.mark.parametrize("spec", VALID_ANSWER_SPECS, ids=str)
+def test_answer_accepts_exactly_the_answers_two_codes_give(spec):
+    """The docstring: 'AnswerError if no two codes give it'."""
+    variant = mm.Variant(*spec)
+    occurring = {variant.split(a) for a in np.unique(mm.feedback_table(variant)).tolist()}
+    accepted = set()
+    for b, w in ref.possible_answers(variant.pegs):
+        with contextlib.suppress(mm.AnswerError):
+            accepted.add(variant.split(variant.answer(b, w)))
+    assert accepted == occurring
+
+
+# --- parsing and formatting --------------------------------------------------------------
+
+
+def test_parse_accepts_spaces_and_commas():
+    v = mm.Variant.classic()
+    assert v.parse("1122") == v.parse("1 1 2 2") == v.parse("1,1,2,2") == 7
+    assert v.parse("6666") == 1295 and v.format(1295) == "6666"
+    assert v.format(np.int64(7)) == "1122"
+
+
+def test_bulls_and_cows_shows_digits_0_to_9():
+    v = mm.Variant.named("bulls-and-cows")
+    assert (v.pegs, v.colours, v.repeat, v.size) == (4, 10, False, 5040)
+    assert v.format(0) == "0123" and v.format(v.size - 1) == "9876"
+    assert v.parse("0123") == 0 and v.parse("9876") == 5039
+    shown = [v.format(i) for i in range(v.size)]
+    assert all(len(set(code)) == 4 for code in shown)
+    assert set("".join(shown)) == set("0123456789")
+    assert shown == sorted(shown)
+    assert "0-9" in v.describe() and "5040 codes" in v.describe()
+    assert v.parse(v.format(1234)) == 1234
+
+
+def test_presets():
+    sizes = {"classic": 1296, "4x8": 4096, "super": 32768, "5x8": 32768, "6x9": 531441}
+    for name, size in sizes.items():
+        assert mm.Variant.named(name).size == size
+    assert mm.Variant.named("classic") == mm.Variant.classic() == mm.Variant(4, 6, True)
+    assert (
+        mm.Variant.classic().describe() == "4 pegs, 6 colours (1-6), repetition allowed: 1296 codes"
+    )
+
+
+def test_answer_index_round_trip():
+    v = mm.Variant.classic()
+    for b, w in ref.possible_answers(4):
+        if (b, w) != (3, 1):
+            assert v.split(v.answer(b, w)) == (b, w)
+            assert v.parse_answer(f"{b} {w}") == v.parse_answer(f"{b},{w}") == v.answer(b, w)
+            assert v.parse_answer(f"{b}{w}") == v.answer(b, w)
+    assert v.solved == v.answer(4, 0)
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+CLASSIC = mm.Variant.classic()
+BULLS = mm.Variant.named("bulls-and-cows")
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "phrase"),
+    [
+        (lambda: CLASSIC.parse("112"), mm.CodeError, "write 4 digits 1-6"),
+        (lambda: CLASSIC.parse("11223"), mm.CodeError, "is not a code"),
+        (lambda: CLASSIC.parse("1127"), mm.CodeError, "colour 7 at position 4"),
+        (lambda: CLASSIC.parse("0123"), mm.CodeError, "colour 0 at position 1 is not in 1-6"),
+        (lambda: CLASSIC.parse("12a4"), mm.CodeError, "is not a code"),
+        (lambda: CLASSIC.parse("abcd"), mm.CodeError, "is not a code"),
+        (lambda: CLASSIC.parse(1122), mm.CodeError, "written as digits"),
+        (lambda: BULLS.parse("1123"), mm.CodeError, "repeats a colour"),
+        (lambda: mm.Variant(4, 5, False).parse("1126"), mm.CodeError, "not in 1-5"),
+        (lambda: CLASSIC.format(1296), mm.CodeError, "not in 0..1295"),
+        (lambda: CLASSIC.format(-1), mm.CodeError, "not in 0..1295"),
+        (lambda: mm.Variant(0, 6), mm.VariantError, "pegs must be 1 to 8"),
+        (lambda: mm.Variant(9, 2), mm.VariantError, "pegs must be 1 to 8"),
+        (lambda: mm.Variant(4, 1), mm.VariantError, "colours must be 2 to 10"),
+        (lambda: mm.Variant(4, 11), mm.VariantError, "colours must be 2 to 10"),
+        (lambda: mm.Variant(True, 6), mm.VariantError, "pegs must be 1 to 8"),
+        (lambda: mm.Variant(8, 7), mm.VariantError, "at most 2,097,152"),
+        (lambda: mm.Variant(5, 4, False), mm.VariantError, "need at least 5 colours"),
+        (lambda: mm.Variant.named("dutch"), mm.VariantError, "unknown variant 'dutch'"),
+        (lambda: CLASSIC.parse_answer("3 1"), mm.AnswerError, "cannot happen"),
+        (lambda: CLASSIC.parse_answer("5 0"), mm.AnswerError, "more than 4 pegs"),
+        (lambda: CLASSIC.parse_answer("3 2"), mm.AnswerError, "more than 4 pegs"),
+        (lambda: CLASSIC.parse_answer("x y"), mm.AnswerError, "is not an answer"),
+        (lambda: CLASSIC.parse_answer("1"), mm.AnswerError, "is not an answer"),
+        (lambda: CLASSIC.parse_answer("1 2 3"), mm.AnswerError, "is not an answer"),
+        (lambda: CLASSIC.answer(-1, 0), mm.AnswerError, "whole numbers"),
+        (lambda: mm.Variant(4, 5, False).answer(0, 0), mm.AnswerError, "cannot happen"),
+        (lambda: mm.Variant(4, 5, False).parse_answer("1 1"), mm.AnswerError, "at least 3"),
+        (lambda: BULLS.answer(3, 1), mm.AnswerError, "cannot happen"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(call, kind, phrase):
+    with pytest.raises(kind) as caught:
+        call()
+    assert phrase in str(caught.value)
+    assert isinstance(caught.value, mm.MastermindError)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_largest_supported_variants_are_accepted():
+    assert mm.Variant(8, 6).size == 6**8 <= MAX_CODES
+    assert mm.Variant(1, 2).size == 2
+    assert mm.Variant(8, 10, False).size == 1_814_400
+    assert mm.Variant(4, 5, False).answer(0, 3) == 3
+
+
+def test_non_ascii_digits_in_a_code_are_a_code_error():
+    # '²'.isdigit() is True but int('²') fails.
+    with pytest.raises(mm.CodeError):
+        CLASSIC.parse("112²")
+
+
+def test_non_ascii_digits_in_an_answer_are_an_answer_error():
+    with pytest.raises(mm.AnswerError):
+        CLASSIC.parse_answer("²1")

@@ -1,0 +1,287 @@
+"""Evaluation against the one-game-at-a-time twin and the published classic figures;
+inconsistent histories (spec § 3): the smallest conflict and the likely typo."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mastermind import reference as ref
+
+import hamle.mastermind as mm
+from hamle.mastermind.evaluate import EVALUATE_LIMIT
+
+SMALL = [(3, 4, True), (4, 4, True), (3, 5, False), (2, 6, True), (2, 3, True)]
+
+
+def replay(strategy: mm.Strategy, variant: mm.Variant, secret: int) -> int:
+    """Guesses ``strategy`` needs for ``secret``, one next_guess at a time."""
+    history = mm.History(variant)
+    while not history.solved:
+        guess = strategy.next_guess(history)
+        history = history.then(guess, variant.answer(*mm.score(variant, secret, guess)))
+        assert len(history.turns) <= 12
+    return len(history.turns)
+
+
+# --- against the twin ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=str)
+@pytest.mark.parametrize("name", ref.TWIN_STRATEGIES)
+def test_evaluation_equals_the_twins_game_by_game_evaluation(spec, name):
+    variant = mm.Variant(*spec)
+    result = mm.evaluate(name, variant)
+    assert result.histogram == ref.evaluate(name, *spec)
+    assert sum(result.histogram.values()) == variant.size
+    assert list(result.histogram) == sorted(result.histogram)
+
+
+@pytest.mark.parametrize("name", sorted(mm.STRATEGIES))
+def test_grouped_evaluation_equals_replaying_every_secret(name):
+    variant = mm.Variant(4, 4)
+    strategy = mm.get_strategy(name)
+    counts: dict[int, int] = {}
+    for secret in range(variant.size):
+        n = replay(strategy, variant, secret)
+        counts[n] = counts.get(n, 0) + 1
+    assert mm.evaluate(name, variant).histogram == dict(sorted(counts.items()))
+
+
+# --- the classic figures ---------------------------------------------------------------
+
+PUBLISHED = [
+    # name, first guess, total, worst (None: not pinned)
+    ("minimax", "1122", 5801, 5),  # Knuth 1977: average 4.476
+    ("expected-size", "1123", 5696, None),  # Kooi 2005
+    ("entropy", "1234", 5722, None),  # Kooi 2005
+    ("most-parts", "1123", 5668, None),  # Kooi 2005
+    ("first-consistent", "1111", 7471, None),
+]
+
+
+@pytest.mark.parametrize(("name", "first", "total", "worst"), PUBLISHED)
+def test_published_classic_figures(name, first, total, worst):
+    variant = mm.Variant.classic()
+    result = mm.evaluate(name, variant)
+    assert result.first_guess == first
+    assert result.total == total
+    assert sum(result.histogram.values()) == 1296
+    assert result.histogram[1] == 1
+    assert result.average == pytest.approx(total / 1296)
+    if worst is not None:
+        assert result.maximum == worst
+    data = result.as_dict()
+    assert data["total"] == total and data["codes"] == 1296 and data["first_guess"] == first
+    assert data["histogram"] == {str(n): c for n, c in result.histogram.items()}
+    assert data["max"] == result.maximum and data["strategy"] == name
+    assert result.seconds >= 0
+
+
+def test_knuth_histogram():
+    # Knuth (1977): 1, 6, 62, 533, 694 secrets in 1..5 guesses.
+    result = mm.evaluate("minimax", mm.Variant.classic())
+    assert result.histogram == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
+
+
+def test_replaying_a_handful_of_classic_secrets_matches_the_evaluation():
+    variant = mm.Variant.classic()
+    strategy = mm.get_strategy("minimax")
+    result = mm.evaluate(strategy, variant)
+    rng = np.random.default_rng(5)
+    secrets = [0, 7, 1295, *rng.integers(variant.size, size=25).tolist()]
+    for secret in secrets:
+        assert 1 <= replay(strategy, variant, secret) <= result.maximum
+    assert replay(strategy, variant, variant.parse("1122")) == 1
+
+
+@pytest.mark.parametrize("name", sorted(mm.STRATEGIES))
+def test_replaying_every_classic_secret_gives_the_grouped_histogram(name):
+    variant = mm.Variant.classic()
+    strategy = mm.get_strategy(name)
+    counts: dict[int, int] = {}
+    for secret in range(variant.size):
+        n = replay(strategy, variant, secret)
+        counts[n] = counts.get(n, 0) + 1
+    assert mm.evaluate(strategy, variant).histogram == dict(sorted(counts.items()))
+
+
+def test_jobs_give_the_same_histogram():
+    variant = mm.Variant.classic()
+    for name in ("minimax", "random-consistent"):
+        one = mm.evaluate(name, variant, jobs=1)
+        two = mm.evaluate(name, variant, jobs=2)
+        assert two.histogram == one.histogram and two.first_guess == one.first_guess
+
+
+def test_progress_counts_every_subtree():
+    calls = []
+    mm.evaluate("expected-size", mm.Variant(3, 4), progress=lambda d, t: calls.append((d, t)))
+    assert calls and calls[-1][0] == calls[-1][1]
+    assert [d for d, _ in calls] == list(range(1, len(calls) + 1))
+
+
+def test_evaluate_accepts_a_strategy_object():
+    variant = mm.Variant(3, 4)
+    by_object = mm.evaluate(mm.get_strategy("entropy"), variant)
+    assert by_object.histogram == mm.evaluate("entropy", variant).histogram
+    assert by_object.strategy == "entropy"
+
+
+def test_scoring_strategies_refuse_huge_code_spaces():
+    with pytest.raises(mm.MastermindError) as caught:
+        mm.evaluate("minimax", mm.Variant.named("6x9"))
+    message = str(caught.value)
+    assert "531,441 codes" in message and f"up to {EVALUATE_LIMIT:,} codes" in message
+    with pytest.raises(mm.MastermindError, match="would take hours"):
+        mm.evaluate("entropy", mm.Variant(6, 9))
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2"])
+def test_bad_jobs(jobs):
+    with pytest.raises(mm.MastermindError, match="--jobs must be at least 1"):
+        mm.evaluate("first-consistent", mm.Variant(2, 3), jobs=jobs)
+
+
+def test_unknown_strategy():
+    with pytest.raises(mm.MastermindError, match="unknown strategy 'knuth'"):
+        mm.evaluate("knuth", mm.Variant(2, 3))
+
+
+# --- inconsistent answers (§ 3) ----------------------------------------------------------
+
+
+def twin_left(variant: mm.Variant, turns) -> int:
+    """How many codes give every answer of ``turns`` (index pairs), by the twin."""
+    twin = ref.plain(variant.pegs, variant.colours, variant.repeat)
+    history = [(twin.codes[g], variant.split(a)) for g, a in turns]
+    return len(ref.candidates(twin.codes, history, twin.score))
+
+
+def single_corrections(variant: mm.Variant, turns) -> list[tuple[int, int, int]]:
+    """Every (turn, answer, left) that changes one answer and leaves candidates."""
+    out = []
+    for t, (guess, typed) in enumerate(turns):
+        for b, w in ref.possible_answers(variant.pegs):
+            answer = b * (variant.pegs + 1) + w
+            if answer == typed:
+                continue
+            fixed = list(turns)
+            fixed[t] = (guess, answer)
+            left = twin_left(variant, fixed)
+            if left:
+                out.append((t, answer, left))
+    return out
+
+
+def check_inconsistency(history: mm.History) -> mm.InconsistentError:
+    """The error's conflict is a smallest conflicting set and its correction works."""
+    variant, turns = history.variant, history.turns
+    assert twin_left(variant, turns) == 0
+    with pytest.raises(mm.InconsistentError) as caught:
+        history.candidates()
+    error = caught.value
+    conflict = tuple(error.conflict)
+    assert conflict and all(0 <= i < len(turns) for i in conflict)
+    assert list(conflict) == sorted(set(conflict))
+    assert twin_left(variant, [turns[i] for i in conflict]) == 0
+    for size in range(1, len(conflict)):
+        for subset in itertools.combinations(range(len(turns)), size):
+            assert twin_left(variant, [turns[i] for i in subset]) > 0, subset
+    message = str(error)
+    assert "cannot all be right" in message
+    for i in conflict:
+        assert f"#{i + 1} ({variant.format(turns[i][0])}" in message
+    possible = single_corrections(variant, turns)
+    if not possible:
+        assert error.correction is None
+        return error
+    turn, answer, left = error.correction
+    assert (turn, answer, left) in possible
+    fixed = list(turns)
+    fixed[turn] = (turns[turn][0], answer)
+    assert len(mm.History(variant, tuple(fixed)).candidates()) == left
+
+    # Fewest pegs changed (the documented first rule).
+    def distance(t, a):
+        (b0, w0), (b1, w1) = variant.split(turns[t][1]), variant.split(a)
+        return abs(b0 - b1) + abs(w0 - w1)
+
+    assert distance(turn, answer) == min(distance(t, a) for t, a, _ in possible)
+    assert f"answer #{turn + 1} should be" in message and f"{left} candidate" in message
+    return error
+
+
+def test_impossible_single_answer_is_its_own_conflict():
+    v = mm.Variant.classic()
+    history = mm.History(v).then(v.parse("1111"), v.answer(0, 1))
+    error = check_inconsistency(history)
+    assert error.conflict == (0,)
+    assert error.correction == (0, v.answer(0, 0), 625)  # one peg off: no 1 at all
+
+
+def test_two_answers_that_contradict_each_other():
+    v = mm.Variant.classic()
+    history = (
+        mm.History(v)
+        .then(v.parse("1122"), v.answer(2, 0))
+        .then(v.parse("3456"), v.answer(0, 1))
+        .then(v.parse("1212"), v.answer(0, 0))  # no 1 and no 2 at all
+    )
+    error = check_inconsistency(history)
+    assert set(error.conflict) == {0, 2}
+    assert isinstance(error, mm.MastermindError)
+
+
+def test_three_answers_conflict_although_every_two_agree():
+    v = mm.Variant.classic()
+    turns = tuple(
+        (v.parse(code), v.answer(*answer))
+        for code, answer in [("1122", (0, 0)), ("1234", (0, 1)), ("3456", (1, 0))]
+    )
+    for pair in itertools.combinations(turns, 2):
+        assert twin_left(v, pair) > 0
+    error = check_inconsistency(mm.History(v, turns))
+    assert error.conflict == (0, 1, 2)
+
+
+def test_a_mistyped_answer_among_several_is_found():
+    # Knuth's game for 5122: 1122 → 3 0, 1223 → 1 2, 1145 → 1 1, 4122 → 3 0, then 5122.
+    # The person types 1 0 instead of 1 2 for 1223; only that answer can be corrected.
+    v = mm.Variant.classic()
+    true = [("1122", (3, 0)), ("1223", (1, 2)), ("1145", (1, 1)), ("4122", (3, 0))]
+    secret = (4, 0, 1, 1)  # 5122
+    for code, answer in true:
+        guess = tuple(int(c) - 1 for c in code)
+        assert ref.score(secret, guess) == answer
+    typed = [(v.parse(code), v.answer(*answer)) for code, answer in true]
+    typed[1] = (typed[1][0], v.answer(1, 0))
+    history = mm.History(v, tuple(typed))
+    assert single_corrections(v, history.turns) == [(1, v.answer(1, 2), 1)]
+    error = check_inconsistency(history)
+    assert error.correction == (1, v.answer(1, 2), 1)
+    assert 1 in error.conflict
+    assert "most likely answer #2 should be 1 black 2 white (1 candidate would remain)" in str(
+        error
+    )
+    assert mm.likely_typo(history) == error.correction
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(
+    st.sampled_from([(3, 4, True), (4, 4, True), (3, 5, False)]),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=4),
+)
+def test_random_histories_candidates_or_a_sound_explanation(spec, raw):
+    variant = mm.Variant(*spec)
+    answers = [a for a in range(variant.answer_slots) if sum(variant.split(a)) <= variant.pegs]
+    turns = tuple((g % variant.size, answers[a % len(answers)]) for g, a in raw)
+    history = mm.History(variant, turns)
+    left = twin_left(variant, turns)
+    if left:
+        assert len(history.candidates()) == left
+    else:
+        check_inconsistency(history)

@@ -1,0 +1,484 @@
+"""The hint engine (exact endgames, flat Monte Carlo, early termination, the choice rule),
+the solver, the daily puzzle and the combo tracker."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import importlib
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tour import reference as ref
+
+from hamle.tour import (
+    GRID,
+    Combo,
+    DateError,
+    MoveError,
+    Position,
+    TourError,
+    daily_puzzle,
+    hint,
+    solve,
+    today_in_turkey,
+)
+from hamle.tour import _kernels as k
+from hamle.tour.board import TARGETS
+
+hint_module = importlib.import_module("hamle.tour.hint")  # the name `hint` is the function
+needs_node = pytest.mark.skipif(ref.NODE is None, reason="node is not on PATH")
+UTC = dt.UTC
+
+
+# --- positions -------------------------------------------------------------------------
+
+
+@functools.cache
+def monte_carlo_positions(n: int = 120) -> tuple[Position, ...]:
+    """Positions from random games stopped mid-way where the hint runs Monte Carlo."""
+    out = []
+    i = 0
+    while len(out) < n:
+        rand = random.Random(i)
+        i += 1
+        position = Position(tuple(ref.random_game(rand, stop=rand.randrange(15, 60))))
+        if not position.over and hint(position, "quick").rollouts > 0:
+            out.append(position)
+    return tuple(out)
+
+
+@functools.cache
+def endgame_positions(n: int = 120) -> tuple[Position, ...]:
+    """Legal positions with fewer than 12 empty cells, game not over."""
+    rand = random.Random(89)
+    return tuple(Position(tuple(ref.endgame_path(rand, 89))) for _ in range(n))
+
+
+def kernel_totals(after: Position) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """{n: (sum of the first n games, first full board among them)} for n = 30 and 120,
+    from ``after``'s own stream, the way the spec says a candidate's rollouts run."""
+    state = np.array([after.seed()], np.uint64)
+    proof = np.empty(100, np.int64)
+    t30, p30 = k.rollouts(*after.words(), after.current, after.count, TARGETS, state, 30, proof)
+    first = tuple(int(c) for c in proof[:p30])
+    t90, p90 = k.rollouts(*after.words(), after.current, after.count, TARGETS, state, 90, proof)
+    out = {30: (int(t30), first)}
+    out[120] = (int(t30 + t90), first or tuple(int(c) for c in proof[:p90]))
+    return out
+
+
+def check_tour(position: Position, candidate) -> None:
+    """The candidate's tour is legal and fills the board from the position after it."""
+    after = position.play(candidate.move)
+    for cell in candidate.tour:
+        after = after.play(cell)
+    assert after.count == 100
+
+
+def check_invariants(position: Position, h) -> None:
+    moves = [c.move for c in h.candidates]
+    assert moves == list(position.legal_moves())
+    assert h.move in moves and h.rollouts == sum(c.rollouts for c in h.candidates)
+    chosen = next(c for c in h.candidates if c.move == h.move)
+    assert (h.value, h.exact) == (chosen.value, chosen.exact)
+    for c in h.candidates:
+        assert c.degree == ref.onward_degree(set(position.path) | {c.move}, c.move)
+        assert position.count + 1 <= c.value <= 100
+        if c.complete:
+            assert c.value == 100 and c.exact
+            check_tour(position, c)
+        elif c.complete is False:
+            assert c.exact and c.value < 100 and c.tour == ()
+        else:
+            assert not c.exact and c.tour == ()
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 99), st.sampled_from(["hint", "quick"]))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_hint_invariants_on_random_positions(seed, stop, mode):
+    position = Position(tuple(ref.random_game(random.Random(seed), stop=stop)))
+    if position.over:
+        with pytest.raises(MoveError):
+            hint(position, mode)
+        return
+    h = hint(position, mode)
+    assert h.mode == mode
+    check_invariants(position, h)
+    if h.rollouts:
+        n = {"hint": 120, "quick": 30}[mode]
+        assert max(c.rollouts for c in h.candidates) == n
+        assert {c.rollouts for c in h.candidates} <= {0, 30, n}
+        # Only moves the search did not settle are played out.
+        assert all(c.exact for c in h.candidates if c.rollouts == 0)
+
+
+# --- exact endgames ---------------------------------------------------------------------
+
+
+def test_endgame_hints_are_exact_and_best():
+    ties = {"degree": 0, "index": 0}
+    below_full = 0
+    for position in endgame_positions():
+        h = hint(position)
+        check_invariants(position, h)
+        assert h.exact and h.rollouts == 0 and h.mode == "hint"
+        values = {}
+        for c in h.candidates:
+            truth = ref.best_final_of(position.play(c.move))
+            assert c.exact and c.rollouts == 0
+            assert c.value == truth, (position.path, c.move)
+            assert c.complete == (truth == 100)
+            values[c.move] = truth
+        best = max(values.values())
+        assert h.value == best == ref.best_final_of(position)
+        assert values[h.move] == best
+        # Ties: the smaller onward degree, then the smaller cell index.
+        tied = [c for c in h.candidates if c.value == best]
+        assert h.move == min(tied, key=lambda c: (c.degree, c.move)).move
+        if len(tied) > 1:
+            ties["degree" if len({c.degree for c in tied}) > 1 else "index"] += 1
+        below_full += best < 100
+        # Quick mode answers the same exact hint.
+        quick = hint(position, "quick")
+        assert quick.mode == "quick" and quick.candidates == h.candidates
+    assert ties["degree"] and ties["index"] and below_full >= 5
+
+
+def test_docstring_position_and_tie_break():
+    # A1 D1 D4: all seven moves allow a full board; B2 has the least onward degree (2).
+    position = Position.from_moves("A1", ["D1", "D4"])
+    h = hint(position, "quick")
+    assert (h.move_name, h.value, h.exact, h.rollouts) == ("B2", 100, True, 0)
+    check_invariants(position, h)
+    complete = [c for c in h.candidates if c.complete]
+    assert len(complete) == 7
+    assert h.move == min(complete, key=lambda c: (c.degree, c.move)).move
+    assert sorted(c.degree for c in h.candidates) == [2, 3, 4, 4, 7, 7, 7]
+
+
+def budgeted_search(after: Position) -> tuple[int, bool]:
+    path = np.empty(100, np.int64)
+    best, finished, _ = k.search(
+        *after.words(), after.current, after.count, TARGETS, hint_module.EXACT_BUDGET, path
+    )
+    return int(best), bool(finished)
+
+
+def test_a_full_board_found_by_search_settles_the_hint():
+    # Early and middle positions: when the budgeted search proves a full board after some
+    # move, no Monte Carlo runs and the proven moves win (smaller onward degree, then
+    # smaller cell index), even when the search did not finish for other moves.
+    rand = random.Random(5)
+    settled = mixed = 0
+    for _ in range(40):
+        position = Position(tuple(ref.random_game(rand, stop=rand.randrange(1, 30))))
+        if position.over:
+            continue
+        h = hint(position)
+        check_invariants(position, h)
+        searched = {m: budgeted_search(position.play(m)) for m in position.legal_moves()}
+        proven = [m for m, (best, _) in searched.items() if best == 100]
+        if proven or all(finished for _, finished in searched.values()):
+            settled += 1
+            assert h.rollouts == 0
+            assert all(c.rollouts == 0 for c in h.candidates)
+            assert {c.move for c in h.candidates if c.complete} == set(proven)
+            if proven:
+                degree = {c.move: c.degree for c in h.candidates}
+                assert h.move == min(proven, key=lambda m: (degree[m], m))
+                mixed += not all(finished for _, finished in searched.values())
+        else:
+            assert h.rollouts > 0
+    assert settled >= 5 and mixed >= 1
+
+
+# --- Monte Carlo ------------------------------------------------------------------------
+
+
+def test_monte_carlo_hint_mode():
+    dropped = kept = 0
+    for position in monte_carlo_positions():
+        h = hint(position)
+        check_invariants(position, h)
+        assert h.mode == "hint" and h.rollouts > 0
+        firsts, values = {}, {}
+        for c in h.candidates:
+            values[c.move] = Fraction(c.value)
+            if c.rollouts == 0:
+                assert c.exact  # settled by the search: no rollouts
+                continue
+            runs = kernel_totals(position.play(c.move))
+            total, proof = runs[c.rollouts]
+            firsts[c.move] = Fraction(runs[30][0], 30)
+            values[c.move] = Fraction(total, c.rollouts) if not c.exact else Fraction(100)
+            if c.tour and not c.exact:
+                pytest.fail("a tour is a proof: the candidate must be exact")
+            if not c.exact:
+                assert c.value == float(values[c.move])
+                assert not proof  # a rollout that fills the board makes the value exact
+            elif proof and not c.tour:
+                pytest.fail("a rollout filled the board but the candidate shows no tour")
+        # After 30 games, a candidate more than MARGIN (2 cells) below the leader stops.
+        leader = max(firsts.values())
+        for c in h.candidates:
+            if c.move not in firsts:
+                continue
+            expected = 120 if firsts[c.move] >= leader - 2 else 30
+            assert c.rollouts == expected, (position.path, c.move)
+            dropped += expected == 30
+            kept += expected == 120
+        # Choice: a proven full board first, then the highest value (exact, or the mean of
+        # the rollouts), smaller onward degree, smaller cell index.
+        complete = [c for c in h.candidates if c.complete]
+        pool = complete or list(h.candidates)
+        best = min(pool, key=lambda c: (-values[c.move], c.degree, c.move))
+        assert h.move == best.move, position.path
+    assert dropped and kept
+
+
+# Positions where two moves tie for the best mean and the one with the smaller onward
+# degree has the larger cell index.
+TIED_MEANS = [
+    (
+        "quick",
+        "E3 H3 F1 F4 H2 J4 J1 G1 I3 F3 C3 A1 A4 D4 F2 C2 E4 H4 J2 G2 G5 J5 J8 G8 E10 H10 H7 F5 "
+        "C5 E7 B7 B10 D8 D5 A5 C7 A9 D9 F7 F10 I10 I7 G9 J9 J6 G6 D6 B8 B5 E5 E8 G10 J10 J7 G7 "
+        "G4 E2 C4 A6 C8",
+        ("A10", "E6"),
+    ),
+    (
+        "hint",
+        "E1 C3 C6 F6 D8 D5 A5 A2 C4 F4 I4 G2 J2 H4 F2 I2 G4 J4 J1 G1 I3 F3 H5 H8 J10 G10 I8 G6 "
+        "G3 E5 B5 D3 A3",
+        ("A6", "C5"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("mode", "path", "pair"), TIED_MEANS)
+def test_monte_carlo_ties_go_to_the_smaller_onward_degree(mode, path, pair):
+    start, *moves = path.split()
+    position = Position.from_moves(start, moves)
+    h = hint(position, mode)
+    assert h.rollouts > 0
+    winner, loser = (next(c for c in h.candidates if GRID.name(c.move) == n) for n in pair)
+    assert not winner.exact and not loser.exact
+    assert winner.value == loser.value == max(c.value for c in h.candidates)
+    assert winner.degree < loser.degree and winner.move > loser.move
+    assert h.move == winner.move
+
+
+def test_monte_carlo_quick_mode_matches_the_python_twin():
+    for position in monte_carlo_positions()[:40]:
+        h = hint(position, "quick")
+        check_invariants(position, h)
+        assert h.mode == "quick"
+        played = [c for c in h.candidates if c.rollouts]
+        assert all(c.rollouts == 30 for c in played) and played
+        assert all(c.exact for c in h.candidates if not c.rollouts)
+        assert h.rollouts == 30 * len(played)
+        for c in played:
+            after = position.play(c.move)
+            total, proof = ref.rollouts(
+                set(after.path), after.current, after.count, ref.Mulberry32(after.seed()), 30
+            )
+            if not c.exact:
+                assert c.value == total / 30 and not proof
+            elif proof and c.complete:
+                assert len(c.tour) == 100 - after.count
+
+
+def test_exact_candidates_in_monte_carlo_positions_are_exact():
+    budget = hint_module.EXACT_BUDGET
+    checked = 0
+    for position in monte_carlo_positions():
+        for c in hint(position).candidates:
+            if c.exact and not c.complete:
+                after = position.play(c.move)
+                path = np.empty(100, np.int64)
+                best, finished, _ = k.search(
+                    *after.words(), after.current, after.count, TARGETS, budget, path
+                )
+                assert finished and c.value == best
+                checked += 1
+    assert checked
+
+
+@needs_node
+def test_monte_carlo_values_match_the_seed_javascript():
+    requests, expected = [], []
+    for position in monte_carlo_positions()[:40]:
+        for c in hint(position).candidates:
+            if not c.exact:
+                after = position.play(c.move)
+                requests.append({"op": "rollouts", "path": list(after.path), "n": c.rollouts})
+                expected.append((after.seed(), c.value, c.rollouts))
+    answers = ref.node_answers(requests)
+    assert len(answers) > 10
+    for (seed, value, n), js in zip(expected, answers, strict=True):
+        assert js["seed"] == seed
+        assert value == js["total"] / n
+
+
+def test_hint_is_deterministic():
+    for position in [*monte_carlo_positions()[:10], *endgame_positions()[:10]]:
+        for mode in ("hint", "quick"):
+            assert hint(position, mode) == hint(Position(tuple(position.path)), mode)
+
+
+def test_same_position_by_two_move_orders_gets_the_same_hint():
+    # A1 D1 D4 A4 and D4 D1 A1 A4 fill the same cells and end on A4; play on alike
+    # until the hint runs Monte Carlo.
+    a0 = Position.from_moves("A1", ["D1", "D4", "A4"])
+    b0 = Position.from_moves("D4", ["D1", "A1", "A4"])
+    for seed in range(200):
+        rand = random.Random(seed)
+        a, b = a0, b0
+        for _ in range(rand.randrange(15, 40)):
+            if a.over:
+                break
+            move = rand.choice(a.legal_moves())
+            a, b = a.play(move), b.play(move)
+        if not a.over and hint(a).rollouts > 0:
+            break
+    else:
+        pytest.fail("no Monte Carlo position found")
+    assert a.path != b.path and a.seed() == b.seed()
+    assert hint(a) == hint(b) and hint(a, "quick") == hint(b, "quick")
+
+
+def test_hint_errors():
+    position = Position.from_moves("A1", ["D1"])
+    with pytest.raises(TourError, match="'fast'"):
+        hint(position, "fast")
+    over = Position(tuple(ref.random_game(random.Random(3))))
+    assert over.over
+    with pytest.raises(MoveError, match=ref.cell_name(over.current)):
+        hint(over)
+    with pytest.raises(MoveError, match=ref.cell_name(over.current)):
+        hint(over, "quick")
+
+
+# --- solve ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("start", ["A1", "E5", "J10", "C7", "F2", "B9"])
+def test_solve_fills_the_board(start):
+    position = Position.start(start)
+    solution = solve(position)
+    assert solution.complete and solution.score == 100 and solution.proven
+    assert solution.path[0] == position.current and ref.is_tour(solution.path)
+    data = solution.as_dict()
+    assert data["complete"] and data["score"] == 100 and data["path"][0] == start
+
+
+def test_solve_keeps_the_given_moves_and_is_exact_in_endgames():
+    position = Position.from_moves("A1", ["D1", "D4"])
+    solution = solve(position)
+    assert solution.path[:3] == position.path and ref.is_tour(solution.path)
+    assert solution.complete
+    below = 0
+    for position in endgame_positions()[:30]:
+        solution = solve(position)
+        assert solution.path[: position.count] == position.path
+        assert ref.is_tour(solution.path) and solution.proven
+        assert solution.score == ref.best_final_of(position)
+        assert not ref.legal(set(solution.path), solution.path[-1])
+        below += solution.score < 100
+    assert below
+    over = Position(tuple(ref.random_game(random.Random(3))))
+    assert solve(over).path == over.path and solve(over).proven
+
+
+# --- daily puzzle -----------------------------------------------------------------------
+
+
+def test_daily_puzzle_of_2026_12_01():
+    puzzle = daily_puzzle("2026-12-01")
+    assert (puzzle.seed, puzzle.start, puzzle.start_name) == (20261201, 28, "I3")
+    assert puzzle.date == dt.date(2026, 12, 1)
+    assert daily_puzzle(dt.date(2026, 12, 1)) == puzzle == daily_puzzle(" 2026-12-01 ")
+    assert puzzle.as_dict() == {
+        "date": "2026-12-01",
+        "seed": 20261201,
+        "start": 28,
+        "start_name": "I3",
+    }
+
+
+def test_daily_puzzle_follows_the_formula():
+    day = dt.date(2025, 1, 1)
+    for _ in range(60):
+        seed = day.year * 10000 + day.month * 100 + day.day
+        assert daily_puzzle(day).seed == seed
+        assert daily_puzzle(day).start == int(ref.Mulberry32(seed)() * 100)
+        day += dt.timedelta(days=13)
+
+
+@pytest.mark.parametrize("bad", ["2026-13-01", "tomorrow", "", "2026-02-30", "01.12.2026"])
+def test_bad_dates(bad):
+    with pytest.raises(DateError, match=repr(bad).replace(".", r"\.")):
+        daily_puzzle(bad)
+
+
+@pytest.mark.parametrize(
+    ("moment", "date"),
+    [
+        (dt.datetime(2026, 12, 1, 20, 59, 59, tzinfo=UTC), "2026-12-01"),
+        (dt.datetime(2026, 12, 1, 21, 0, 0, tzinfo=UTC), "2026-12-02"),
+        (dt.datetime(2026, 7, 1, 20, 59, tzinfo=UTC), "2026-07-01"),  # no summer time
+        (dt.datetime(2026, 7, 1, 21, 0, tzinfo=UTC), "2026-07-02"),
+        (dt.datetime(2026, 12, 31, 21, 0, tzinfo=UTC), "2027-01-01"),
+        (dt.datetime(2026, 12, 1, 2, 0, tzinfo=UTC), "2026-12-01"),
+        # 23:30 in New York on 1 December is 07:30 on 2 December in Istanbul.
+        (
+            dt.datetime(2026, 12, 1, 23, 30, tzinfo=dt.timezone(dt.timedelta(hours=-5))),
+            "2026-12-02",
+        ),
+    ],
+)
+def test_today_in_turkey_switches_at_2100_utc(moment, date):
+    assert today_in_turkey(moment).isoformat() == date
+
+
+def test_today_in_turkey_default_and_naive():
+    with pytest.raises(DateError):
+        today_in_turkey(dt.datetime(2026, 12, 1, 12, 0))
+    before = today_in_turkey()
+    puzzle = daily_puzzle()
+    after = today_in_turkey()
+    assert puzzle.date in (before, after)
+    expected = (dt.datetime.now(UTC) + dt.timedelta(hours=3)).date()
+    assert abs((before - expected).days) <= 1
+
+
+# --- combo ------------------------------------------------------------------------------
+
+
+def test_combo_counts_moves_matching_the_quick_hint():
+    # A position where the quick hint (30 games) and the full hint (120) disagree.
+    for position in monte_carlo_positions():
+        quick, full = hint(position, "quick").move, hint(position).move
+        if quick != full:
+            break
+    else:
+        pytest.fail("quick and full hints always agree")
+    assert Combo() == Combo(0, 0)
+    assert Combo().after(position, quick) == Combo(1, 1)
+    assert Combo(1, 4).after(position, quick) == Combo(2, 4)
+    assert Combo(4, 4).after(position, quick) == Combo(5, 5)
+    assert Combo(3, 5).after(position, full) == Combo(0, 5)
+    # A whole game: the combo rises along quick hints and resets on another move.
+    p, combo = Position.start("E5"), Combo()
+    for _ in range(3):
+        q = hint(p, "quick").move
+        combo = combo.after(p, q)
+        p = p.play(q)
+    assert combo == Combo(3, 3)
+    other = next(m for m in p.legal_moves() if m != hint(p, "quick").move)
+    assert combo.after(p, other) == Combo(0, 3)
