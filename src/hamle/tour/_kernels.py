@@ -30,6 +30,20 @@ def _filled(lo, hi, cell):
 
 
 @njit(cache=True, inline="always")
+def _fill(lo, hi, cell):
+    if cell < 64:
+        return lo | (_ONE << np.uint64(cell)), hi
+    return lo, hi | (_ONE << np.uint64(cell - 64))
+
+
+@njit(cache=True, inline="always")
+def _empty(lo, hi, cell):
+    if cell < 64:
+        return lo & ~(_ONE << np.uint64(cell)), hi
+    return lo, hi & ~(_ONE << np.uint64(cell - 64))
+
+
+@njit(cache=True, inline="always")
 def _degree(lo, hi, cell, targets):
     n = 0
     for k in range(targets.shape[1]):
@@ -65,10 +79,7 @@ def finish(lo, hi, cell, count, targets, state, path):
         if n == 0:
             return count
         cell = picks[int(_random(state) * n)]
-        if cell < 64:
-            lo |= _ONE << np.uint64(cell)
-        else:
-            hi |= _ONE << np.uint64(cell - 64)
+        lo, hi = _fill(lo, hi, cell)
         path[played] = cell
         played += 1
         count += 1
@@ -139,10 +150,7 @@ def search(lo, hi, cell, count, targets, budget, best_path):
             nodes += 1
             if nodes > budget:
                 return best, False, best_length
-            if move < 64:
-                lo |= _ONE << np.uint64(move)
-            else:
-                hi |= _ONE << np.uint64(move - 64)
+            lo, hi = _fill(lo, hi, move)
             empty -= 1
             if near[move] == 1:
                 ends -= 1
@@ -188,10 +196,7 @@ def search(lo, hi, cell, count, targets, budget, best_path):
                 elif near[t] == 1:
                     ends -= 1
                 near[t] += 1
-            if move < 64:
-                lo &= ~(_ONE << np.uint64(move))
-            else:
-                hi &= ~(_ONE << np.uint64(move - 64))
+            lo, hi = _empty(lo, hi, move)
             empty += 1
             if near[move] == 1:
                 ends += 1
