@@ -82,7 +82,9 @@ def evaluate(
     root = History(variant)
     first = chosen.first_guess(variant)
     histogram: Counter[int] = Counter({1: 1})
-    subtrees = [(h, c) for h, c in _children(root, first, np.arange(variant.size))]
+    subtrees = list(_children(root, first, np.arange(variant.size)))
+    if jobs > 1:
+        subtrees = _balance(chosen, subtrees, histogram, variant.size // (2 * jobs))
     subtrees.sort(key=lambda item: -len(item[1]))
     if jobs == 1:
         results = (_play(chosen, h, c) for h, c in subtrees)
@@ -112,6 +114,22 @@ def _children(history: History, guess: int, candidates: np.ndarray):
     for part, codes in zip(np.split(answers, cuts), np.split(candidates, cuts), strict=True):
         if part[0] != variant.solved:
             yield history.then(guess, int(part[0])), codes
+
+
+def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: int) -> list:
+    """Split subtrees of more than ``largest`` secrets into their children (playing their
+    guess here), so that the processes get shares of similar size."""
+    done = []
+    while subtrees:
+        node, codes = subtrees.pop()
+        if len(codes) <= max(largest, 1):
+            done.append((node, codes))
+            continue
+        guess = strategy.choose(node, codes)
+        if np.any(codes == guess):
+            histogram[len(node.turns) + 1] += 1
+        subtrees.extend(_children(node, guess, codes))
+    return done
 
 
 def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Counter[int]:
