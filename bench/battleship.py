@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -32,13 +30,13 @@ from functools import partial
 from pathlib import Path
 from time import perf_counter
 
-import numba
 import numpy as np
 
 import hamle.battleship as bs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_battleship as naive
+from machine import machine
 
 CLASSIC_FLEETS = 30093975536
 AIM_DECISION_US = 200
@@ -163,22 +161,6 @@ def bench_count(small: bs.Rules, repeat: int) -> dict:
             "baseline_seconds": round(baseline, 3),
             "ratio_baseline_over_ours": round(baseline / ours),
         },
-    }
-
-
-def machine() -> dict:
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        models = [ln for ln in cpuinfo.read_text().splitlines() if ln.startswith("model name")]
-        cpu = models[0].split(":", 1)[1].strip() if models else cpu
-    return {
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
     }
 
 

@@ -31,19 +31,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from time import perf_counter
 
-import numba
 import numpy as np
 
 import hamle.mastermind as mm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_mastermind as naive
+from machine import machine
 
 AIM_CLASSIC_SECONDS = 1
 AIM_SUPER_SECONDS = 10
@@ -190,22 +189,6 @@ def published(classic: dict) -> dict:
             "matches_published": ours["total"] == figure,
         }
     return out
-
-
-def machine() -> dict:
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        models = [ln for ln in cpuinfo.read_text().splitlines() if ln.startswith("model name")]
-        cpu = models[0].split(":", 1)[1].strip() if models else cpu
-    return {
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-    }
 
 
 def main() -> int:

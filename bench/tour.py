@@ -38,7 +38,6 @@ import argparse
 import gc
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -48,7 +47,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from time import perf_counter
 
-import numba
 import numpy as np
 
 import hamle.tour as tour
@@ -57,6 +55,7 @@ from hamle.tour.board import CELLS, TARGETS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
+from machine import machine
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -278,22 +277,8 @@ def bench_speed(paths: list, baseline_every: int, node_warmup: int) -> dict:
     return out
 
 
-def machine() -> dict:
-    cpu = platform.processor()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        models = [ln for ln in cpuinfo.read_text().splitlines() if ln.startswith("model name")]
-        cpu = models[0].split(":", 1)[1].strip() if models else cpu
-    return {
-        "platform": platform.platform(),
-        "cpu": cpu,
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "node": node_version(),
-        "load_average_1_min_at_start": round(os.getloadavg()[0], 2),
-    }
+def machine_with_node() -> dict:
+    return {**machine(), "node": node_version()}
 
 
 def main() -> int:
@@ -308,7 +293,7 @@ def main() -> int:
         "benchmark": "tour",
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": args.quick,
-        "machine": machine(),
+        "machine": machine_with_node(),
         "quality": bench_quality(),
         "speed": {
             "games": games,
