@@ -156,3 +156,12 @@ def test_bad_input_gets_one_clear_line(args, message):
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
     assert "Traceback" not in result.output
+
+
+def test_play_daily_flag_and_conflicting_start():
+    today = tour.daily_puzzle()
+    result = runner.invoke(app, ["tour", "play", "--daily"], "q\n")
+    assert result.exit_code == 0
+    assert f"Yüz Yüze {today.date}: 1/100" in result.stdout
+    clash = runner.invoke(app, ["tour", "play", "--daily", "--start", "A1"], "q\n")
+    assert clash.exit_code == 2 and "not both" in clash.stderr

@@ -80,14 +80,17 @@ def solve(start: str = START, moves: str = MOVES, as_json: bool = JSON) -> None:
 @app.command()
 @handled
 def play(
-    start: str = typer.Option(None, "--start", help="Start cell (default: the daily puzzle)."),
-    date: str = typer.Option(None, "--date", help="Daily puzzle of this date (YYYY-MM-DD)."),
+    start: str = typer.Option(None, "--start", help="Free play from this cell."),
+    daily: bool = typer.Option(False, "--daily", help="Today's puzzle (the default)."),
+    date: str = typer.Option(None, "--date", help="The daily puzzle of this date (YYYY-MM-DD)."),
 ) -> None:
     """Play in the terminal: type a cell; h shows the hint, u undoes, q quits.
 
     Legal cells are marked *, the hinted cell ?. The combo counts moves in a row that
     match the engine's quick hint.
     """
+    if start is not None and (daily or date):
+        raise tour.TourError("choose either --start (free play) or --daily/--date, not both")
     puzzle = tour.daily_puzzle(date) if start is None else None
     position = tour.Position.start(start if puzzle is None else puzzle.start)
     combo, history = tour.Combo(), []
