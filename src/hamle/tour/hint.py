@@ -18,7 +18,7 @@ rollouts); ties go to the smaller onward degree, then the smaller cell index.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -135,19 +135,19 @@ def _monte_carlo(position: Position, moves, found, n: int, mode: str) -> Hint:
     for move in open_moves:
         if n > first and Fraction(totals[move], runs[move]) >= leader - MARGIN:
             play(move, n - first)
-    candidates = []
+    keys, candidates = {}, []
     for move, (value, exact, tour) in zip(moves, found, strict=True):
         if not exact:
             tour = proofs[move]
-            value, exact = (CELLS, True) if tour else (Fraction(totals[move], runs[move]), False)
+            exact = bool(tour)
+            value = CELLS if exact else float(Fraction(totals[move], runs[move]))
+        keys[move] = Fraction(value) if exact else Fraction(totals[move], runs[move])
         complete = _verdict(value, exact)
         degree = _degree(position, move)
         candidates.append(Candidate(move, value, exact, complete, runs.get(move, 0), degree, tour))
-    best = min(candidates, key=lambda c: (not c.complete, -c.value, c.degree, c.move))
+    best = min(candidates, key=lambda c: (not c.complete, -keys[c.move], c.degree, c.move))
     total_runs = sum(runs.values())
-    candidates = [replace(c, value=float(c.value) if not c.exact else c.value) for c in candidates]
-    chosen = next(c for c in candidates if c.move == best.move)
-    return Hint(mode, chosen.move, chosen.value, chosen.exact, total_runs, tuple(candidates))
+    return Hint(mode, best.move, best.value, best.exact, total_runs, tuple(candidates))
 
 
 def _verdict(value: float, exact: bool) -> bool | None:
