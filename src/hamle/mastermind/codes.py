@@ -154,7 +154,7 @@ class Variant:
         parts = text.replace(",", " ").split()
         if len(parts) == 1 and len(parts[0]) == 2:
             parts = list(parts[0])
-        if len(parts) != 2 or not all(p in "012345678" for p in parts):
+        if len(parts) != 2 or not all(len(p) == 1 and p in "0123456789" for p in parts):
             raise AnswerError(f"{text!r} is not an answer: type black and white, like 2 1")
         return self.answer(int(parts[0]), int(parts[1]))
 
