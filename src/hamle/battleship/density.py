@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _kernels
 from .errors import MarksError
-from .observation import HIT, UNKNOWN, Observation
+from .observation import UNKNOWN, Observation
 from .rules import Rules, placement_table
 
 INT64_LIMIT = 2**63
@@ -123,6 +123,3 @@ def _counts(rules: Rules, marks: np.ndarray, afloat: Counter) -> tuple[np.ndarra
     return _kernels.density_counts(
         table.cells, table.lengths, starts, stops, multiplicity, marks, lengths[0] - 1
     )
-
-
-__all__ = ["HIT", "DensityMap", "combine", "density", "weight"]

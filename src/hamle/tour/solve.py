@@ -14,7 +14,6 @@ import numpy as np
 
 from . import _kernels
 from .board import CELLS, GRID, TARGETS, Position
-from .hint import _search
 
 SOLVE_ROLLOUTS = 20_000
 SOLVE_BUDGET = 20_000_000
@@ -63,6 +62,3 @@ def solve(position: Position) -> Solution:
     )
     moves = tuple(int(c) for c in path[:length])
     return Solution(position.path + moves, bool(finished) or best == CELLS)
-
-
-__all__ = ["Solution", "_search", "solve"]
