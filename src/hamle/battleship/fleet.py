@@ -17,7 +17,7 @@ from hamle.grid import CellError
 
 from . import _kernels
 from .errors import RulesError, ShotError
-from .observation import Observation, draw
+from .observation import HIT, MISS, SUNK, Observation, draw
 from .rules import Rules, placement_table, segment, zone
 
 
@@ -115,12 +115,12 @@ class Ocean:
 
     fleet: Fleet
     observation: Observation = field(init=False)
-    _board: np.ndarray = field(init=False, repr=False)
+    _board: list[int] = field(init=False, repr=False)
     _left: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.observation = Observation.start(self.fleet.rules)
-        self._board = self.fleet.board()
+        self._board = self.fleet.board().tolist()
         self._left = [len(cells) for cells in self.fleet.ships]
 
     @property
@@ -140,9 +140,9 @@ class Ocean:
         if not isinstance(cell, int | np.integer) or not 0 <= cell < rules.cells:
             raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
         cell = int(cell)
-        if self.observation.marks[cell] in (1, 2, 3):
+        if int(self.observation.marks[cell]) in (MISS, HIT, SUNK):
             raise ShotError(f"{rules.grid.name(cell)} has already been shot")
-        ship = int(self._board[cell])
+        ship = self._board[cell]
         if ship < 0:
             shot = Shot(cell, "miss")
         else:

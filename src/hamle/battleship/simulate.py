@@ -24,7 +24,7 @@ from hamle.stats import summarize
 from .analysis import RandomLaw
 from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
-from .observation import HIT, PATTERN, UNKNOWN, draw
+from .observation import PATTERN, UNKNOWN, draw
 from .rules import Rules
 from .strategies import get_shooter
 from .strategies.hunt_target import hunt_pattern
@@ -114,11 +114,16 @@ def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
     rng = game_stream(game, SHOOTER_STREAM)
     ocean = Ocean(fleet)
     shots = []
+    open_hits = 0
     while not ocean.over:
-        observation = ocean.observation
-        mode = "target" if (observation.marks == HIT).any() else "hunt"
-        shot = ocean.fire(shooter.choose(observation, rng))
-        shots.append(ShotRecord(shot.cell, shot.answer, mode, shot.ship))
+        shot = ocean.fire(shooter.choose(ocean.observation, rng))
+        shots.append(
+            ShotRecord(shot.cell, shot.answer, "target" if open_hits else "hunt", shot.ship)
+        )
+        if shot.answer == "hit":
+            open_hits += 1
+        elif shot.answer == "sunk":
+            open_hits -= len(shot.ship_cells) - 1
     return GameRecord(game, shooter.name, fleet, tuple(shots))
 
 

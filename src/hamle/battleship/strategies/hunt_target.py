@@ -49,7 +49,7 @@ def candidates(observation: Observation, parity: bool) -> tuple[str, list[int]]:
     """
     rules = observation.rules
     marks = observation.marks
-    hits = np.flatnonzero(marks == HIT)
+    hits = (marks == HIT).nonzero()[0]
     if len(hits):
         state = marks.tolist()
         steps = _steps(rules.rows, rules.cols)
@@ -68,8 +68,8 @@ def candidates(observation: Observation, parity: bool) -> tuple[str, list[int]]:
     if parity:
         pattern = hunt_pattern(rules.rows, rules.cols, min(observation.afloat)) & unshot
         if pattern.any():
-            return "hunt", np.flatnonzero(pattern).tolist()
-    return "hunt", np.flatnonzero(unshot).tolist()
+            return "hunt", pattern.nonzero()[0].tolist()
+    return "hunt", unshot.nonzero()[0].tolist()
 
 
 @dataclass(frozen=True)
