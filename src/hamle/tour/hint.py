@@ -97,31 +97,32 @@ def hint(position: Position, mode: str = "hint") -> Hint:
         here = GRID.name(position.current)
         raise MoveError(f"the game is over: no jump from {here} reaches an empty cell")
     endgame = CELLS - position.count < ENDGAME
-    found = [_search(position.play(m), None if endgame else EXACT_BUDGET) for m in moves]
+    after = {m: position.play(m) for m in moves}
+    found = [_search(after[m], None if endgame else EXACT_BUDGET) for m in moves]
     if all(exact for _, exact, _ in found) or any(tour for _, _, tour in found):
         candidates = tuple(
-            Candidate(m, value, exact, _verdict(value, exact), 0, _degree(position, m), tour)
+            Candidate(m, value, exact, _verdict(value, exact), 0, _degree(after[m]), tour)
             for m, (value, exact, tour) in zip(moves, found, strict=True)
         )
         settled = [c for c in candidates if c.complete] or list(candidates)
         best = min(settled, key=lambda c: (-c.value, c.degree, c.move))
         return Hint(mode, best.move, best.value, best.exact, 0, candidates)
-    return _monte_carlo(position, moves, found, ROLLOUTS[mode], mode)
+    return _monte_carlo(after, moves, found, ROLLOUTS[mode], mode)
 
 
-def _monte_carlo(position: Position, moves, found, n: int, mode: str) -> Hint:
+def _monte_carlo(after: dict[int, Position], moves, found, n: int, mode: str) -> Hint:
     """Rollouts for the moves the search did not settle; exact moves keep their value."""
     open_moves = [m for m, (_, exact, _) in zip(moves, found, strict=True) if not exact]
     totals = dict.fromkeys(open_moves, 0)
     runs = dict.fromkeys(open_moves, 0)
     proofs = dict.fromkeys(open_moves, ())
-    states = {m: np.array([position.play(m).seed()], np.uint64) for m in open_moves}
+    states = {m: np.array([after[m].seed()], np.uint64) for m in open_moves}
 
     def play(move: int, count: int) -> None:
-        after = position.play(move)
+        start = after[move]
         proof = np.empty(CELLS, np.int64)
         total, proved = _kernels.rollouts(
-            *after.words(), after.current, after.count, TARGETS, states[move], count, proof
+            *start.words(), start.current, start.count, TARGETS, states[move], count, proof
         )
         totals[move] += int(total)
         runs[move] += count
@@ -143,7 +144,7 @@ def _monte_carlo(position: Position, moves, found, n: int, mode: str) -> Hint:
             value = CELLS if exact else float(Fraction(totals[move], runs[move]))
         keys[move] = Fraction(value) if exact else Fraction(totals[move], runs[move])
         complete = _verdict(value, exact)
-        degree = _degree(position, move)
+        degree = _degree(after[move])
         candidates.append(Candidate(move, value, exact, complete, runs.get(move, 0), degree, tour))
     best = min(candidates, key=lambda c: (not c.complete, -keys[c.move], c.degree, c.move))
     total_runs = sum(runs.values())
@@ -156,8 +157,8 @@ def _verdict(value: float, exact: bool) -> bool | None:
     return False if exact else None
 
 
-def _degree(position: Position, move: int) -> int:
-    return len(position.play(move).legal_moves())
+def _degree(after: Position) -> int:
+    return len(after.legal_moves())
 
 
 def _search(position: Position, budget: int | None) -> tuple[int, bool, tuple[int, ...]]:
