@@ -4,6 +4,7 @@ import typer
 
 from .battleship import app as battleship_app
 from .mastermind import app as mastermind_app
+from .serve import serve
 from .tour import app as tour_app
 
 app = typer.Typer(
@@ -16,6 +17,7 @@ app = typer.Typer(
 app.add_typer(battleship_app, name="battleship")
 app.add_typer(mastermind_app, name="mastermind")
 app.add_typer(tour_app, name="tour")
+app.command()(serve)
 
 
 def main() -> None:

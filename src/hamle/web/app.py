@@ -1,0 +1,108 @@
+"""The FastAPI application: the JSON API under /api, the pages and their static files."""
+
+from __future__ import annotations
+
+import os
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from hamle.battleship import BattleshipError
+from hamle.grid import CellError
+from hamle.mastermind import MastermindError
+from hamle.tour import TourError
+
+from . import battleship, lab, mastermind, tour
+from .common import Refused
+from .store import GameNotFound, Store
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {
+    "/": "index.html",
+    "/battleship": "battleship.html",
+    "/battleship/lab": "lab.html",
+    "/battleship/stats": "stats.html",
+    "/battleship/replay": "replay.html",
+    "/mastermind": "mastermind.html",
+    "/tour": "tour.html",
+}
+DEFAULT_DB = "hamle.sqlite3"
+
+
+def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
+    """The site, storing games in the SQLite file ``db`` (default: $HAMLE_DB, else
+    ``hamle.sqlite3`` in the working directory); ``warm`` compiles the engines' kernels
+    at start-up so the first player does not wait.
+
+    >>> from fastapi.testclient import TestClient
+    >>> with TestClient(create_app(":memory:", warm=False)) as client:
+    ...     client.get("/api/health").json()
+    {'status': 'ok'}
+    """
+    path = str(db or os.environ.get("HAMLE_DB") or DEFAULT_DB)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if warm:
+            battleship.warm_up()
+            mastermind.warm_up()
+            tour.warm_up()
+        yield
+
+    app = FastAPI(
+        title="hamle",
+        summary="Battleship, Mastermind and the Yüz Yüze number tour: play and ask the engines.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.store = Store(path)
+    for error in (BattleshipError, MastermindError, TourError, CellError):
+        app.add_exception_handler(error, _bad_request)
+    app.add_exception_handler(GameNotFound, _not_found)
+    app.add_exception_handler(Refused, _refused)
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.include_router(battleship.router)
+    app.include_router(lab.router)
+    app.include_router(mastermind.router)
+    app.include_router(tour.router)
+
+    @app.get("/api/health", tags=["site"])
+    def health() -> dict:
+        return {"status": "ok"}
+
+    for route, page in PAGES.items():
+        app.add_api_route(route, _page(page), include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _page(name: str):
+    def serve_page() -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return serve_page
+
+
+def _bad_request(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=400)
+
+
+def _not_found(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=404)
+
+
+def _refused(request: Request, exc: Exception) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, status_code=409)
+
+
+def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's validation errors as one readable sentence per problem."""
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
+        problems.append(f"{where}: {error['msg']}" if where else error["msg"])
+    return JSONResponse({"detail": "; ".join(problems), "problems": problems}, status_code=422)

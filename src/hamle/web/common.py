@@ -1,0 +1,23 @@
+"""What the game routers share: the store, the error type and the id parameter."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path, Request
+
+from .store import Store
+
+GameId = Annotated[
+    str,
+    Path(min_length=10, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="Game id"),
+]
+
+
+class Refused(Exception):
+    """A request the site understood but will not carry out (game over, not your turn);
+    answered as 409 with the message."""
+
+
+def store_of(request: Request) -> Store:
+    return request.app.state.store

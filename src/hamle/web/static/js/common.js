@@ -1,0 +1,221 @@
+// What every page shares: the API call, the English/Turkish texts, the page chrome
+// and an accessible grid of cells.
+
+const TEXTS = {
+  en: {
+    "site.title": "hamle",
+    "site.tagline": "Battleship, Mastermind and Yüz Yüze, with engines that think.",
+    "nav.home": "Home",
+    "nav.battleship": "Amiral Battı",
+    "nav.lab": "Density lab",
+    "nav.stats": "Statistics",
+    "nav.replay": "Replay",
+    "nav.mastermind": "Mastermind",
+    "nav.tour": "Yüz Yüze",
+    "nav.api": "API",
+    "lang.switch": "Türkçe",
+    "lang.label": "Language",
+    "error.network": "The server did not answer. Is it running?",
+    "home.battleship": "Sink the computer's fleet before it sinks yours — three levels, the hardest with a heat map of its thinking.",
+    "home.lab": "Mark misses, hits and sunk ships and watch the density engine pick its next shot.",
+    "home.stats": "How many shots each strategy needs, over a thousand numbered games.",
+    "home.replay": "Step through any numbered game, shot by shot.",
+    "home.mastermind": "Break the server's code, or let the computer break yours.",
+    "home.tour": "Fill the 10 × 10 board from 1 to 100 with jumps; a new puzzle every day.",
+    "home.play": "Play",
+    "home.open": "Open",
+  },
+  tr: {
+    "site.title": "hamle",
+    "site.tagline": "Amiral Battı, Mastermind ve Yüz Yüze; düşünen motorlarla.",
+    "nav.home": "Ana sayfa",
+    "nav.battleship": "Amiral Battı",
+    "nav.lab": "Yoğunluk laboratuvarı",
+    "nav.stats": "İstatistikler",
+    "nav.replay": "Tekrar izle",
+    "nav.mastermind": "Mastermind",
+    "nav.tour": "Yüz Yüze",
+    "nav.api": "API",
+    "lang.switch": "English",
+    "lang.label": "Dil",
+    "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
+    "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — üç seviye, en zorunda düşüncesinin ısı haritası.",
+    "home.lab": "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle.",
+    "home.stats": "Her stratejinin kaç atışa ihtiyaç duyduğu, bin numaralı oyun üzerinden.",
+    "home.replay": "Numaralı herhangi bir oyunu atış atış izle.",
+    "home.mastermind": "Sunucunun şifresini kır ya da bilgisayar seninkini kırsın.",
+    "home.tour": "10 × 10 tahtayı sıçrayarak 1'den 100'e doldur; her gün yeni bir bulmaca.",
+    "home.play": "Oyna",
+    "home.open": "Aç",
+  },
+};
+
+const LANG_KEY = "hamle.lang";
+
+export function language() {
+  const stored = localStorage.getItem(LANG_KEY);
+  if (stored === "en" || stored === "tr") return stored;
+  return (navigator.language || "en").toLowerCase().startsWith("tr") ? "tr" : "en";
+}
+
+// Pages add their own texts: addTexts({en: {...}, tr: {...}}).
+export function addTexts(texts) {
+  for (const lang of Object.keys(TEXTS)) Object.assign(TEXTS[lang], texts[lang] || {});
+}
+
+// The text for a key in the current language; {name} placeholders are filled from vars.
+export function t(key, vars = {}) {
+  const text = TEXTS[language()][key] ?? TEXTS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+// Fill every [data-i18n] element's text and [data-i18n-label] element's aria-label,
+// then tell the page (event "languagechange" on document) to redraw what it computed.
+export function applyLanguage(root = document) {
+  document.documentElement.lang = language();
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  }
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+    el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
+  }
+  document.dispatchEvent(new CustomEvent("languagechange"));
+}
+
+export function setLanguage(lang) {
+  localStorage.setItem(LANG_KEY, lang);
+  applyLanguage();
+}
+
+// Call the JSON API. Errors throw an Error whose message is the server's readable text.
+export async function api(path, { method = "GET", body } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(t("error.network"));
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.detail || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+const NAV = [
+  ["/", "nav.home"],
+  ["/battleship", "nav.battleship"],
+  ["/battleship/lab", "nav.lab"],
+  ["/battleship/stats", "nav.stats"],
+  ["/battleship/replay", "nav.replay"],
+  ["/mastermind", "nav.mastermind"],
+  ["/tour", "nav.tour"],
+  ["/docs", "nav.api"],
+];
+
+// The header (site name, navigation, language switch); call once per page.
+export function renderChrome() {
+  const header = document.getElementById("top");
+  header.innerHTML = "";
+  const brand = document.createElement("a");
+  brand.href = "/";
+  brand.className = "brand";
+  brand.textContent = "hamle";
+  const nav = document.createElement("nav");
+  nav.setAttribute("data-i18n-label", "nav.home");
+  for (const [href, key] of NAV) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.dataset.i18n = key;
+    if (location.pathname === href) link.setAttribute("aria-current", "page");
+    nav.append(link);
+  }
+  const switcher = document.createElement("button");
+  switcher.id = "lang-switch";
+  switcher.type = "button";
+  switcher.className = "lang";
+  switcher.dataset.i18n = "lang.switch";
+  switcher.addEventListener("click", () => setLanguage(language() === "tr" ? "en" : "tr"));
+  header.append(brand, nav, switcher);
+  applyLanguage();
+}
+
+export function columnLetter(col) {
+  return String.fromCharCode(65 + col);
+}
+
+export function cellName(index, cols = 10) {
+  return columnLetter(index % cols) + String(Math.floor(index / cols) + 1);
+}
+
+export function cellIndex(name, cols = 10) {
+  return (Number(name.slice(1)) - 1) * cols + (name.charCodeAt(0) - 65);
+}
+
+// A rows × cols grid of buttons inside `container`, with column letters and row
+// numbers. Arrow keys move the focus (one tab stop for the whole grid); Enter and
+// Space click. onCell(index, event) is called on a click. Returns the buttons.
+export function makeGrid(container, { rows = 10, cols = 10, label, onCell }) {
+  container.innerHTML = "";
+  container.classList.add("grid");
+  container.style.setProperty("--cols", cols);
+  container.setAttribute("role", "grid");
+  if (label) container.setAttribute("aria-label", label);
+  const corner = document.createElement("span");
+  corner.className = "axis";
+  container.append(corner);
+  for (let c = 0; c < cols; c++) {
+    const axis = document.createElement("span");
+    axis.className = "axis";
+    axis.textContent = columnLetter(c);
+    container.append(axis);
+  }
+  const cells = [];
+  for (let r = 0; r < rows; r++) {
+    const axis = document.createElement("span");
+    axis.className = "axis";
+    axis.textContent = String(r + 1);
+    container.append(axis);
+    for (let c = 0; c < cols; c++) {
+      const index = r * cols + c;
+      const cell = document.createElement("button");
+      cell.type = "button";
+      cell.className = "cell";
+      cell.dataset.cell = cellName(index, cols);
+      cell.setAttribute("role", "gridcell");
+      cell.setAttribute("aria-label", cell.dataset.cell);
+      cell.tabIndex = index === 0 ? 0 : -1;
+      cell.addEventListener("click", (event) => onCell && onCell(index, event));
+      cell.addEventListener("focus", () => {
+        for (const other of cells) other.tabIndex = -1;
+        cell.tabIndex = 0;
+      });
+      cell.addEventListener("keydown", (event) => {
+        const moves = { ArrowUp: -cols, ArrowDown: cols, ArrowLeft: -1, ArrowRight: 1 };
+        if (!(event.key in moves)) return;
+        event.preventDefault();
+        const target = index + moves[event.key];
+        const sameRow = Math.floor(target / cols) === r;
+        if (target < 0 || target >= rows * cols) return;
+        if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !sameRow) return;
+        cells[target].focus();
+      });
+      cells.push(cell);
+      container.append(cell);
+    }
+  }
+  return cells;
+}
+
+// Show a message in the page's status line (role=status, so screen readers hear it).
+export function say(element, text, kind = "info") {
+  element.textContent = text;
+  element.dataset.kind = kind;
+}

@@ -1,0 +1,3 @@
+import { renderChrome } from "./common.js";
+
+renderChrome();

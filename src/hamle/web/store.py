@@ -1,0 +1,109 @@
+"""Games in progress and cached results, kept in one SQLite file.
+
+>>> store = Store(":memory:")
+>>> game_id = store.create("tour", {"moves": []})
+>>> store.load("tour", game_id)
+{'moves': []}
+>>> with store.update("tour", game_id) as state:
+...     state["moves"].append("E8")
+>>> store.load("tour", game_id)["moves"]
+['E8']
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated REAL NOT NULL
+);
+"""
+
+
+class GameNotFound(LookupError):
+    """No game of this kind has this id."""
+
+
+class Store:
+    """Game states as JSON rows, keyed by unguessable ids (128 random bits).
+
+    One connection is shared by the server's threads behind a lock; ``update`` also
+    holds a per-game lock, so two requests on one game cannot interleave.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        self._game_locks: dict[str, threading.Lock] = {}
+        with self._lock:
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, kind: str, state: dict) -> str:
+        game_id = secrets.token_urlsafe(16)
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, json.dumps(state), now, now),
+            )
+        return game_id
+
+    def load(self, kind: str, game_id: str) -> dict:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT state FROM games WHERE id = ? AND kind = ?", (game_id, kind)
+            ).fetchone()
+        if row is None:
+            raise GameNotFound(f"no {kind} game has the id {game_id!r}")
+        return json.loads(row[0])
+
+    @contextmanager
+    def update(self, kind: str, game_id: str) -> Iterator[dict]:
+        """Load a game's state for changing; it is saved when the block ends without
+        an error, and left as it was otherwise."""
+        with self._lock:
+            lock = self._game_locks.setdefault(game_id, threading.Lock())
+        with lock:
+            state = self.load(kind, game_id)
+            yield state
+            with self._lock:
+                self._db.execute(
+                    "UPDATE games SET state = ?, updated = ? WHERE id = ?",
+                    (json.dumps(state), time.time(), game_id),
+                )
+
+    def cached(self, key: str) -> dict | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def remember(self, key: str, value: dict) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
+                (key, json.dumps(value), time.time()),
+            )

@@ -1,0 +1,39 @@
+"""The home page, the navigation and the Turkish switch in a real browser."""
+
+
+def test_home_lists_every_game_and_page(server, page, screenshot):
+    page.goto(server.url + "/")
+    for heading in (
+        "Amiral Battı",
+        "Density lab",
+        "Statistics",
+        "Replay",
+        "Mastermind",
+        "Yüz Yüze",
+    ):
+        assert page.get_by_role("heading", name=heading).is_visible()
+    for href in ("/battleship", "/battleship/lab", "/battleship/stats", "/mastermind", "/tour"):
+        assert page.locator(f"main a[href='{href}']").count() == 1
+    screenshot(page, "home-laptop")
+    assert page.js_errors == []
+
+
+def test_turkish_switch_translates_and_is_remembered(server, page, screenshot):
+    page.goto(server.url + "/")
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.click("#lang-switch")
+    assert page.locator("html").get_attribute("lang") == "tr"
+    assert page.get_by_role("heading", name="Yoğunluk laboratuvarı").is_visible()
+    assert page.locator("#lang-switch").inner_text() == "English"
+    page.reload()
+    assert page.get_by_role("heading", name="İstatistikler").is_visible()
+    screenshot(page, "home-turkish")
+    page.click("#lang-switch")
+    assert page.get_by_role("heading", name="Statistics").is_visible()
+
+
+def test_home_fits_a_phone(server, phone, screenshot):
+    phone.goto(server.url + "/")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= phone.viewport_size["width"] < 1280
+    screenshot(phone, "home-phone")
