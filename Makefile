@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/hamle battleship simulate --games 1000 --jobs 2 --chart battleship-1000.png
+	$(BIN)/hamle serve --host 127.0.0.1 --port 8000 --db hamle.sqlite3
 
 lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/battleship.py
 	$(BIN)/python bench/mastermind.py
 	$(BIN)/python bench/tour.py
+	$(BIN)/python bench/site.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png tests/browser/artifacts

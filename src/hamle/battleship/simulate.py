@@ -24,12 +24,20 @@ from hamle.stats import summarize
 from .analysis import RandomLaw
 from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
-from .observation import PATTERN, UNKNOWN, draw
+from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
 from .rules import Rules
 from .strategies import get_shooter
 from .strategies.hunt_target import hunt_pattern
 
 WITHIN = 50
+LABELS = {
+    UNKNOWN: "unknown",
+    MISS: "miss",
+    HIT: "hit",
+    SUNK: "sunk",
+    WATER: "water",
+    PATTERN: "pattern",
+}
 
 
 @dataclass(frozen=True)
@@ -63,21 +71,35 @@ class GameRecord:
     def target(self) -> int:
         return self.shots_fired - self.hunt
 
+    def frames(self, pattern: bool = False) -> list[tuple[str, ...]]:
+        """The board before the first shot and after each shot, one label per cell:
+        ``unknown``, ``miss``, ``hit`` (an open hit), ``sunk`` or ``water`` (known empty
+        beside a sunk ship under no-touch rules); with ``pattern``, the unshot cells of
+        the hunt pattern Λ_m of the shortest afloat ship are ``pattern``.
+
+        >>> record = play_game(Rules.custom(3, [2]), "random", 1)
+        >>> frames = record.frames(pattern=True)
+        >>> len(frames) == record.shots_fired + 1, frames[0][:3]
+        (True, ('pattern', 'unknown', 'pattern'))
+        >>> frames[-1].count("sunk")
+        2
+        """
+        return [tuple(LABELS[int(m)] for m in marks) for marks in self._marks(pattern)]
+
     def boards(self, pattern: bool = False) -> list[str]:
         """The board as text after each shot; with ``pattern``, the unshot cells of the
         hunt pattern Λ_m of the shortest afloat ship are drawn as ``+``."""
-        rules = self.fleet.rules
+        grid = self.fleet.rules.grid
+        return [draw(grid, marks) for marks in self._marks(pattern)][1:]
+
+    def _marks(self, pattern: bool) -> list[np.ndarray]:
+        """Observation marks before the first shot and after each shot."""
         ocean = Ocean(self.fleet)
-        out = []
+        seen = [ocean.observation]
         for shot in self.shots:
             ocean.fire(shot.cell)
-            observation = ocean.observation
-            marks = observation.marks
-            if pattern and observation.afloat:
-                cells = hunt_pattern(rules.rows, rules.cols, min(observation.afloat))
-                marks = np.where(cells & (marks == UNKNOWN), PATTERN, marks)
-            out.append(draw(rules.grid, marks))
-        return out
+            seen.append(ocean.observation)
+        return [_with_pattern(o) if pattern else o.marks for o in seen]
 
     def as_dict(self) -> dict:
         grid = self.fleet.rules.grid
@@ -103,6 +125,16 @@ class GameRecord:
                 for n, shot in enumerate(self.shots, 1)
             ],
         }
+
+
+def _with_pattern(observation) -> np.ndarray:
+    """The marks with the unshot cells of Λ_m (m: the shortest afloat ship) as PATTERN."""
+    marks = observation.marks
+    if not observation.afloat:
+        return marks
+    rules = observation.rules
+    cells = hunt_pattern(rules.rows, rules.cols, min(observation.afloat))
+    return np.where(cells & (marks == UNKNOWN), PATTERN, marks)
 
 
 def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:

@@ -1,9 +1,479 @@
-"""Placeholder router (being written)."""
+"""Battleship API: play against the computer, replay numbered games, and the simulation
+table with its P(done within t shots) curves.
 
-from fastapi import APIRouter
+A game against the computer is stored as its rules, level, the player's fleet, the
+player's shots and a secret seed. The computer's fleet and every choice it makes come
+from the seed's numbered streams, so replaying the stored shots rebuilds the game exactly,
+also after a restart. Neither the seed nor the computer's fleet leaves the server before
+the game is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Literal, get_args
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+import hamle.battleship as bs
+from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
+
+from .common import GameId, Refused, store_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"])
 
+KIND = "battleship"
+RuleName = Literal["classic", "russian"]
+Level = Literal["easy", "normal", "hard"]
+Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
+CellName = Annotated[str, Field(min_length=2, max_length=3, examples=["E5"])]
+MAX_GAME = 10**9
+MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
+MAX_JOBS = 2
+SEED_BITS = 128
+STATS_VERSION = 1
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Strict):
+    """A game against the computer: the rules, the level and your fleet."""
+
+    rules: RuleName = "classic"
+    level: Level = "normal"
+    fleet: list[Annotated[list[CellName], Field(min_length=1, max_length=10)]] = Field(
+        min_length=1,
+        max_length=10,
+        description="Your ships in fleet order (see /options), each as its cells.",
+        examples=[[["A1", "A2", "A3", "A4", "A5"], ["C1", "D1", "E1", "F1"]]],
+    )
+
+
+class Target(Strict):
+    """The cell you fire at."""
+
+    cell: CellName
+
+
+class StatsJob(Strict):
+    """Which simulation table to compute."""
+
+    rules: RuleName = "classic"
+    games: int = Field(DEFAULT_GAMES, ge=MIN_GAMES, le=MAX_GAMES)
+
+
+class ShotOut(BaseModel):
+    cell: str
+    answer: Literal["miss", "hit", "sunk"]
+    ship: str | None = Field(None, description="The sunk ship, on a sunk answer.")
+    cells: list[str] = Field([], description="The sunk ship's cells, on a sunk answer.")
+
+
+class ShipOut(BaseModel):
+    name: str
+    length: int
+    cells: list[str]
+
+
+class SideOut(BaseModel):
+    """One board as its shooter sees it."""
+
+    marks: list[str] = Field(description="Per cell, row by row: unknown, miss, hit, sunk, water.")
+    shots: list[ShotOut]
+    sunk: list[ShipOut]
+    afloat: int
+    ships: int
+
+
+class GameOut(BaseModel):
+    id: str
+    rules: str
+    level: str
+    shooter: str
+    rows: int
+    cols: int
+    touching: bool
+    turn: int = Field(description="Shots you have fired.")
+    over: bool
+    winner: Literal["you", "computer"] | None
+    enemy: SideOut = Field(description="Your shots on the computer's waters.")
+    own: SideOut = Field(description="The computer's shots on your waters.")
+    fleet: list[ShipOut] = Field(description="Your fleet.")
+    enemy_fleet: list[ShipOut] | None = Field(description="Shown only once the game is over.")
+
+
+class FireOut(BaseModel):
+    you: ShotOut
+    computer: ShotOut | None = Field(description="The computer's reply; none if you just won.")
+    game: GameOut
+
+
+class HeatOut(BaseModel):
+    w: int
+    d: list[str] = Field(description="The density d per cell, as decimal text (it can be huge).")
+    heat: list[float] = Field(description="d relative to the greatest d, 0 to 1.")
+    best: list[str]
+    best_d: str
+
+
+class Progress(BaseModel):
+    rules: str
+    games: int
+    state: Literal["missing", "running", "ready", "failed"]
+    done: int
+    total: int
+    detail: str = ""
+
+
+class Match:
+    """A game against the computer, rebuilt from its stored state."""
+
+    def __init__(self, state: dict) -> None:
+        self.state = state
+        self.rules = bs.Rules.named(state["rules"])
+        self.shooter = bs.get_shooter(state["level"])
+        seed = state["seed"]
+        self.theirs = bs.Ocean(bs.random_fleet(self.rules, game_stream(seed, FLEET_STREAM)))
+        self.yours = bs.Ocean(bs.Fleet.from_cells(self.rules, state["fleet"]))
+        self.rng = game_stream(seed, SHOOTER_STREAM)
+        self.mine: list[bs.Shot] = []
+        self.replies: list[bs.Shot] = []
+        for cell in state["shots"]:
+            self.fire(cell)
+
+    @property
+    def winner(self) -> str | None:
+        if self.theirs.over:
+            return "you"
+        return "computer" if self.yours.over else None
+
+    def fire(self, name: str) -> tuple[bs.Shot, bs.Shot | None]:
+        """Your shot at the named cell, then the computer's reply (none if you won)."""
+        if self.winner:
+            who = "you" if self.winner == "you" else "the computer"
+            raise Refused(f"the game is over: {who} won")
+        shot = self.theirs.fire(self.rules.grid.index(name))
+        self.mine.append(shot)
+        if self.theirs.over:
+            return shot, None
+        reply = self.yours.fire(self.shooter.choose(self.yours.observation, self.rng))
+        self.replies.append(reply)
+        return shot, reply
+
+    def view(self, game_id: str) -> GameOut:
+        over = self.winner is not None
+        return GameOut(
+            id=game_id,
+            rules=self.state["rules"],
+            level=self.state["level"],
+            shooter=self.shooter.name,
+            rows=self.rules.rows,
+            cols=self.rules.cols,
+            touching=self.rules.touching,
+            turn=len(self.mine),
+            over=over,
+            winner=self.winner,
+            enemy=side(self.theirs, self.mine),
+            own=side(self.yours, self.replies),
+            fleet=ships(self.yours.fleet),
+            enemy_fleet=ships(self.theirs.fleet) if over else None,
+        )
+
+
+def side(ocean: bs.Ocean, shots: list[bs.Shot]) -> SideOut:
+    """What the shooter knows of one ocean: marks, shots, sunk ships, ships afloat."""
+    grid = ocean.fleet.rules.grid
+    marks = ["water"] * grid.size  # cells neither unshot nor fired at: water by a sunk ship
+    for cell in ocean.observation.unshot.tolist():
+        marks[cell] = "unknown"
+    for shot in shots:  # a ship's sinking shot comes after its hits
+        marks[shot.cell] = shot.answer
+        for cell in shot.ship_cells:
+            marks[cell] = "sunk"
+    sunk = [s for s in shots if s.answer == "sunk"]
+    return SideOut(
+        marks=marks,
+        shots=[shot_out(grid, s) for s in shots],
+        sunk=[
+            ShipOut(name=s.ship, length=len(s.ship_cells), cells=names(grid, s.ship_cells))
+            for s in sunk
+        ],
+        afloat=len(ocean.observation.afloat),
+        ships=len(ocean.fleet.ships),
+    )
+
+
+def shot_out(grid, shot: bs.Shot) -> ShotOut:
+    return ShotOut(
+        cell=grid.name(shot.cell),
+        answer=shot.answer,
+        ship=shot.ship,
+        cells=names(grid, shot.ship_cells),
+    )
+
+
+def ships(fleet: bs.Fleet) -> list[ShipOut]:
+    grid = fleet.rules.grid
+    return [
+        ShipOut(name=ship.name, length=ship.length, cells=names(grid, cells))
+        for ship, cells in zip(fleet.rules.fleet, fleet.ships, strict=True)
+    ]
+
+
+def names(grid, cells) -> list[str]:
+    return [grid.name(c) for c in cells]
+
+
+def rules_info(name: str) -> dict:
+    rules = bs.Rules.named(name)
+    return {
+        "name": name,
+        "describe": rules.describe(),
+        "rows": rules.rows,
+        "cols": rules.cols,
+        "touching": rules.touching,
+        "fleet": [{"name": s.name, "length": s.length} for s in rules.fleet],
+    }
+
+
+@router.get("/options")
+def options() -> dict:
+    """Levels (with the shooter each one uses), strategies, rule sets and their fleets,
+    and the bounds of the replay and statistics parameters."""
+    return {
+        "levels": [{"level": lv, "shooter": bs.get_shooter(lv).name} for lv in get_args(Level)],
+        "strategies": list(bs.SHOOTERS),
+        "rules": [rules_info(name) for name in get_args(RuleName)],
+        "games": {"min": MIN_GAMES, "max": MAX_GAMES, "default": DEFAULT_GAMES},
+        "max_game": MAX_GAME,
+    }
+
+
+@router.get("/fleet")
+def random_fleet(rules: RuleName = "classic") -> dict:
+    """A fleet drawn uniformly from all legal fleets, new on every request."""
+    chosen = bs.Rules.named(rules)
+    fleet = bs.random_fleet(chosen, game_stream(secrets.randbits(64), PLAYER_FLEET_STREAM))
+    return {"rules": rules, "fleet": [s.model_dump() for s in ships(fleet)]}
+
+
+@router.post("/games", status_code=201)
+def new_game(request: Request, body: NewGame) -> GameOut:
+    """Start a game with your fleet (checked by the engine) against the level's shooter."""
+    fleet = bs.Fleet.from_cells(bs.Rules.named(body.rules), body.fleet)
+    state = {
+        "rules": body.rules,
+        "level": body.level,
+        "seed": secrets.randbits(SEED_BITS),
+        "fleet": [s.cells for s in ships(fleet)],
+        "shots": [],
+    }
+    match = Match(state)
+    return match.view(store_of(request).create(KIND, state))
+
+
+@router.get("/games/{game_id}")
+def get_game(request: Request, game_id: GameId) -> GameOut:
+    return Match(store_of(request).load(KIND, game_id)).view(game_id)
+
+
+@router.post("/games/{game_id}/shots")
+def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
+    """Fire at a cell; the answer comes with the computer's reply (none if you won)."""
+    with store_of(request).update(KIND, game_id) as state:
+        match = Match(state)
+        shot, reply = match.fire(body.cell)
+        state["shots"].append(match.rules.grid.name(shot.cell))
+    grid = match.rules.grid
+    return FireOut(
+        you=shot_out(grid, shot),
+        computer=None if reply is None else shot_out(grid, reply),
+        game=match.view(game_id),
+    )
+
+
+@router.get("/games/{game_id}/heat")
+def heat(request: Request, game_id: GameId) -> HeatOut:
+    """Hard level only: the computer's density d over your board as it sees it now."""
+    match = Match(store_of(request).load(KIND, game_id))
+    if match.shooter.name != "density":
+        raise Refused("the heat map shows the Hard level's thinking; this game is not on Hard")
+    report = bs.density(match.yours.observation, check=False)
+    d = [int(x) for x in report.d]
+    top = max(d)
+    return HeatOut(
+        w=report.w,
+        d=[str(x) for x in d],
+        heat=[round(x / top, 4) if top else 0.0 for x in d],
+        best=report.best_names,
+        best_d=str(top),
+    )
+
+
+@router.get("/replay")
+def replay(
+    game: Annotated[int, Query(ge=1, le=MAX_GAME, description="Game number.")],
+    strategy: Strategy = "parity",
+    rules: RuleName = "classic",
+    pattern: bool = False,
+) -> dict:
+    """Numbered game ``game`` played by ``strategy``: the fleet, every shot (answer, mode
+    hunt/target) and the board before and after each shot (with the hunt pattern)."""
+    chosen = bs.Rules.named(rules)
+    record = bs.play_game(chosen, strategy, game)
+    return {
+        **record.as_dict(),
+        "preset": rules,
+        "rows": chosen.rows,
+        "cols": chosen.cols,
+        "pattern": pattern,
+        "frames": [list(frame) for frame in record.frames(pattern)],
+    }
+
+
+# Statistics: computed in a background thread, one job per (rules, games), cached.
+
+
+@dataclass
+class Job:
+    total: int
+    done: int = 0
+    state: str = "running"
+    detail: str = ""
+
+
+_jobs_lock = threading.Lock()
+
+
+def stats_key(rules: str, games: int) -> str:
+    return f"battleship/stats/v{STATS_VERSION}/{rules}/{games}"
+
+
+def _jobs(request: Request) -> dict[str, Job]:
+    state = request.app.state
+    with _jobs_lock:
+        if not hasattr(state, "battleship_jobs"):
+            state.battleship_jobs = {}
+        return state.battleship_jobs
+
+
+def compute_stats(rules_name: str, games: int, progress: Callable[[int, int], None]) -> dict:
+    """The simulation table of every shooter and the P(done within t) curves."""
+    rules = bs.Rules.named(rules_name)
+    table = bs.simulate(rules, list(bs.SHOOTERS), games=games, progress=progress)
+    law = table.law
+    return {
+        "rules": rules_name,
+        "games": games,
+        "cells": rules.cells,
+        "ship_cells": rules.ship_cells,
+        "table": table.as_dict(),
+        "curves": {r.strategy: within(r.shots, rules.cells) for r in table.results},
+        "exact": [round(float(law.cdf(t)), 6) for t in range(rules.cells + 1)],
+    }
+
+
+def within(shots: tuple[int, ...], cells: int) -> list[float]:
+    """Share of games over within t shots, for t = 0 .. cells."""
+    finished = [0] * (cells + 1)
+    for n in shots:
+        finished[n] += 1
+    out, total = [], 0
+    for count in finished:
+        total += count
+        out.append(round(total / len(shots), 6))
+    return out
+
+
+def _run(job: Job, store, key: str, rules: str, games: int) -> None:
+    def progress(done: int, total: int) -> None:
+        job.done = done
+
+    try:
+        store.remember(key, compute_stats(rules, games, progress))
+        job.state = "ready"
+    except Exception as exc:  # reported through the progress endpoint, not lost in a thread
+        job.state, job.detail = "failed", f"the computation failed: {exc}"
+
+
+def _progress(request: Request, rules: str, games: int) -> Progress:
+    key = stats_key(rules, games)
+    job = _jobs(request).get(key)
+    total = len(bs.SHOOTERS) * games
+    if job and job.state == "running":
+        return Progress(rules=rules, games=games, state="running", done=job.done, total=total)
+    if store_of(request).cached(key) is not None:
+        return Progress(rules=rules, games=games, state="ready", done=total, total=total)
+    if job and job.state == "failed":
+        return Progress(
+            rules=rules, games=games, state="failed", done=job.done, total=total, detail=job.detail
+        )
+    return Progress(
+        rules=rules,
+        games=games,
+        state="missing",
+        done=0,
+        total=total,
+        detail=f"not computed yet: POST /api/battleship/stats to compute {games} games",
+    )
+
+
+Games = Annotated[int, Query(ge=MIN_GAMES, le=MAX_GAMES, description="Games per strategy.")]
+
+
+@router.get("/stats")
+def stats(request: Request, rules: RuleName = "classic", games: Games = DEFAULT_GAMES) -> dict:
+    """The cached simulation table and curves (``state: ready``), or the job's progress
+    (``running``, ``failed``) or ``missing`` when not computed yet."""
+    cached = store_of(request).cached(stats_key(rules, games))
+    if cached is not None:
+        return {"state": "ready", **cached}
+    return _progress(request, rules, games).model_dump()
+
+
+@router.get("/stats/progress")
+def stats_progress(
+    request: Request, rules: RuleName = "classic", games: Games = DEFAULT_GAMES
+) -> Progress:
+    return _progress(request, rules, games)
+
+
+@router.post("/stats", status_code=202)
+def start_stats(request: Request, body: StatsJob) -> Progress:
+    """Start computing the table in the background (joining a running job for the same
+    rules and games); follow it with /stats/progress."""
+    key = stats_key(body.rules, body.games)
+    jobs = _jobs(request)
+    with _jobs_lock:
+        job = jobs.get(key)
+        if job is None or job.state != "running":
+            running = sum(j.state == "running" for j in jobs.values())
+            if running >= MAX_JOBS:
+                raise Refused(
+                    f"{running} statistics computations are running; try again when one is done"
+                )
+            job = jobs[key] = Job(total=len(bs.SHOOTERS) * body.games)
+            worker = threading.Thread(
+                target=_run,
+                args=(job, store_of(request), key, body.rules, body.games),
+                name=f"stats {body.rules} {body.games}",
+                daemon=True,
+            )
+            worker.start()
+    return _progress(request, body.rules, body.games)
+
 
 def warm_up() -> None:
-    pass
+    """Compile the kernels a game needs: a random fleet and one density decision."""
+    rules = bs.Rules.classic()
+    fleet = bs.random_fleet(rules, game_stream(0, FLEET_STREAM))
+    ocean = bs.Ocean(fleet)
+    shooter = bs.get_shooter("hard")
+    ocean.fire(shooter.choose(ocean.observation, game_stream(0, SHOOTER_STREAM)))
+    bs.play_game(rules, "parity", 1).frames(pattern=True)

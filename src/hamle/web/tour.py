@@ -1,9 +1,314 @@
-"""Placeholder router (being written)."""
+"""Yüz Yüze over HTTP: the daily puzzle, games (daily or free play), moves, undo and hints.
 
-from fastapi import APIRouter
+A game's state is its filled cells, the combo after each move (so undo restores it), the
+hints used and the hint shown for the current position. The engine does all the thinking;
+this module only stores games and shapes the answers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Literal
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+import hamle.tour as tour
+
+from .common import GameId, Refused, store_of
 
 router = APIRouter(prefix="/api/tour", tags=["tour"])
 
+KIND = "tour"
+FIRST_DATE = dt.date(2000, 1, 1)
+LAST_DATE = dt.date(2099, 12, 31)
+CellName = Field(min_length=1, max_length=8, description="A cell name, like E5", examples=["E5"])
+DateText = Field(None, max_length=32, description="YYYY-MM-DD (default: today in Turkey)")
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Strict):
+    """The daily puzzle (today in Turkey, or ``date``) or free play (from ``start``, or a
+    random cell when it is left out)."""
+
+    kind: Literal["daily", "free"] = "daily"
+    date: str | None = DateText
+    start: str | None = Field(None, min_length=1, max_length=8, description="Free play start")
+
+    @model_validator(mode="after")
+    def one_kind(self) -> NewGame:
+        if self.kind == "daily" and self.start is not None:
+            raise PydanticCustomError(
+                "daily_start", "the daily puzzle has its own start cell; use kind free to choose"
+            )
+        if self.kind == "free" and self.date is not None:
+            raise PydanticCustomError(
+                "free_date", "a date chooses a daily puzzle; free play takes a start cell"
+            )
+        return self
+
+
+class Move(Strict):
+    cell: str = CellName
+
+
+class HintRequest(Strict):
+    mode: Literal["hint", "quick"] = Field(
+        "hint", description="hint: 120 rollouts (the button); quick: 30 (the combo tracker)"
+    )
+
+
+class Daily(BaseModel):
+    date: str
+    seed: int
+    start: str
+
+
+class ComboView(BaseModel):
+    current: int = Field(description="Moves in a row that matched the engine's quick hint")
+    best: int = Field(description="The longest such run of the game")
+
+
+class Shown(BaseModel):
+    """The hint shown for the current position (cleared by a move or an undo)."""
+
+    cell: str
+    mode: str
+    value: float
+    exact: bool
+
+
+class Share(BaseModel):
+    en: str
+    tr: str
+
+
+class Summary(BaseModel):
+    score: int
+    complete: bool
+    hints: int
+    best_combo: int
+    undos: int
+    share: Share = Field(description="The shareable result line, in English and Turkish")
+
+
+class GameView(BaseModel):
+    id: str
+    kind: Literal["daily", "free"]
+    date: str | None = Field(description="The daily puzzle's date; null in free play")
+    start: str
+    moves: list[str] = Field(description="Every filled cell in order: moves[i] holds i + 1")
+    count: int
+    current: str
+    legal: list[str] = Field(description="Cells the next move may jump to")
+    over: bool
+    combo: ComboView
+    hints: int = Field(description="Positions at which a hint was asked for")
+    undos: int
+    hint: Shown | None
+    summary: Summary | None = Field(description="The result, once the game is over")
+
+
+class CandidateView(BaseModel):
+    cell: str
+    value: float
+    exact: bool
+    complete: bool | None = Field(description="Whether a full board is still possible")
+    rollouts: int
+
+
+class HintView(BaseModel):
+    cell: str
+    value: float
+    exact: bool
+    mode: str
+    rollouts: int
+    candidates: list[CandidateView]
+    hints: int
+
+
+@router.get("/daily", response_model=Daily)
+def daily(date: str | None = Query(None, max_length=32)) -> dict:
+    """The daily puzzle of ``date`` (default: today in Turkey)."""
+    puzzle = _puzzle(date)
+    return {"date": puzzle.date.isoformat(), "seed": puzzle.seed, "start": puzzle.start_name}
+
+
+@router.post("/games", response_model=GameView, status_code=201)
+def new_game(request: Request, body: NewGame) -> dict:
+    """Start a game; the answer's ``id`` names it in the other calls."""
+    if body.kind == "daily":
+        puzzle = _puzzle(body.date)
+        date, start = puzzle.date.isoformat(), puzzle.start
+    else:
+        date = None
+        start = secrets.randbelow(tour.GRID.size) if body.start is None else body.start
+        start = tour.Position.start(start).current
+    state = {
+        "kind": body.kind,
+        "date": date,
+        "path": [start],
+        "combos": [],
+        "hints": 0,
+        "hint": None,
+        "undos": 0,
+    }
+    game_id = store_of(request).create(KIND, state)
+    return _view(game_id, state)
+
+
+@router.get("/games/{game_id}", response_model=GameView)
+def game(request: Request, game_id: GameId) -> dict:
+    return _view(game_id, store_of(request).load(KIND, game_id))
+
+
+@router.post("/games/{game_id}/moves", response_model=GameView)
+def play(request: Request, game_id: GameId, body: Move) -> dict:
+    """Jump to ``cell``; the combo grows when it is the engine's quick hint."""
+    with store_of(request).update(KIND, game_id) as state:
+        before = _position(state)
+        _refuse_if_over(before)
+        after = before.play(body.cell)
+        combo = _combo(state).after(before, after.current)
+        state["path"].append(after.current)
+        state["combos"].append([combo.current, combo.best])
+        state["hint"] = None
+    return _view(game_id, state)
+
+
+@router.post("/games/{game_id}/undo", response_model=GameView)
+def undo(request: Request, game_id: GameId) -> dict:
+    """Take back the last move (also the one that ended the game); the combo goes back
+    to what it was before it."""
+    with store_of(request).update(KIND, game_id) as state:
+        _position(state).undo()
+        state["path"].pop()
+        state["combos"].pop()
+        state["hint"] = None
+        state["undos"] += 1
+    return _view(game_id, state)
+
+
+@router.post("/games/{game_id}/hint", response_model=HintView)
+def hint(request: Request, game_id: GameId, body: HintRequest | None = None) -> dict:
+    """The engine's best next move and every candidate's value. The first hint at a
+    position counts as a hint used; asking again there does not."""
+    mode = body.mode if body else "hint"
+    store = store_of(request)
+    state = store.load(KIND, game_id)
+    position = _position(state)
+    _refuse_if_over(position)
+    answer = tour.hint(position, mode)  # outside the game's lock: it only reads
+    cell = answer.move_name
+    shown = {"cell": cell, "mode": mode, "value": answer.value, "exact": answer.exact}
+    if state["hint"] != shown:  # the same hint again changes nothing: no write
+        with store.update(KIND, game_id) as state:
+            if tuple(state["path"]) != position.path:
+                raise Refused("a move was played while the hint was computed; ask again")
+            if state["hint"] is None:
+                state["hints"] += 1
+            state["hint"] = shown
+    candidates = [
+        {
+            "cell": tour.GRID.name(c.move),
+            "value": c.value,
+            "exact": c.exact,
+            "complete": c.complete,
+            "rollouts": c.rollouts,
+        }
+        for c in answer.candidates
+    ]
+    return {
+        "cell": cell,
+        "value": answer.value,
+        "exact": answer.exact,
+        "mode": mode,
+        "rollouts": answer.rollouts,
+        "candidates": candidates,
+        "hints": state["hints"],
+    }
+
 
 def warm_up() -> None:
-    pass
+    """Compile (or load) the hint kernels so the first player does not wait."""
+    tour.hint(tour.Position.start(0), "quick")
+
+
+def _puzzle(date: str | None) -> tour.DailyPuzzle:
+    puzzle = tour.daily_puzzle(date)
+    if not FIRST_DATE <= puzzle.date <= LAST_DATE:
+        raise tour.DateError(
+            f"there is no daily puzzle for {puzzle.date.isoformat()}; "
+            f"choose a date from {FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}"
+        )
+    return puzzle
+
+
+def _position(state: dict) -> tour.Position:
+    return tour.Position(tuple(state["path"]))
+
+
+def _combo(state: dict) -> tour.Combo:
+    return tour.Combo(*state["combos"][-1]) if state["combos"] else tour.Combo()
+
+
+def _refuse_if_over(position: tour.Position) -> None:
+    if position.over:
+        here = tour.GRID.name(position.current)
+        raise Refused(f"the game is over: no jump from {here} reaches an empty cell")
+
+
+def _view(game_id: str, state: dict) -> dict:
+    position = _position(state)
+    names = [tour.GRID.name(c) for c in position.path]
+    combo = _combo(state)
+    return {
+        "id": game_id,
+        "kind": state["kind"],
+        "date": state["date"],
+        "start": names[0],
+        "moves": names,
+        "count": position.count,
+        "current": names[-1],
+        "legal": [tour.GRID.name(c) for c in position.legal_moves()],
+        "over": position.over,
+        "combo": {"current": combo.current, "best": combo.best},
+        "hints": state["hints"],
+        "undos": state["undos"],
+        "hint": state["hint"],
+        "summary": _summary(state, position, combo) if position.over else None,
+    }
+
+
+def _summary(state: dict, position: tour.Position, combo: tour.Combo) -> dict:
+    hints, undos, score, cells = state["hints"], state["undos"], position.count, tour.GRID.size
+    if state["kind"] == "daily":
+        title = {"en": f"Yüz Yüze {state['date']}", "tr": f"Yüz Yüze {state['date']}"}
+    else:
+        start = tour.GRID.name(position.path[0])
+        title = {"en": f"Yüz Yüze free play {start}", "tr": f"Yüz Yüze serbest oyun {start}"}
+    parts = {
+        "en": [f"{score}/{cells}", _plural(hints, "hint", "hints"), f"best combo {combo.best}"],
+        "tr": [f"{score}/{cells}", f"{hints} ipucu", f"en iyi kombo {combo.best}"],
+    }
+    if undos:
+        parts["en"].append(_plural(undos, "undo", "undos"))
+        parts["tr"].append(f"{undos} geri alma")
+    share = {lang: " · ".join([title[lang], *parts[lang]]) for lang in ("en", "tr")}
+    return {
+        "score": score,
+        "complete": score == cells,
+        "hints": hints,
+        "best_combo": combo.best,
+        "undos": undos,
+        "share": share,
+    }
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"

@@ -1,0 +1,770 @@
+// Amiral Battı against the computer: place a fleet (drag, rotate, keyboard or random),
+// then fire at the enemy's waters while the computer fires at yours.
+
+import { addTexts, api, cellIndex, cellName, makeGrid, renderChrome, say, t } from "./common.js";
+
+addTexts({
+  en: {
+    "bs.setup.title": "Place your fleet",
+    "bs.setup.help":
+      "Drag a ship onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
+    "bs.rules": "Rules",
+    "bs.rules.classic": "Classic — 5, 4, 3, 3, 2; ships may touch",
+    "bs.rules.russian": "Russian — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch",
+    "bs.level": "Level",
+    "bs.level.easy": "Easy",
+    "bs.level.normal": "Normal",
+    "bs.level.hard": "Hard",
+    "bs.level.info.easy": "Easy fires at random cells.",
+    "bs.level.info.normal": "Normal hunts on a checkerboard pattern, then sinks what it hits.",
+    "bs.level.info.hard": "Hard fires where the most ship placements fit — and you can watch its heat map.",
+    "bs.ships": "Ships",
+    "bs.rotate": "Rotate (R): {dir}",
+    "bs.horizontal": "horizontal",
+    "bs.vertical": "vertical",
+    "bs.random": "Random fleet",
+    "bs.clear": "Clear",
+    "bs.start": "Start",
+    "bs.placed": "placed",
+    "bs.unplaced": "not placed",
+    "bs.place.pick": "Choose a ship first.",
+    "bs.place.off": "{ship} does not fit there: it would leave the board.",
+    "bs.place.clash": "{ship} would overlap or touch another ship there.",
+    "bs.place.done": "{ship} placed at {from}–{to}.",
+    "bs.place.ready": "Your fleet is ready. Choose a level and press Start.",
+    "bs.place.rotated": "{ship} now lies {dir}.",
+    "bs.place.random": "A random fleet is placed; move ships or press Start.",
+    "bs.ship.carrier": "Carrier",
+    "bs.ship.battleship": "Battleship",
+    "bs.ship.cruiser": "Cruiser",
+    "bs.ship.submarine": "Submarine",
+    "bs.ship.destroyer": "Destroyer",
+    "bs.ship.boat": "Boat",
+    "bs.enemy": "Enemy waters",
+    "bs.own": "Your fleet",
+    "bs.enemy.fleet": "The computer's fleet",
+    "bs.afloat": "Ships afloat: {n} of {total}",
+    "bs.turn": "Turn {n}",
+    "bs.yourshots": "Your shots: {n}",
+    "bs.theirshots": "Computer's shots: {n}",
+    "bs.against": "Level: {level}",
+    "bs.mark.unknown": "not fired at",
+    "bs.mark.miss": "miss",
+    "bs.mark.hit": "hit",
+    "bs.mark.sunk": "sunk",
+    "bs.mark.water": "water",
+    "bs.mark.ship": "your ship",
+    "bs.mark.revealed": "enemy ship",
+    "bs.answer.miss": "miss",
+    "bs.answer.hit": "hit",
+    "bs.answer.sunk": "sunk — {ship}!",
+    "bs.you.fired": "You fired at {cell}: {answer}",
+    "bs.they.fired": "The computer fired at {cell}: {answer}",
+    "bs.your.turn": "Your turn: fire at a cell of the enemy's waters.",
+    "bs.already": "You have already fired at {cell}.",
+    "bs.water": "{cell} touches a sunk ship, so it is water: fire elsewhere.",
+    "bs.won": "You won in {n} shots! The computer's fleet is shown below.",
+    "bs.lost": "The computer sank your whole fleet in {n} shots.",
+    "bs.over": "The game is over. Start a new game to play again.",
+    "bs.heat": "Heat map",
+    "bs.heat.info": "The computer's best cells: {cells} (d = {d}); w = {w}.",
+    "bs.heat.none": "No cell left to fire at.",
+    "bs.heat.cell": "d = {d}",
+    "bs.new": "New game",
+    "bs.resumed": "Game resumed.",
+    "bs.gone": "The saved game could not be loaded ({error}); place a fleet to start a new one.",
+  },
+  tr: {
+    "bs.setup.title": "Filonu yerleştir",
+    "bs.setup.help":
+      "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
+    "bs.rules": "Kurallar",
+    "bs.rules.classic": "Klasik — 5, 4, 3, 3, 2; gemiler değebilir",
+    "bs.rules.russian": "Rus — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; gemiler değemez",
+    "bs.level": "Seviye",
+    "bs.level.easy": "Kolay",
+    "bs.level.normal": "Orta",
+    "bs.level.hard": "Zor",
+    "bs.level.info.easy": "Kolay rastgele karelere atış yapar.",
+    "bs.level.info.normal": "Orta dama deseninde avlanır, sonra vurduğunu batırır.",
+    "bs.level.info.hard": "Zor en çok gemi yerleşiminin sığdığı yere atar — ısı haritasını da izleyebilirsin.",
+    "bs.ships": "Gemiler",
+    "bs.rotate": "Döndür (R): {dir}",
+    "bs.horizontal": "yatay",
+    "bs.vertical": "dikey",
+    "bs.random": "Rastgele filo",
+    "bs.clear": "Temizle",
+    "bs.start": "Başla",
+    "bs.placed": "yerleşti",
+    "bs.unplaced": "yerleşmedi",
+    "bs.place.pick": "Önce bir gemi seç.",
+    "bs.place.off": "{ship} oraya sığmıyor: tahtanın dışına taşar.",
+    "bs.place.clash": "{ship} orada başka bir gemiyle çakışır ya da ona değer.",
+    "bs.place.done": "{ship} {from}–{to} arasına yerleşti.",
+    "bs.place.ready": "Filon hazır. Bir seviye seç ve Başla'ya bas.",
+    "bs.place.rotated": "{ship} artık {dir} duruyor.",
+    "bs.place.random": "Rastgele bir filo yerleşti; gemileri taşıyabilir ya da Başla'ya basabilirsin.",
+    "bs.ship.carrier": "Uçak gemisi",
+    "bs.ship.battleship": "Zırhlı",
+    "bs.ship.cruiser": "Kruvazör",
+    "bs.ship.submarine": "Denizaltı",
+    "bs.ship.destroyer": "Muhrip",
+    "bs.ship.boat": "Bot",
+    "bs.enemy": "Düşman suları",
+    "bs.own": "Senin filon",
+    "bs.enemy.fleet": "Bilgisayarın filosu",
+    "bs.afloat": "Yüzen gemiler: {n} / {total}",
+    "bs.turn": "Tur {n}",
+    "bs.yourshots": "Senin atışların: {n}",
+    "bs.theirshots": "Bilgisayarın atışları: {n}",
+    "bs.against": "Seviye: {level}",
+    "bs.mark.unknown": "atış yapılmadı",
+    "bs.mark.miss": "ıska",
+    "bs.mark.hit": "isabet",
+    "bs.mark.sunk": "battı",
+    "bs.mark.water": "su",
+    "bs.mark.ship": "senin gemin",
+    "bs.mark.revealed": "düşman gemisi",
+    "bs.answer.miss": "ıska",
+    "bs.answer.hit": "isabet",
+    "bs.answer.sunk": "battı — {ship}!",
+    "bs.you.fired": "Sen {cell} karesine attın: {answer}",
+    "bs.they.fired": "Bilgisayar {cell} karesine attı: {answer}",
+    "bs.your.turn": "Sıra sende: düşman sularında bir kareye atış yap.",
+    "bs.already": "{cell} karesine zaten atış yaptın.",
+    "bs.water": "{cell} batmış bir gemiye değiyor, yani su: başka yere at.",
+    "bs.won": "{n} atışta kazandın! Bilgisayarın filosu aşağıda.",
+    "bs.lost": "Bilgisayar bütün filonu {n} atışta batırdı.",
+    "bs.over": "Oyun bitti. Yeniden oynamak için yeni bir oyun başlat.",
+    "bs.heat": "Isı haritası",
+    "bs.heat.info": "Bilgisayarın en iyi kareleri: {cells} (d = {d}); w = {w}.",
+    "bs.heat.none": "Atış yapılacak kare kalmadı.",
+    "bs.heat.cell": "d = {d}",
+    "bs.new": "Yeni oyun",
+    "bs.resumed": "Oyun kaldığı yerden sürüyor.",
+    "bs.gone": "Kayıtlı oyun açılamadı ({error}); yeni bir oyun için filonu yerleştir.",
+  },
+});
+
+const GAME_KEY = "hamle.battleship.game";
+const SHIP_KEYS = {
+  Carrier: "bs.ship.carrier",
+  Battleship: "bs.ship.battleship",
+  Cruiser: "bs.ship.cruiser",
+  Submarine: "bs.ship.submarine",
+  Destroyer: "bs.ship.destroyer",
+  Boat: "bs.ship.boat",
+};
+const SYMBOLS = { miss: "•", hit: "✕", sunk: "✕", water: "·" };
+const $ = (id) => document.getElementById(id);
+
+let options = null; // /api/battleship/options
+let rules = null; // the chosen rule set (name, rows, cols, touching, fleet)
+let placeCells = [];
+let enemyCells = [];
+let ownCells = [];
+let game = null; // the game view from the server
+let heatOn = false;
+let heat = null;
+let busy = false;
+let status = null; // () => text, re-run when the language changes
+
+// Placement: placed[i] is {start, vertical} or null; drag follows one pointer.
+const setup = {
+  placed: [],
+  selected: 0,
+  vertical: false,
+  preview: null,
+  drag: null,
+  justDragged: false,
+};
+
+// A ship name in the current language ("Cruiser 2" keeps its number).
+function shipName(name) {
+  const match = /^(.*?)( \d+)?$/.exec(name);
+  const key = SHIP_KEYS[match[1]];
+  return key ? t(key) + (match[2] || "") : name;
+}
+
+function setStatus(render, kind = "info") {
+  status = { render, kind };
+  say($("status"), render(), kind);
+}
+
+function level() {
+  return document.querySelector("input[name=level]:checked").value;
+}
+
+// ---- placement -------------------------------------------------------------------
+
+function cellsAt(length, start, vertical) {
+  if (start === null || start < 0) return null;
+  const { rows, cols } = rules;
+  const r = Math.floor(start / cols);
+  const c = start % cols;
+  if (vertical ? r + length > rows : c + length > cols) return null;
+  return Array.from({ length }, (_, k) => start + k * (vertical ? cols : 1));
+}
+
+function shipCells(i) {
+  const spot = setup.placed[i];
+  return spot ? cellsAt(rules.fleet[i].length, spot.start, spot.vertical) : [];
+}
+
+// Cells ship i may not use: the other ships, and their surroundings when ships may not touch.
+function blocked(i) {
+  const out = new Set();
+  const { rows, cols } = rules;
+  setup.placed.forEach((spot, j) => {
+    if (!spot || j === i) return;
+    for (const cell of shipCells(j)) {
+      out.add(cell);
+      if (rules.touching) continue;
+      const r = Math.floor(cell / cols);
+      const c = cell % cols;
+      for (let dr = -1; dr <= 1; dr++) {
+        for (let dc = -1; dc <= 1; dc++) {
+          if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols) {
+            out.add((r + dr) * cols + c + dc);
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+function problem(i, cells) {
+  if (!cells) return "bs.place.off";
+  const taken = blocked(i);
+  return cells.some((c) => taken.has(c)) ? "bs.place.clash" : null;
+}
+
+function place(i, start, vertical) {
+  const cells = cellsAt(rules.fleet[i].length, start, vertical);
+  const trouble = problem(i, cells);
+  if (trouble) {
+    setStatus(() => t(trouble, { ship: shipName(rules.fleet[i].name) }), "error");
+    return false;
+  }
+  const moved = Boolean(setup.placed[i]);
+  setup.placed[i] = { start, vertical };
+  const from = cellName(cells[0], rules.cols);
+  const to = cellName(cells[cells.length - 1], rules.cols);
+  if (setup.placed.every(Boolean)) {
+    setStatus(() => t("bs.place.ready"), "good");
+  } else {
+    setStatus(() => t("bs.place.done", { ship: shipName(rules.fleet[i].name), from, to }));
+    const next = setup.placed.findIndex((spot) => !spot);
+    if (!moved) select(next, false); // a new ship placed: on to the next one
+  }
+  return true;
+}
+
+function select(i, announce = true) {
+  setup.selected = i;
+  if (setup.placed[i]) setup.vertical = setup.placed[i].vertical;
+  renderPlacement();
+  if (announce) setStatus(() => shipName(rules.fleet[i].name));
+}
+
+function rotate() {
+  const i = setup.selected;
+  const vertical = !setup.vertical;
+  const spot = setup.placed[i];
+  if (spot && !place(i, spot.start, vertical)) return;
+  setup.vertical = vertical;
+  const dir = () => t(vertical ? "bs.vertical" : "bs.horizontal");
+  setStatus(() => t("bs.place.rotated", { ship: shipName(rules.fleet[i].name), dir: dir() }));
+  renderPlacement();
+}
+
+function onPlaceCell(index) {
+  if (setup.justDragged) {
+    setup.justDragged = false;
+    return;
+  }
+  const owner = setup.placed.findIndex((spot, j) => spot && shipCells(j).includes(index));
+  if (owner >= 0) {
+    select(owner);
+    return;
+  }
+  place(setup.selected, index, setup.vertical);
+  renderPlacement();
+}
+
+function renderPlacement() {
+  const owner = new Map();
+  setup.placed.forEach((spot, j) => {
+    for (const cell of shipCells(j)) owner.set(cell, j);
+  });
+  const preview = setup.preview;
+  placeCells.forEach((cell, i) => {
+    const j = owner.get(i);
+    const label = [cell.dataset.cell];
+    if (j !== undefined) label.push(shipName(rules.fleet[j].name));
+    cell.className = "cell";
+    cell.classList.toggle("ship", j !== undefined);
+    cell.classList.toggle("selected", j !== undefined && j === setup.selected);
+    if (preview && preview.cells.includes(i)) cell.classList.add(preview.ok ? "preview" : "bad");
+    cell.setAttribute("aria-label", label.join(", "));
+  });
+  for (const button of $("ships").querySelectorAll("button")) {
+    const i = Number(button.dataset.ship);
+    const ship = rules.fleet[i];
+    const done = Boolean(setup.placed[i]);
+    button.setAttribute("aria-pressed", String(i === setup.selected));
+    button.querySelector(".name").textContent = `${shipName(ship.name)} (${ship.length})`;
+    button.querySelector(".name").classList.toggle("done", done);
+    const state = t(done ? "bs.placed" : "bs.unplaced");
+    button.setAttribute("aria-label", `${shipName(ship.name)}, ${ship.length}, ${state}`);
+  }
+  const dir = t(setup.vertical ? "bs.vertical" : "bs.horizontal");
+  $("rotate").textContent = t("bs.rotate", { dir });
+  $("start").disabled = !setup.placed.every(Boolean);
+}
+
+// ---- dragging (pointer events: mouse, pen and touch) -----------------------------------
+
+function startDrag(event, ship, offset) {
+  if (event.button > 0) return;
+  setup.drag = { ship, offset, pointer: event.pointerId, moved: false, target: null };
+}
+
+function startDragOnBoard(event) {
+  const cell = event.target.closest(".cell");
+  if (!cell) return;
+  const index = cellIndex(cell.dataset.cell, rules.cols);
+  const ship = setup.placed.findIndex((spot, j) => spot && shipCells(j).includes(index));
+  if (ship < 0) return;
+  const spot = setup.placed[ship];
+  const offset = spot.vertical
+    ? Math.floor(index / rules.cols) - Math.floor(spot.start / rules.cols)
+    : index - spot.start;
+  startDrag(event, ship, offset);
+}
+
+function cellUnder(event) {
+  const element = document.elementFromPoint(event.clientX, event.clientY);
+  const cell = element && element.closest("#place-grid .cell");
+  return cell ? cellIndex(cell.dataset.cell, rules.cols) : null;
+}
+
+function dragStart(cell, drag, vertical) {
+  const { cols } = rules;
+  const r = Math.floor(cell / cols) - (vertical ? drag.offset : 0);
+  const c = (cell % cols) - (vertical ? 0 : drag.offset);
+  return r < 0 || c < 0 ? null : r * cols + c;
+}
+
+function dragMove(event) {
+  const drag = setup.drag;
+  if (!drag || event.pointerId !== drag.pointer) return;
+  const cell = cellUnder(event);
+  if (cell === null) {
+    drag.target = null; // released off the board: the ship stays where it was
+    if (setup.preview) {
+      setup.preview = null;
+      renderPlacement();
+    }
+    return;
+  }
+  event.preventDefault();
+  const vertical = setup.placed[drag.ship] ? setup.placed[drag.ship].vertical : setup.vertical;
+  const start = dragStart(cell, drag, vertical);
+  const cells = cellsAt(rules.fleet[drag.ship].length, start, vertical);
+  const current = setup.placed[drag.ship];
+  if (!drag.moved && current && current.start === start) return;
+  drag.moved = true;
+  drag.target = { start, vertical };
+  setup.preview = { cells: cells || [], ok: !problem(drag.ship, cells) };
+  if (setup.selected !== drag.ship) {
+    setup.selected = drag.ship;
+    setup.vertical = vertical;
+  }
+  renderPlacement();
+}
+
+function dragEnd(event) {
+  const drag = setup.drag;
+  if (!drag || event.pointerId !== drag.pointer) return;
+  setup.drag = null;
+  setup.preview = null;
+  if (drag.moved) {
+    setup.justDragged = true;
+    setTimeout(() => (setup.justDragged = false), 0);
+    if (drag.target) {
+      setup.selected = drag.ship;
+      place(drag.ship, drag.target.start, drag.target.vertical);
+    }
+  }
+  renderPlacement();
+}
+
+// ---- setup screen ----------------------------------------------------------------
+
+// One button per ship: click (or Enter) selects it, dragging it drops it on the board.
+function buildShipList() {
+  const list = $("ships");
+  list.innerHTML = "";
+  rules.fleet.forEach((ship, i) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.ship = String(i);
+    const squares = document.createElement("span");
+    squares.className = "squares";
+    squares.setAttribute("aria-hidden", "true");
+    squares.textContent = "■".repeat(ship.length);
+    const name = document.createElement("span");
+    name.className = "name";
+    button.append(squares, name);
+    button.addEventListener("click", () => {
+      if (!setup.justDragged) select(i);
+      setup.justDragged = false;
+    });
+    button.addEventListener("pointerdown", (event) => startDrag(event, i, 0));
+    item.append(button);
+    list.append(item);
+  });
+}
+
+function chooseRules(name, fleet = null) {
+  rules = options.rules.find((r) => r.name === name) || options.rules[0];
+  $("rules").value = rules.name;
+  setup.placed = rules.fleet.map(() => null);
+  setup.selected = 0;
+  setup.vertical = false;
+  placeCells = makeGrid($("place-grid"), {
+    rows: rules.rows,
+    cols: rules.cols,
+    label: t("bs.setup.title"),
+    onCell: onPlaceCell,
+  });
+  buildShipList();
+  if (fleet) usePlacement(fleet);
+  renderPlacement();
+}
+
+function usePlacement(fleet) {
+  setup.placed = fleet.map((ship) => {
+    const cells = ship.cells.map((c) => cellIndex(c, rules.cols));
+    return { start: cells[0], vertical: cells.length > 1 && cells[1] - cells[0] === rules.cols };
+  });
+}
+
+async function randomFleet() {
+  try {
+    const data = await api(`/api/battleship/fleet?rules=${encodeURIComponent(rules.name)}`);
+    usePlacement(data.fleet);
+    setup.selected = 0;
+    setup.vertical = setup.placed[0].vertical;
+    renderPlacement();
+    setStatus(() => t("bs.place.random"), "good");
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  }
+}
+
+async function start() {
+  const fleet = rules.fleet.map((_, i) => shipCells(i).map((c) => cellName(c, rules.cols)));
+  $("start").disabled = true;
+  try {
+    game = await api("/api/battleship/games", {
+      method: "POST",
+      body: { rules: rules.name, level: level(), fleet },
+    });
+    remember(game.id);
+    heatOn = false;
+    heat = null;
+    showPlay();
+    setStatus(() => t("bs.your.turn"));
+  } catch (error) {
+    setStatus(() => error.message, "error");
+    $("start").disabled = false;
+  }
+}
+
+function showSetup(fleet = null) {
+  game = null;
+  $("play").classList.add("hidden");
+  $("setup").classList.remove("hidden");
+  chooseRules(rules ? rules.name : "classic", fleet);
+  renderLevelInfo();
+}
+
+function renderLevelInfo() {
+  $("level-info").textContent = t(`bs.level.info.${level()}`);
+}
+
+// ---- playing ---------------------------------------------------------------------
+
+function remember(id) {
+  localStorage.setItem(GAME_KEY, id);
+  const url = new URL(location.href);
+  url.searchParams.set("game", id);
+  history.replaceState(null, "", url);
+}
+
+function forget() {
+  localStorage.removeItem(GAME_KEY);
+  history.replaceState(null, "", location.pathname);
+}
+
+function showPlay() {
+  rules = options.rules.find((r) => r.name === game.rules) || options.rules[0];
+  $("setup").classList.add("hidden");
+  $("play").classList.remove("hidden");
+  enemyCells = makeGrid($("enemy-grid"), {
+    rows: game.rows,
+    cols: game.cols,
+    label: t("bs.enemy"),
+    onCell: fire,
+  });
+  ownCells = makeGrid($("own-grid"), { rows: game.rows, cols: game.cols, label: t("bs.own") });
+  $("heat-toggle").classList.toggle("hidden", game.shooter !== "density");
+  renderGame();
+}
+
+function answerText(shot) {
+  return t(`bs.answer.${shot.answer}`, { ship: shot.ship ? shipName(shot.ship) : "" });
+}
+
+function paint(cell, mark, extra = []) {
+  cell.className = "cell";
+  if (mark !== "unknown") cell.classList.add(mark);
+  for (const name of extra) cell.classList.add(name);
+  cell.style.background = "";
+  cell.removeAttribute("title");
+  cell.textContent = SYMBOLS[mark] || "";
+}
+
+function renderGame() {
+  const cols = game.cols;
+  const revealed = new Set();
+  for (const ship of game.enemy_fleet || []) {
+    for (const c of ship.cells) revealed.add(cellIndex(c, cols));
+  }
+  enemyCells.forEach((cell, i) => {
+    const mark = game.enemy.marks[i];
+    const shown = mark === "unknown" && revealed.has(i);
+    paint(cell, mark, shown ? ["revealed"] : []);
+    const what = shown ? "bs.mark.revealed" : `bs.mark.${mark}`;
+    cell.setAttribute("aria-label", `${cell.dataset.cell}, ${t(what)}`);
+    cell.setAttribute("aria-disabled", String(game.over || mark !== "unknown"));
+  });
+  const mine = new Set();
+  for (const ship of game.fleet) for (const c of ship.cells) mine.add(cellIndex(c, cols));
+  ownCells.forEach((cell, i) => {
+    const mark = game.own.marks[i];
+    const ship = mark === "unknown" && mine.has(i);
+    paint(cell, mark, ship ? ["ship"] : []);
+    const what = t(ship ? "bs.mark.ship" : `bs.mark.${mark}`);
+    cell.setAttribute("aria-label", `${cell.dataset.cell}, ${what}`);
+  });
+  renderCounts();
+  renderHeat();
+  renderEnd();
+}
+
+function renderCounts() {
+  const counts = $("counts");
+  counts.innerHTML = "";
+  const parts = [
+    t("bs.against", { level: t(`bs.level.${game.level}`) }),
+    t("bs.turn", { n: game.over ? game.turn : game.turn + 1 }),
+    t("bs.yourshots", { n: game.enemy.shots.length }),
+    t("bs.theirshots", { n: game.own.shots.length }),
+  ];
+  for (const text of parts) {
+    const span = document.createElement("span");
+    span.textContent = text;
+    counts.append(span);
+  }
+  $("enemy-afloat").textContent = t("bs.afloat", { n: game.enemy.afloat, total: game.enemy.ships });
+  $("own-afloat").textContent = t("bs.afloat", { n: game.own.afloat, total: game.own.ships });
+}
+
+function renderEnd() {
+  const end = $("end");
+  end.classList.toggle("hidden", !game.over);
+  if (!game.over) return;
+  end.classList.toggle("lost", game.winner !== "you");
+  const n = game.winner === "you" ? game.enemy.shots.length : game.own.shots.length;
+  $("end-message").textContent = t(game.winner === "you" ? "bs.won" : "bs.lost", { n });
+  const list = $("enemy-fleet");
+  list.innerHTML = "";
+  for (const ship of game.enemy_fleet) {
+    const item = document.createElement("li");
+    const cells = ship.cells;
+    item.textContent = `${shipName(ship.name)}: ${cells[0]}–${cells[cells.length - 1]}`;
+    list.append(item);
+  }
+}
+
+// Pale yellow for little d to deep orange for the greatest; squaring spreads the top.
+function heatColour(h) {
+  const x = h * h;
+  return `hsl(${55 - 45 * x} 95% ${94 - 44 * x}%)`;
+}
+
+function renderHeat() {
+  const button = $("heat-toggle");
+  button.setAttribute("aria-pressed", String(heatOn));
+  const info = $("heat-info");
+  if (!heatOn || !heat || !game || game.shooter !== "density") {
+    info.textContent = "";
+    return;
+  }
+  const best = new Set(heat.best.map((c) => cellIndex(c, game.cols)));
+  ownCells.forEach((cell, i) => {
+    if (game.own.marks[i] !== "unknown") return;
+    cell.classList.add("heat");
+    cell.classList.toggle("best", best.has(i));
+    cell.style.background = heatColour(heat.heat[i]);
+    cell.title = t("bs.heat.cell", { d: heat.d[i] });
+    cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, ${cell.title}`);
+  });
+  info.textContent = heat.best.length
+    ? t("bs.heat.info", { cells: heat.best.join(", "), d: heat.best_d, w: heat.w })
+    : t("bs.heat.none");
+}
+
+async function loadHeat() {
+  if (!heatOn || !game) return;
+  try {
+    heat = await api(`/api/battleship/games/${game.id}/heat`);
+    renderGame();
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  }
+}
+
+async function toggleHeat() {
+  heatOn = !heatOn;
+  if (!heatOn) {
+    heat = null;
+    renderGame();
+    return;
+  }
+  await loadHeat();
+}
+
+async function fire(index) {
+  if (!game || busy) return;
+  const cell = cellName(index, game.cols);
+  if (game.over) {
+    setStatus(() => t("bs.over"), "error");
+    return;
+  }
+  const mark = game.enemy.marks[index];
+  if (mark !== "unknown") {
+    setStatus(() => t(mark === "water" ? "bs.water" : "bs.already", { cell }), "error");
+    return;
+  }
+  busy = true;
+  try {
+    const result = await api(`/api/battleship/games/${game.id}/shots`, {
+      method: "POST",
+      body: { cell },
+    });
+    game = result.game;
+    renderGame();
+    const you = result.you;
+    const reply = result.computer;
+    setStatus(() => {
+      const lines = [t("bs.you.fired", { cell: you.cell, answer: answerText(you) })];
+      if (reply) lines.push(t("bs.they.fired", { cell: reply.cell, answer: answerText(reply) }));
+      return lines.join(" · ");
+    }, game.over ? (game.winner === "you" ? "good" : "error") : "info");
+    await loadHeat();
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  } finally {
+    busy = false;
+  }
+}
+
+function newGame() {
+  const fleet = game ? game.fleet : null;
+  forget();
+  heatOn = false;
+  heat = null;
+  showSetup(fleet);
+  setStatus(() => t("bs.place.ready"));
+}
+
+// ---- start-up --------------------------------------------------------------------
+
+async function init() {
+  renderChrome();
+  try {
+    options = await api("/api/battleship/options");
+  } catch (error) {
+    setStatus(() => error.message, "error");
+    return;
+  }
+  const select = $("rules");
+  for (const r of options.rules) {
+    const option = document.createElement("option");
+    option.value = r.name;
+    option.dataset.i18n = `bs.rules.${r.name}`;
+    option.textContent = t(`bs.rules.${r.name}`);
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    chooseRules(select.value);
+    setStatus(() => t("bs.place.pick"));
+  });
+  for (const radio of document.querySelectorAll("input[name=level]")) {
+    radio.addEventListener("change", renderLevelInfo);
+  }
+  $("rotate").addEventListener("click", rotate);
+  $("random-fleet").addEventListener("click", randomFleet);
+  $("clear").addEventListener("click", () => {
+    chooseRules(rules.name);
+    setStatus(() => t("bs.place.pick"));
+  });
+  $("start").addEventListener("click", start);
+  $("new-game").addEventListener("click", newGame);
+  $("heat-toggle").addEventListener("click", toggleHeat);
+  $("place-grid").addEventListener("pointerdown", startDragOnBoard);
+  document.addEventListener("pointermove", dragMove);
+  document.addEventListener("pointerup", dragEnd);
+  document.addEventListener("pointercancel", dragEnd);
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest && event.target.closest("input, select, textarea");
+    const placing = !$("setup").classList.contains("hidden");
+    if ((event.key === "r" || event.key === "R") && !typing && placing) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      event.preventDefault();
+      rotate();
+    }
+  });
+  document.addEventListener("languagechange", () => {
+    if (game) renderGame();
+    else if (rules) renderPlacement();
+    renderLevelInfo();
+    if (status) say($("status"), status.render(), status.kind);
+  });
+
+  const id = new URLSearchParams(location.search).get("game") || localStorage.getItem(GAME_KEY);
+  if (id) {
+    try {
+      game = await api(`/api/battleship/games/${encodeURIComponent(id)}`);
+      remember(game.id);
+      showPlay();
+      setStatus(() => t(game.over ? "bs.over" : "bs.resumed"));
+      return;
+    } catch (error) {
+      forget();
+      showSetup();
+      setStatus(() => t("bs.gone", { error: error.message }), "error");
+      return;
+    }
+  }
+  showSetup();
+  setStatus(() => t("bs.place.pick"));
+}
+
+init();

@@ -1,0 +1,396 @@
+// The simulation table of every computer shooter and the P(done within t shots) chart,
+// computed by the engine on the server (cached; recomputed with a progress bar).
+
+import { addTexts, api, renderChrome, say, t } from "./common.js";
+
+addTexts({
+  en: {
+    "st.intro":
+      "Every strategy plays the same numbered games (game g has the same fleet for all of them). The dotted line is the exact law of random shooting.",
+    "st.rules": "Rules",
+    "st.games": "Games",
+    "st.recompute": "Recompute",
+    "st.compute": "Compute",
+    "st.progress": "Progress",
+    "st.progress.text": "{done} of {total} games played",
+    "st.missing": "Not computed yet for {games} games. Press Compute to play them (a few seconds).",
+    "st.running": "Computing…",
+    "st.ready": "Computed over {games} games per strategy.",
+    "st.failed": "The computation failed: {detail}",
+    "st.table.title": "Shots to sink the whole fleet ({games} games, {rules})",
+    "st.col.strategy": "strategy",
+    "st.col.mean": "mean",
+    "st.col.se": "± se",
+    "st.col.sd": "sd",
+    "st.col.median": "median",
+    "st.col.middle": "middle 80 %",
+    "st.col.best": "best",
+    "st.col.worst": "worst",
+    "st.col.within": "≤ 50 shots",
+    "st.col.hunt": "hunt",
+    "st.col.target": "target",
+    "st.columns":
+      "se: standard error of the mean; sd: standard deviation; middle 80 %: 10th to 90th percentile; hunt/target: mean shots fired with no open hit / with one.",
+    "st.chart": "P(done within t shots)",
+    "st.axis.x": "shots t",
+    "st.axis.y": "P(done within t shots)",
+    "st.exact": "random, exact law",
+    "st.mean": "mean {mean}",
+    "st.rules.classic": "Classic (5, 4, 3, 3, 2)",
+    "st.rules.russian": "Russian (4, 3, 3, 2, 2, 2, 1, 1, 1, 1; no touching)",
+    "strategy.random": "Random (Easy)",
+    "strategy.hunt-target": "Hunt and target",
+    "strategy.parity": "Parity (Normal)",
+    "strategy.density": "Density (Hard)",
+  },
+  tr: {
+    "st.intro":
+      "Her strateji aynı numaralı oyunları oynar (g numaralı oyunda filo hepsi için aynıdır). Noktalı çizgi rastgele atışın kesin dağılımıdır.",
+    "st.rules": "Kurallar",
+    "st.games": "Oyun sayısı",
+    "st.recompute": "Yeniden hesapla",
+    "st.compute": "Hesapla",
+    "st.progress": "İlerleme",
+    "st.progress.text": "{total} oyunun {done} tanesi oynandı",
+    "st.missing": "{games} oyun için henüz hesaplanmadı. Oynatmak için Hesapla'ya bas (birkaç saniye).",
+    "st.running": "Hesaplanıyor…",
+    "st.ready": "Strateji başına {games} oyun üzerinden hesaplandı.",
+    "st.failed": "Hesaplama başarısız oldu: {detail}",
+    "st.table.title": "Bütün filoyu batırmak için atış sayısı ({games} oyun, {rules})",
+    "st.col.strategy": "strateji",
+    "st.col.mean": "ortalama",
+    "st.col.se": "± sh",
+    "st.col.sd": "ss",
+    "st.col.median": "medyan",
+    "st.col.middle": "ortadaki %80",
+    "st.col.best": "en iyi",
+    "st.col.worst": "en kötü",
+    "st.col.within": "≤ 50 atış",
+    "st.col.hunt": "av",
+    "st.col.target": "hedef",
+    "st.columns":
+      "sh: ortalamanın standart hatası; ss: standart sapma; ortadaki %80: 10. ile 90. yüzdelik arası; av/hedef: açık isabet yokken / varken yapılan ortalama atış.",
+    "st.chart": "P(t atışta bitti)",
+    "st.axis.x": "atış sayısı t",
+    "st.axis.y": "P(t atış içinde bitti)",
+    "st.exact": "rastgele, kesin dağılım",
+    "st.mean": "ortalama {mean}",
+    "st.rules.classic": "Klasik (5, 4, 3, 3, 2)",
+    "st.rules.russian": "Rus (4, 3, 3, 2, 2, 2, 1, 1, 1, 1; değme yok)",
+    "strategy.random": "Rastgele (Kolay)",
+    "strategy.hunt-target": "Av ve hedef",
+    "strategy.parity": "Parite (Orta)",
+    "strategy.density": "Yoğunluk (Zor)",
+  },
+});
+
+const GAME_CHOICES = [10, 50, 100, 200, 500, 1000, 2000];
+const COLOURS = {
+  random: "#e8590c",
+  "hunt-target": "#2f9e44",
+  parity: "#1f6feb",
+  density: "#ae3ec9",
+};
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+let data = null; // the ready table and curves
+let message = null; // () => text for the status line
+let watching = 0; // bumps to stop an older progress loop
+
+function setStatus(render, kind = "info") {
+  message = { render, kind };
+  say($("status"), render(), kind);
+}
+
+function query() {
+  return new URLSearchParams({ rules: $("rules").value, games: $("games").value }).toString();
+}
+
+function fixed(x, digits = 1) {
+  return Number(x).toFixed(digits);
+}
+
+function percent(x) {
+  return `${Math.round(x * 100)} %`;
+}
+
+// ---- table -----------------------------------------------------------------------
+
+function renderTable() {
+  const table = $("table");
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  const columns = [
+    "strategy", "mean", "se", "sd", "median", "middle", "best", "worst", "within", "hunt", "target",
+  ];
+  for (const key of columns) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(`st.col.${key}`);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const row of Object.values(data.table.strategies)) {
+    addRow(body, [
+      t(`strategy.${row.strategy}`),
+      fixed(row.mean),
+      fixed(row.stderr, 2),
+      fixed(row.stderr * Math.sqrt(row.games)),
+      String(row.median),
+      `${row.p10}–${row.p90}`,
+      String(row.best),
+      String(row.worst),
+      percent(row.within_50),
+      fixed(row.hunt_mean),
+      fixed(row.target_mean),
+    ]).dataset.strategy = row.strategy;
+  }
+  const exact = data.table.exact_random;
+  addRow(body, [
+    t("st.exact"),
+    fixed(exact.mean, 2),
+    "",
+    fixed(exact.stdev),
+    String(exact.median),
+    `${exact.p10}–${exact.p90}`,
+    String(exact.best),
+    String(exact.worst),
+    percent(exact.within_50),
+    "",
+    "",
+  ]).className = "exact";
+  $("table-title").textContent = t("st.table.title", {
+    games: data.games,
+    rules: t(`st.rules.${data.rules}`),
+  });
+}
+
+function addRow(body, cells) {
+  const tr = body.insertRow();
+  cells.forEach((text, i) => {
+    const cell = document.createElement(i === 0 ? "th" : "td");
+    if (i === 0) cell.scope = "row";
+    cell.textContent = text;
+    tr.append(cell);
+  });
+  return tr;
+}
+
+// ---- chart -----------------------------------------------------------------------
+
+function svg(name, attributes = {}, text = null) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (text !== null) element.textContent = text;
+  return element;
+}
+
+// Drawn at the width it is shown at (up to 640), so its text stays readable on a phone.
+function renderChart() {
+  const width = Math.round(Math.max(300, Math.min(640, $("chart").clientWidth || 640)));
+  const height = Math.round(Math.max(260, width * 0.6));
+  const m = { left: 66, right: 14, top: 14, bottom: 50 };
+  const low = data.ship_cells;
+  const high = data.cells;
+  const x = (shots) => m.left + ((shots - low) / (high - low)) * (width - m.left - m.right);
+  const y = (p) => height - m.bottom - p * (height - m.top - m.bottom);
+  const chart = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "chart",
+    role: "img",
+    "aria-label": t("st.axis.y"),
+  });
+  chart.append(svg("title", {}, t("st.chart")));
+  for (let p = 0; p <= 1.0001; p += 0.25) {
+    const line = { x1: m.left, x2: width - m.right, y1: y(p), y2: y(p), class: "gridline" };
+    chart.append(svg("line", line));
+    const label = { x: m.left - 6, y: y(p) + 4, "text-anchor": "end" };
+    chart.append(svg("text", label, percent(p)));
+  }
+  for (let shots = Math.ceil(low / 10) * 10; shots <= high; shots += 10) {
+    const line = { x1: x(shots), x2: x(shots), y1: m.top, y2: y(0), class: "gridline" };
+    chart.append(svg("line", line));
+    const label = { x: x(shots), y: height - m.bottom + 16, "text-anchor": "middle" };
+    chart.append(svg("text", label, String(shots)));
+  }
+  const xAxis = { x1: m.left, x2: width - m.right, y1: y(0), y2: y(0), class: "axis-line" };
+  const yAxis = { x1: m.left, x2: m.left, y1: m.top, y2: y(0), class: "axis-line" };
+  chart.append(svg("line", xAxis), svg("line", yAxis));
+  const title = { "text-anchor": "middle", class: "axis-title" };
+  const xTitle = { ...title, x: (m.left + width - m.right) / 2, y: height - 10 };
+  const yTitle = { ...title, x: -(m.top + y(0)) / 2, y: 14, transform: "rotate(-90)" };
+  chart.append(svg("text", xTitle, t("st.axis.x")), svg("text", yTitle, t("st.axis.y")));
+  for (const [name, curve] of Object.entries(data.curves)) {
+    let path = `M ${x(low)} ${y(curve[low])}`;
+    for (let shots = low + 1; shots <= high; shots++) {
+      path += ` H ${x(shots)} V ${y(curve[shots])}`;
+    }
+    const stroke = COLOURS[name] || "#495057";
+    chart.append(svg("path", { d: path, class: "curve", stroke, "data-strategy": name }));
+  }
+  const exact = [];
+  for (let shots = low; shots <= high; shots++) exact.push(`${x(shots)},${y(data.exact[shots])}`);
+  const dotted = { points: exact.join(" "), class: "exact", "data-strategy": "exact" };
+  chart.append(svg("polyline", dotted));
+  $("chart").replaceChildren(chart);
+  renderLegend();
+}
+
+function renderLegend() {
+  const legend = $("legend");
+  legend.innerHTML = "";
+  for (const row of Object.values(data.table.strategies)) {
+    const label = t(`strategy.${row.strategy}`);
+    legend.append(legendItem(label, fixed(row.mean), COLOURS[row.strategy], false));
+  }
+  legend.append(legendItem(t("st.exact"), fixed(data.table.exact_random.mean, 2), "#1d2433", true));
+}
+
+function legendItem(label, mean, colour, dotted) {
+  const item = document.createElement("li");
+  const swatch = document.createElement("span");
+  swatch.className = dotted ? "swatch dotted" : "swatch";
+  swatch.style.borderTopColor = colour;
+  item.append(swatch, `${label} (${t("st.mean", { mean })})`);
+  return item;
+}
+
+function render() {
+  $("results").classList.toggle("hidden", !data);
+  $("compute").textContent = t(data ? "st.recompute" : "st.compute");
+  if (!data) return;
+  renderTable();
+  renderChart();
+}
+
+// ---- loading and computing ---------------------------------------------------------
+
+function showProgress(progress) {
+  $("progress-box").classList.remove("hidden");
+  const bar = $("progress");
+  bar.max = Math.max(progress.total, 1);
+  bar.value = progress.done;
+  const { done, total } = progress;
+  $("progress-text").textContent = t("st.progress.text", { done, total });
+}
+
+async function load(token = ++watching) {
+  data = null;
+  try {
+    const answer = await api(`/api/battleship/stats?${query()}`);
+    if (token !== watching) return;
+    if (answer.state === "ready") {
+      data = answer;
+      setStatus(() => t("st.ready", { games: answer.games }), "good");
+    } else if (answer.state === "running") {
+      showProgress(answer);
+      follow(token);
+    } else if (answer.state === "failed") {
+      setStatus(() => t("st.failed", { detail: answer.detail }), "error");
+    } else {
+      $("progress-box").classList.add("hidden");
+      setStatus(() => t("st.missing", { games: answer.games }));
+    }
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  }
+  render();
+}
+
+async function compute() {
+  const token = ++watching;
+  try {
+    const progress = await api("/api/battleship/stats", {
+      method: "POST",
+      body: { rules: $("rules").value, games: Number($("games").value) },
+    });
+    showProgress(progress);
+    follow(token);
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  }
+}
+
+// Follow a running job until it is ready (then show the table) or has failed.
+async function follow(token) {
+  $("compute").disabled = true;
+  setStatus(() => t("st.running"));
+  try {
+    for (;;) {
+      const progress = await api(`/api/battleship/stats/progress?${query()}`);
+      if (token !== watching) return;
+      showProgress(progress);
+      if (progress.state === "ready") {
+        await load(token);
+        return;
+      }
+      if (progress.state !== "running") {
+        setStatus(() => t("st.failed", { detail: progress.detail || progress.state }), "error");
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (error) {
+    setStatus(() => error.message, "error");
+  } finally {
+    if (token === watching) $("compute").disabled = false;
+  }
+}
+
+function remember() {
+  const url = new URL(location.href);
+  url.searchParams.set("rules", $("rules").value);
+  url.searchParams.set("games", $("games").value);
+  history.replaceState(null, "", url);
+}
+
+async function init() {
+  renderChrome();
+  let options;
+  try {
+    options = await api("/api/battleship/options");
+  } catch (error) {
+    setStatus(() => error.message, "error");
+    return;
+  }
+  const params = new URLSearchParams(location.search);
+  const rules = $("rules");
+  for (const r of options.rules) {
+    const option = new Option(t(`st.rules.${r.name}`), r.name);
+    option.dataset.i18n = `st.rules.${r.name}`;
+    rules.append(option);
+  }
+  rules.value = params.get("rules") || "classic";
+  if (!rules.value) rules.value = options.rules[0].name;
+  const games = $("games");
+  const choices = GAME_CHOICES.filter((n) => n >= options.games.min && n <= options.games.max);
+  for (const n of choices) games.append(new Option(String(n), String(n)));
+  games.value = params.get("games") || String(options.games.default);
+  if (!games.value) games.value = String(options.games.default);
+  for (const select of [rules, games]) {
+    select.addEventListener("change", () => {
+      remember();
+      $("progress-box").classList.add("hidden");
+      $("compute").disabled = false;
+      load();
+    });
+  }
+  $("compute").addEventListener("click", compute);
+  let resizing = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => data && renderChart(), 150);
+  });
+  document.addEventListener("languagechange", () => {
+    render();
+    if (message) say($("status"), message.render(), message.kind);
+    if (!$("progress-box").classList.contains("hidden")) {
+      const bar = $("progress");
+      $("progress-text").textContent = t("st.progress.text", { done: bar.value, total: bar.max });
+    }
+  });
+  await load();
+}
+
+init();

@@ -1,0 +1,278 @@
+// Yüz Yüze: the daily puzzle or free play on a 10 × 10 board, with hints, combo and undo.
+// The server holds the game; this page shows its view and sends the player's choices.
+
+import {
+  addTexts,
+  api,
+  cellIndex,
+  cellName,
+  language,
+  makeGrid,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
+
+addTexts({
+  en: {
+    "tour.rules":
+      "Write 1 on the start cell, then 2, 3, … each one jump away: 3 cells straight or 2 diagonally. Fill all 100 cells.",
+    "tour.new": "New game",
+    "tour.daily": "Today's puzzle",
+    "tour.dailyInfo": "{date} · starts at {start}",
+    "tour.pick": "Free play: click a cell on the board to start there, or",
+    "tour.random": "Random start",
+    "tour.board": "Yüz Yüze board",
+    "tour.titleDaily": "Daily puzzle {date}",
+    "tour.titleFree": "Free play from {start}",
+    "tour.filled": "Filled",
+    "tour.combo": "Combo",
+    "tour.best": "best",
+    "tour.hints": "Hints",
+    "tour.undos": "Undos",
+    "tour.hint": "Hint",
+    "tour.undo": "Undo",
+    "tour.newGame": "New game",
+    "tour.legend": "Green cells are your next jumps; the hint paints one yellow.",
+    "tour.copy": "Copy",
+    "tour.chooseStart": "Choose today's puzzle or a start cell.",
+    "tour.yourMove": "Jump to a green cell.",
+    "tour.comboUp": "Combo {combo}! The engine would have played that too.",
+    "tour.hintFull": "Try {cell}: a full board is still possible from there.",
+    "tour.hintExact": "Try {cell}: at best {value} cells can be filled from there.",
+    "tour.hintValue": "Try {cell}: the engine's games from there fill {value} cells on average.",
+    "tour.undone": "Move taken back.",
+    "tour.complete": "Complete tour!",
+    "tour.over": "Game over",
+    "tour.result": "You filled {score} of 100 cells.",
+    "tour.copied": "Copied.",
+    "tour.selected": "Selected: press Ctrl+C (or ⌘C) to copy.",
+    "tour.cellNumber": "{cell}: {number}",
+    "tour.cellLegal": "{cell}: next jump",
+    "tour.cellHint": "{cell}: hint",
+    "tour.missing": "That game is not here any more; start a new one.",
+  },
+  tr: {
+    "tour.rules":
+      "Başlangıç karesine 1 yaz, sonra 2, 3, … her biri bir sıçrama ötede: düz 3 kare ya da çapraz 2 kare. 100 karenin hepsini doldur.",
+    "tour.new": "Yeni oyun",
+    "tour.daily": "Günün bulmacası",
+    "tour.dailyInfo": "{date} · {start} karesinden başlar",
+    "tour.pick": "Serbest oyun: başlamak için tahtada bir kareye tıkla ya da",
+    "tour.random": "Rastgele başla",
+    "tour.board": "Yüz Yüze tahtası",
+    "tour.titleDaily": "Günün bulmacası {date}",
+    "tour.titleFree": "{start} karesinden serbest oyun",
+    "tour.filled": "Dolu",
+    "tour.combo": "Kombo",
+    "tour.best": "en iyi",
+    "tour.hints": "İpucu",
+    "tour.undos": "Geri alma",
+    "tour.hint": "İpucu",
+    "tour.undo": "Geri al",
+    "tour.newGame": "Yeni oyun",
+    "tour.legend": "Yeşil kareler sıradaki sıçramaların; ipucu birini sarıya boyar.",
+    "tour.copy": "Kopyala",
+    "tour.chooseStart": "Günün bulmacasını ya da bir başlangıç karesi seç.",
+    "tour.yourMove": "Yeşil bir kareye sıçra.",
+    "tour.comboUp": "Kombo {combo}! Motor da bu hamleyi yapardı.",
+    "tour.hintFull": "{cell} dene: oradan tahtanın tamamı hâlâ dolabilir.",
+    "tour.hintExact": "{cell} dene: oradan en fazla {value} kare doldurulabilir.",
+    "tour.hintValue": "{cell} dene: motorun oradan oynadığı oyunlar ortalama {value} kare dolduruyor.",
+    "tour.undone": "Hamle geri alındı.",
+    "tour.complete": "Tam tur!",
+    "tour.over": "Oyun bitti",
+    "tour.result": "100 karenin {score} tanesini doldurdun.",
+    "tour.copied": "Kopyalandı.",
+    "tour.selected": "Seçildi: kopyalamak için Ctrl+C (ya da ⌘C) bas.",
+    "tour.cellNumber": "{cell}: {number}",
+    "tour.cellLegal": "{cell}: sıradaki sıçrama",
+    "tour.cellHint": "{cell}: ipucu",
+    "tour.missing": "Bu oyun artık yok; yeni bir oyun başlat.",
+  },
+});
+
+const $ = (id) => document.getElementById(id);
+const status = $("status");
+let game = null; // the server's view of the game in progress, or null while choosing
+let shown = null; // the last status message: [key, vars, kind], redrawn on a language switch
+let queue = Promise.resolve(); // requests run one after another, in the order asked
+
+renderChrome();
+const cells = makeGrid($("board"), {
+  label: t("tour.board"),
+  onCell: (index) => run(() => onCell(index)),
+});
+
+function tell(key, vars = {}, kind = "info") {
+  shown = [key, vars, kind];
+  say(status, t(key, vars), kind);
+}
+
+// Run one request at a time; a failure shows the server's text.
+function run(task) {
+  queue = queue.then(task).catch((error) => {
+    shown = null;
+    say(status, error.message, "error");
+  });
+  return queue;
+}
+
+// POST to the current game: action is moves, undo or hint.
+function post(action, body) {
+  return api(`/api/tour/games/${game.id}/${action}`, { method: "POST", body });
+}
+
+async function onCell(index) {
+  if (game) {
+    show(await post("moves", { cell: cellName(index) }));
+  } else {
+    await start({ kind: "free", start: cellName(index) });
+  }
+}
+
+async function start(request) {
+  const view = await api("/api/tour/games", { method: "POST", body: request });
+  history.pushState(null, "", `?game=${encodeURIComponent(view.id)}`);
+  show(view);
+}
+
+function show(view) {
+  const before = game;
+  game = view;
+  render();
+  if (view.over) {
+    shown = null;
+    say(status, "");
+  } else if (before && view.count > before.count && view.combo.current > 0) {
+    tell("tour.comboUp", { combo: view.combo.current }, "good");
+  } else {
+    tell("tour.yourMove");
+  }
+}
+
+function render() {
+  $("setup").classList.toggle("hidden", game !== null);
+  $("game").classList.toggle("hidden", game === null);
+  $("board").setAttribute("aria-label", t("tour.board"));
+  $("board").classList.toggle("picking", game === null);
+  renderBoard();
+  if (!game) return;
+  $("game-title").textContent = game.kind === "daily"
+    ? t("tour.titleDaily", { date: game.date })
+    : t("tour.titleFree", { start: game.start });
+  $("count").textContent = game.count;
+  $("combo").textContent = game.combo.current;
+  $("best").textContent = game.combo.best;
+  $("hints").textContent = game.hints;
+  $("undos").textContent = game.undos;
+  $("hint").disabled = game.over;
+  $("undo").disabled = game.count === 1;
+  renderSummary();
+}
+
+function renderBoard() {
+  const numbers = new Map((game ? game.moves : []).map((name, i) => [cellIndex(name), i + 1]));
+  const legal = new Set((game ? game.legal : []).map((name) => cellIndex(name)));
+  const hinted = game && game.hint && !game.over ? cellIndex(game.hint.cell) : -1;
+  const current = game ? cellIndex(game.current) : -1;
+  cells.forEach((cell, i) => {
+    const number = numbers.get(i);
+    cell.textContent = number ?? "";
+    cell.classList.toggle("visited", number !== undefined);
+    cell.classList.toggle("current", i === current);
+    cell.classList.toggle("legal", legal.has(i));
+    cell.classList.toggle("hint", i === hinted);
+    const name = cellName(i);
+    let label = name;
+    if (number !== undefined) label = t("tour.cellNumber", { cell: name, number });
+    else if (i === hinted) label = t("tour.cellHint", { cell: name });
+    else if (legal.has(i)) label = t("tour.cellLegal", { cell: name });
+    cell.setAttribute("aria-label", label);
+  });
+}
+
+function renderSummary() {
+  const summary = game.summary;
+  $("summary").classList.toggle("hidden", !summary);
+  if (!summary) return;
+  $("summary-title").textContent = t(summary.complete ? "tour.complete" : "tour.over");
+  $("summary-text").textContent = t("tour.result", { score: summary.score });
+  $("share").textContent = summary.share[language()] ?? summary.share.en;
+}
+
+async function askHint() {
+  const answer = await post("hint", { mode: "hint" });
+  game.hint = { cell: answer.cell, mode: answer.mode, value: answer.value, exact: answer.exact };
+  game.hints = answer.hints;
+  render();
+  const vars = { cell: answer.cell, value: answer.value };
+  if (answer.exact) tell(answer.value === 100 ? "tour.hintFull" : "tour.hintExact", vars);
+  else tell("tour.hintValue", { ...vars, value: answer.value.toFixed(1) });
+}
+
+async function undo() {
+  show(await post("undo"));
+  tell("tour.undone");
+}
+
+async function copyShare() {
+  const line = $("share").textContent;
+  try {
+    await navigator.clipboard.writeText(line);
+    tell("tour.copied", {}, "good");
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents($("share"));
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    tell("tour.selected");
+  }
+}
+
+function newGame() {
+  game = null;
+  history.pushState(null, "", location.pathname);
+  render();
+  tell("tour.chooseStart");
+}
+
+// The game named in the address (a reload continues it), or the choice of a new one.
+async function load() {
+  const id = new URLSearchParams(location.search).get("game");
+  game = null;
+  render();
+  if (!id) return tell("tour.chooseStart");
+  try {
+    show(await api(`/api/tour/games/${encodeURIComponent(id)}`));
+  } catch (error) {
+    if (error.status !== 404 && error.status !== 422) throw error;
+    history.replaceState(null, "", location.pathname);
+    tell("tour.missing", {}, "error");
+  }
+}
+
+async function showDaily() {
+  const puzzle = await api("/api/tour/daily");
+  $("daily-info").dataset.date = puzzle.date;
+  $("daily-info").dataset.start = puzzle.start;
+  $("daily-info").textContent = t("tour.dailyInfo", puzzle);
+}
+
+$("daily").addEventListener("click", () => run(() => start({ kind: "daily" })));
+$("random").addEventListener("click", () => run(() => start({ kind: "free" })));
+$("hint").addEventListener("click", () => run(askHint));
+$("undo").addEventListener("click", () => run(undo));
+$("new").addEventListener("click", () => run(newGame));
+$("copy").addEventListener("click", () => run(copyShare));
+window.addEventListener("popstate", () => run(load));
+document.addEventListener("languagechange", () => {
+  render();
+  const info = $("daily-info");
+  if (info.dataset.date) info.textContent = t("tour.dailyInfo", { ...info.dataset });
+  if (shown) say(status, t(...shown.slice(0, 2)), shown[2]);
+});
+
+run(load);
+run(showDaily);

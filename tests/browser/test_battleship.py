@@ -1,0 +1,332 @@
+"""The Battleship pages in Chromium: placing a fleet, a game won by clicking (across a
+server restart), the Hard heat map, the statistics page and the replay."""
+
+import json
+import re
+import sqlite3
+from urllib.parse import parse_qs, urlparse
+
+from playwright.sync_api import expect
+
+import hamle.battleship as bs
+from hamle.rng import FLEET_STREAM, game_stream
+
+CLASSIC = bs.Rules.classic()
+SHOT = re.compile(r"\b(hit|sunk)\b")
+
+
+def hidden_fleet(server, game_id) -> bs.Fleet:
+    """Privileged test access: the computer's fleet, re-derived from the secret seed that
+    only the server's database holds."""
+    with sqlite3.connect(server.db) as db:
+        (state,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+    state = json.loads(state)
+    rules = bs.Rules.named(state["rules"])
+    return bs.random_fleet(rules, game_stream(state["seed"], FLEET_STREAM))
+
+
+def classes(page, grid):
+    return page.eval_on_selector_all(f"#{grid} .cell", "cells => cells.map(c => c.className)")
+
+
+def start_game(page, level):
+    page.click("#random-fleet")
+    expect(page.locator("#start")).to_be_enabled()
+    page.check(f"input[name=level][value={level}]")
+    page.click("#start")
+    expect(page.locator("#play")).to_be_visible()
+    expect(page.locator("#enemy-grid .cell")).to_have_count(100)
+    return parse_qs(urlparse(page.url).query)["game"][0]
+
+
+def fire(page, cell):
+    page.click(f"#enemy-grid [data-cell={cell}]")
+    expect(page.locator(f"#enemy-grid [data-cell={cell}]")).to_have_class(SHOT)
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def test_place_by_keyboard_drag_and_rotate(server, page, screenshot):
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#ships button")).to_have_count(5)
+    expect(page.locator("#start")).to_be_disabled()
+    # Keyboard: choose the Destroyer, arrow down to A3, Enter.
+    page.focus("#ships button[data-ship='4']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#ships button[data-ship='4']")).to_have_attribute("aria-pressed", "true")
+    page.focus("#place-grid [data-cell=A1]")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    for cell in ("A3", "B3"):
+        expect(page.locator(f"#place-grid [data-cell={cell}]")).to_have_class(re.compile("ship"))
+    expect(page.locator("#status")).to_have_text("Destroyer placed at A3–B3.")
+    # The Carrier is chosen next; R turns it upright, Enter on J1 places it down to J5.
+    expect(page.locator("#ships button[data-ship='0']")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("r")
+    expect(page.locator("#rotate")).to_have_text("Rotate (R): vertical")
+    page.focus("#place-grid [data-cell=J1]")
+    page.keyboard.press("Enter")
+    for cell in ("J1", "J5"):
+        expect(page.locator(f"#place-grid [data-cell={cell}]")).to_have_class(re.compile("ship"))
+    # Drag the Battleship from the list to C6 (it keeps the upright orientation).
+    page.hover("#ships button[data-ship='1']")
+    page.mouse.down()
+    page.hover("#place-grid [data-cell=C6]")
+    expect(page.locator("#place-grid [data-cell=C9]")).to_have_class(re.compile("preview"))
+    page.mouse.up()
+    for cell in ("C6", "C7", "C8", "C9"):
+        expect(page.locator(f"#place-grid [data-cell={cell}]")).to_have_class(re.compile("ship"))
+    # Drag the Carrier by its second cell (J2) to H3: it now lies on H2..H6.
+    page.hover("#place-grid [data-cell=J2]")
+    page.mouse.down()
+    page.hover("#place-grid [data-cell=I3]")
+    page.hover("#place-grid [data-cell=H3]")
+    page.mouse.up()
+    expect(page.locator("#place-grid [data-cell=J1]")).not_to_have_class(re.compile("ship"))
+    for cell in ("H2", "H6"):
+        expect(page.locator(f"#place-grid [data-cell={cell}]")).to_have_class(re.compile("ship"))
+    # Lying flat from H2 it would leave the board: refused with a message.
+    page.click("#rotate")
+    expect(page.locator("#status")).to_have_text(
+        "Carrier does not fit there: it would leave the board."
+    )
+    expect(page.locator("#place-grid [data-cell=H6]")).to_have_class(re.compile("ship"))
+    # Overlap is refused too; then the last two ships by clicking.
+    page.click("#ships button[data-ship='2']")
+    page.click("#place-grid [data-cell=E2]")  # vertical E2..E4 is free
+    page.click("#ships button[data-ship='3']")
+    page.click("#rotate")
+    page.click("#place-grid [data-cell=B6]")  # horizontal B6..D6 crosses the Battleship
+    expect(page.locator("#status")).to_have_text(
+        "Submarine would overlap or touch another ship there."
+    )
+    page.click("#place-grid [data-cell=E8]")
+    expect(page.locator("#status")).to_have_text(
+        "Your fleet is ready. Choose a level and press Start."
+    )
+    screenshot(page, "battleship-setup-laptop")
+    page.click("#lang-switch")
+    expect(page.locator("#setup-title")).to_have_text("Filonu yerleştir")
+    expect(page.locator("#ships button[data-ship='0']")).to_contain_text("Uçak gemisi (5)")
+    page.click("#lang-switch")
+    page.check("input[name=level][value=normal]")
+    page.click("#start")
+    expect(page.locator("#own-grid .cell.ship")).to_have_count(17)
+    placed = {"H2", "H6", "C6", "C9", "E2", "E4", "E8", "G8", "A3", "B3"}
+    for cell in placed:
+        expect(page.locator(f"#own-grid [data-cell={cell}]")).to_have_class(re.compile("ship"))
+    assert page.js_errors == []
+
+
+def test_a_game_won_by_clicking_survives_a_restart(server, page, screenshot):
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "easy")
+    targets = [CLASSIC.grid.name(c) for ship in hidden_fleet(server, game_id).ships for c in ship]
+    assert len(targets) == 17
+    for cell in targets[:4]:
+        fire(page, cell)
+    expect(page.locator("#status")).to_contain_text(f"You fired at {targets[3]}")
+    enemy, own = classes(page, "enemy-grid"), classes(page, "own-grid")
+    assert sum("miss" in c or "hit" in c or "sunk" in c for c in own) == 4
+
+    server.restart()
+    page.reload()
+    expect(page.locator("#status")).to_have_text("Game resumed.")
+    expect(page.locator(f"#enemy-grid [data-cell={targets[0]}]")).to_have_class(SHOT)
+    assert classes(page, "enemy-grid") == enemy
+    assert classes(page, "own-grid") == own
+    screenshot(page, "battleship-laptop")
+
+    for cell in targets[4:]:
+        fire(page, cell)
+    expect(page.locator("#end-message")).to_have_text(
+        "You won in 17 shots! The computer's fleet is shown below."
+    )
+    expect(page.locator("#enemy-fleet li")).to_have_count(5)
+    fleet = hidden_fleet(server, game_id)
+    for ship, cells, item in zip(CLASSIC.fleet, fleet.ships, range(5), strict=True):
+        first, last = CLASSIC.grid.name(cells[0]), CLASSIC.grid.name(cells[-1])
+        expect(page.locator("#enemy-fleet li").nth(item)).to_have_text(
+            f"{ship.name}: {first}–{last}"
+        )
+    expect(page.locator("#enemy-grid .cell.sunk")).to_have_count(17)
+    expect(page.locator("#counts")).to_contain_text("Your shots: 17")
+    page.focus(f"#enemy-grid [data-cell={targets[0]}]")  # aria-disabled now: use the keys
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_have_text(
+        "The game is over. Start a new game to play again."
+    )
+    screenshot(page, "battleship-won-laptop")
+    page.click("#new-game")
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(17)  # the fleet is kept
+    assert "game=" not in page.url
+    assert page.js_errors == []
+
+
+def test_hard_heat_map_paints_your_board_on_a_phone(server, phone, screenshot):
+    phone.goto(server.url + "/battleship")
+    screenshot(phone, "battleship-setup-phone")
+    start_game(phone, "hard")
+    toggle = phone.locator("#heat-toggle")
+    expect(toggle).to_be_visible()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#own-grid .cell.heat")).to_have_count(100)
+    expect(phone.locator("#own-grid .cell.best")).to_have_count(4)
+    expect(phone.locator("#heat-info")).to_have_text(
+        "The computer's best cells: E5, F5, E6, F6 (d = 34); w = 35."
+    )
+    hottest = phone.locator("#own-grid [data-cell=E5]")
+    coldest = phone.locator("#own-grid [data-cell=A1]")
+    expect(hottest).to_have_attribute("title", "d = 34")
+    expect(coldest).to_have_attribute("title", "d = 10")
+    colour = "el => getComputedStyle(el).backgroundColor"
+    assert hottest.evaluate(colour) != coldest.evaluate(colour)
+    phone.click("#enemy-grid [data-cell=A1]")
+    expect(phone.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile("miss|hit|sunk"))
+    expect(phone.locator("#own-grid .cell.heat")).to_have_count(99)
+    shot = phone.locator("#own-grid .cell.miss, #own-grid .cell.hit")
+    expect(shot).to_have_count(1)
+    assert shot.get_attribute("data-cell") in ("E5", "F5", "E6", "F6")
+    no_sideways_scroll(phone)
+    screenshot(phone, "battleship-phone")
+    toggle.click()
+    expect(phone.locator("#own-grid .cell.heat")).to_have_count(0)
+    expect(phone.locator("#heat-info")).to_have_text("")
+    assert phone.js_errors == []
+
+
+def test_easy_game_has_no_heat_map(server, page):
+    page.goto(server.url + "/battleship")
+    start_game(page, "easy")
+    expect(page.locator("#heat-toggle")).to_be_hidden()
+    expect(page.locator("#counts")).to_contain_text("Level: Easy")
+
+
+def test_statistics_recompute_with_progress_table_and_chart(server, page, phone, screenshot):
+    page.goto(server.url + "/battleship/stats")
+    expect(page.locator("#status")).to_contain_text("Not computed yet for 1000 games")
+    page.select_option("#games", "10")
+    expect(page.locator("#status")).to_contain_text("Not computed yet for 10 games")
+    page.click("#compute")
+    expect(page.locator("#progress")).to_be_visible()
+    expect(page.locator("#table tbody tr")).to_have_count(5)
+    expect(page.locator("#progress-text")).to_have_text("40 of 40 games played")
+    assert page.locator("#progress").get_attribute("value") == "40"
+    assert page.locator("#progress").evaluate("el => el.max") == 40
+    expect(page.locator("#status")).to_have_text("Computed over 10 games per strategy.")
+    rows = page.locator("#table tbody tr")
+    expect(rows.nth(3).locator("th")).to_have_text("Density (Hard)")
+    expect(rows.nth(4).locator("th")).to_have_text("random, exact law")
+    expect(rows.nth(4).locator("td").first).to_have_text("95.39")
+    expect(page.locator("#chart svg path.curve")).to_have_count(4)
+    expect(page.locator("#chart svg polyline.exact")).to_have_count(1)
+    expect(page.locator("#chart svg text.axis-title")).to_have_count(2)
+    expect(page.locator("#chart svg")).to_contain_text("shots t")
+    expect(page.locator("#legend li")).to_have_count(5)
+    expect(page.locator("#compute")).to_have_text("Recompute")
+    assert "games=10" in page.url
+    screenshot(page, "stats-laptop")
+    page.click("#lang-switch")
+    expect(page.locator("#table thead th").first).to_have_text("strateji")
+    expect(page.locator("#chart svg")).to_contain_text("atış sayısı t")
+    expect(page.locator("#status")).to_have_text("Strateji başına 10 oyun üzerinden hesaplandı.")
+    assert page.js_errors == []
+
+    phone.goto(server.url + "/battleship/stats?rules=classic&games=10")
+    expect(phone.locator("#table tbody tr")).to_have_count(5)
+    expect(phone.locator("#chart svg path.curve")).to_have_count(4)
+    no_sideways_scroll(phone)
+    screenshot(phone, "stats-phone")
+    assert phone.js_errors == []
+
+
+def test_replay_steps_and_toggles_the_pattern(server, page, phone, screenshot):
+    record = bs.play_game(CLASSIC, "parity", 743)
+    total = record.shots_fired
+    page.goto(server.url + "/battleship/replay")
+    counter = page.locator("#counter")
+    expect(counter).to_have_text(f"Before the first shot (0 of {total}).")
+    expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#board .cell.pattern")).to_have_count(50)
+    page.keyboard.press("ArrowRight")
+    first = record.shots[0]
+    name = CLASSIC.grid.name(first.cell)
+    expect(counter).to_have_text(f"Shot 1 of {total}: {name} — {first.answer} (hunt).")
+    expect(page.locator(f"#board [data-cell={name}]")).to_have_class(re.compile("current"))
+    page.click("#forward")
+    expect(counter).to_contain_text(f"Shot 2 of {total}:")
+    page.keyboard.press("End")
+    expect(counter).to_contain_text(f"Shot {total} of {total}:")
+    expect(page.locator("#board .cell.sunk")).to_have_count(17)
+    expect(page.locator("#forward")).to_be_disabled()
+    page.focus("#slider")
+    page.keyboard.press("ArrowLeft")
+    expect(counter).to_contain_text(f"Shot {total - 1} of {total}:")
+    page.locator("#shots li button").nth(4).click()
+    expect(counter).to_contain_text(f"Shot 5 of {total}:")
+    expect(page.locator("#shots li button").nth(4)).to_have_attribute("aria-current", "step")
+    page.click("#first")
+    expect(counter).to_have_text(f"Before the first shot (0 of {total}).")
+    page.click("#pattern")
+    expect(page.locator("#board .cell.pattern")).to_have_count(0)
+    page.keyboard.press("p")
+    expect(page.locator("#board .cell.pattern")).to_have_count(50)
+    page.keyboard.press("End")
+    screenshot(page, "replay-laptop")
+    # The same game without the pattern, chosen in the form.
+    page.select_option("#strategy", "hunt-target")
+    page.click("#show")
+    plain = bs.play_game(CLASSIC, "hunt-target", 743).shots_fired
+    expect(page.locator("#summary")).to_contain_text(f"Game 743, Hunt and target: {plain} shots")
+    expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "false")
+    assert "strategy=hunt-target" in page.url
+    page.fill("#game", "0")
+    page.click("#show")
+    expect(page.locator("#status")).to_contain_text("A game number is a whole number")
+    page.click("#lang-switch")
+    expect(page.locator("#summary")).to_contain_text("Oyun 743, Av ve hedef")
+    expect(page.locator("#status")).to_contain_text("Oyun numarası 1 ile")
+    assert page.js_errors == []
+
+    phone.goto(server.url + "/battleship/replay?game=12&strategy=density")
+    expect(phone.locator("#summary")).to_contain_text("Game 12, Density (Hard)")
+    for _ in range(20):
+        phone.keyboard.press("ArrowRight")
+    expect(phone.locator("#counter")).to_contain_text("Shot 20 of")
+    no_sideways_scroll(phone)
+    screenshot(phone, "replay-phone")
+    assert phone.js_errors == []
+
+
+def test_russian_rules_show_water_around_a_sunk_boat(server, page):
+    page.goto(server.url + "/battleship")
+    page.select_option("#rules", "russian")
+    expect(page.locator("#ships button")).to_have_count(10)
+    page.click("#ships button[data-ship='6']")  # Boat 1
+    page.click("#place-grid [data-cell=A1]")
+    page.click("#ships button[data-ship='7']")
+    page.click("#place-grid [data-cell=B2]")  # diagonal to A1: ships may not touch
+    expect(page.locator("#status")).to_have_text(
+        "Boat 2 would overlap or touch another ship there."
+    )
+    game_id = start_game(page, "easy")
+    grid = bs.Rules.russian().grid
+    boat = hidden_fleet(server, game_id).ships[-1]
+    name = grid.name(boat[0])
+    page.click(f"#enemy-grid [data-cell={name}]")
+    expect(page.locator(f"#enemy-grid [data-cell={name}]")).to_have_class(re.compile("sunk"))
+    expect(page.locator("#status")).to_contain_text(f"You fired at {name}: sunk — Boat 4!")
+    around = [grid.name(c) for c in grid.surroundings(boat[0])]
+    expect(page.locator("#enemy-grid .cell.water")).to_have_count(len(around))
+    page.focus(f"#enemy-grid [data-cell={around[0]}]")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_have_text(
+        f"{around[0]} touches a sunk ship, so it is water: fire elsewhere."
+    )
+    expect(page.locator("#enemy-afloat")).to_have_text("Ships afloat: 9 of 10")
+    assert page.js_errors == []

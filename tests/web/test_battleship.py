@@ -1,0 +1,595 @@
+"""The Battleship API: options, fleets, games against the computer, heat map, replay and
+the statistics jobs — with hostile input and a restart in the middle of a game."""
+
+import json
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+import hamle.battleship as bs
+from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
+from hamle.web import battleship as web_bs
+from hamle.web import create_app
+
+API = "/api/battleship"
+CLASSIC = bs.Rules.classic()
+FLEET = [
+    ["A1", "B1", "C1", "D1", "E1"],
+    ["A3", "A4", "A5", "A6"],
+    ["C3", "D3", "E3"],
+    ["J8", "J9", "J10"],
+    ["F10", "G10"],
+]
+RUSSIAN_FLEET = [
+    ["A1", "B1", "C1", "D1"],
+    ["A3", "B3", "C3"],
+    ["E3", "F3", "G3"],
+    ["A5", "B5"],
+    ["D5", "E5"],
+    ["G5", "H5"],
+    ["J1"],
+    ["J3"],
+    ["J5"],
+    ["A10"],
+]
+
+
+def new_game(client, level="easy", fleet=FLEET, rules="classic"):
+    response = client.post(f"{API}/games", json={"rules": rules, "level": level, "fleet": fleet})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def computer_fleet(client, game_id) -> bs.Fleet:
+    """Privileged: the hidden fleet, re-derived from the secret seed in the store."""
+    state = client.app.state.store.load("battleship", game_id)
+    rules = bs.Rules.named(state["rules"])
+    return bs.random_fleet(rules, game_stream(state["seed"], FLEET_STREAM))
+
+
+def fire(client, game_id, cell):
+    return client.post(f"{API}/games/{game_id}/shots", json={"cell": cell})
+
+
+def names(cells):
+    return [CLASSIC.grid.name(c) for c in cells]
+
+
+# ---- options and random fleets ---------------------------------------------------------
+
+
+def test_options_list_levels_rules_and_bounds(client):
+    data = client.get(f"{API}/options").json()
+    assert data["levels"] == [
+        {"level": "easy", "shooter": "random"},
+        {"level": "normal", "shooter": "parity"},
+        {"level": "hard", "shooter": "density"},
+    ]
+    assert data["strategies"] == ["random", "hunt-target", "parity", "density"]
+    rules = {r["name"]: r for r in data["rules"]}
+    assert [s["length"] for s in rules["classic"]["fleet"]] == [5, 4, 3, 3, 2]
+    assert rules["classic"]["fleet"][0]["name"] == "Carrier" and rules["classic"]["touching"]
+    assert [s["length"] for s in rules["russian"]["fleet"]] == [4, 3, 3, 2, 2, 2, 1, 1, 1, 1]
+    assert not rules["russian"]["touching"]
+    assert data["games"] == {"min": 10, "max": 2000, "default": 1000}
+    assert data["max_game"] == 10**9
+
+
+@pytest.mark.parametrize("rules", ["classic", "russian"])
+def test_random_fleets_are_legal_and_new_each_time(client, rules):
+    fleets = [client.get(f"{API}/fleet", params={"rules": rules}).json() for _ in range(3)]
+    chosen = bs.Rules.named(rules)
+    for data in fleets:
+        assert data["rules"] == rules
+        assert [s["name"] for s in data["fleet"]] == [s.name for s in chosen.fleet]
+        bs.Fleet.from_cells(chosen, [s["cells"] for s in data["fleet"]])  # raises if illegal
+    assert len({json.dumps(d["fleet"]) for d in fleets}) == 3
+
+
+def test_random_fleet_rejects_unknown_rules(client):
+    response = client.get(f"{API}/fleet", params={"rules": "chess"})
+    assert response.status_code == 422
+    assert "rules" in response.json()["detail"]
+
+
+# ---- creating games ------------------------------------------------------------------
+
+
+def test_new_game_view_hides_the_computer_fleet(client):
+    game = new_game(client, level="normal")
+    assert game["rules"] == "classic" and game["level"] == "normal"
+    assert game["shooter"] == "parity"
+    assert (game["rows"], game["cols"], game["touching"]) == (10, 10, True)
+    assert game["turn"] == 0 and not game["over"] and game["winner"] is None
+    assert game["enemy_fleet"] is None
+    assert game["enemy"]["marks"] == ["unknown"] * 100
+    assert game["own"]["marks"] == ["unknown"] * 100
+    assert (game["enemy"]["afloat"], game["enemy"]["ships"]) == (5, 5)
+    assert [s["cells"] for s in game["fleet"]] == FLEET
+    assert [s["name"] for s in game["fleet"]] == [s.name for s in CLASSIC.fleet]
+    state = client.app.state.store.load("battleship", game["id"])
+    assert "seed" not in json.dumps(game) and str(state["seed"]) not in json.dumps(game)
+    again = client.get(f"{API}/games/{game['id']}").json()
+    assert again == game
+
+
+def test_game_ids_are_unguessable_and_seeds_differ(client):
+    a, b = new_game(client), new_game(client)
+    assert a["id"] != b["id"] and len(a["id"]) >= 20
+    store = client.app.state.store
+    assert store.load("battleship", a["id"])["seed"] != store.load("battleship", b["id"])["seed"]
+    assert computer_fleet(client, a["id"]) != computer_fleet(client, b["id"])
+
+
+@pytest.mark.parametrize(
+    ("fleet", "message"),
+    [
+        (FLEET[:4], "the fleet has 5 ships, 4 were given"),
+        ([*FLEET[:4], ["A1", "A2"]], "Carrier and Destroyer overlap at A1"),
+        ([["A1", "B1", "C1", "D1", "D2"], *FLEET[1:]], "not a straight unbroken line"),
+        ([["A1", "B1", "C1", "D1"], *FLEET[1:]], "Carrier is 5 cells long, not 4"),
+        ([["A1", "C1", "D1", "E1", "F1"], *FLEET[1:]], "not a straight unbroken line"),
+        ([["A1", "A1", "A2", "A3", "A4"], *FLEET[1:]], "distinct cells"),
+        ([*FLEET[:4], ["K1", "K2"]], "Destroyer: K1 is off the 10×10 board"),
+        ([*FLEET[:4], ["J10", "J11"]], "J11 is off the 10×10 board"),
+        ([*FLEET[:4], ["1A", "2A"]], "is not a cell name"),
+    ],
+)
+def test_bad_fleets_get_the_engine_message(client, fleet, message):
+    response = client.post(f"{API}/games", json={"level": "easy", "fleet": fleet})
+    assert response.status_code == 400
+    assert message in response.json()["detail"]
+
+
+def test_russian_rules_forbid_touching_ships(client):
+    touching = [["A1", "B1", "C1", "D1"], ["A2", "B2", "C2"], *RUSSIAN_FLEET[2:]]
+    response = client.post(
+        f"{API}/games", json={"rules": "russian", "level": "hard", "fleet": touching}
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"] == "Battleship and Cruiser 1 touch at A2"
+    game = new_game(client, level="hard", fleet=RUSSIAN_FLEET, rules="russian")
+    assert game["touching"] is False and game["own"]["ships"] == 10
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"level": "easy", "fleet": "A1-A5"},
+        {"level": "easy", "fleet": [[1, 2, 3, 4, 5]]},
+        {"level": "easy", "fleet": [["A1"]] * 11},
+        {"level": "easy", "fleet": [["A1"] * 11]},
+        {"level": "easy", "fleet": [["A1" * 1000]]},
+        {"level": "easy", "fleet": []},
+        {"level": "easy", "fleet": [[]]},
+        {"level": "impossible", "fleet": FLEET},
+        {"level": "easy", "rules": "chess", "fleet": FLEET},
+        {"level": "easy", "fleet": FLEET, "seed": 1},
+        {"level": None, "fleet": FLEET},
+        {},
+    ],
+)
+def test_malformed_new_game_requests_are_422(client, body):
+    response = client.post(f"{API}/games", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"]
+
+
+def test_not_json_is_422(client):
+    response = client.post(
+        f"{API}/games", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+
+
+# ---- ids -----------------------------------------------------------------------------
+
+
+def test_unknown_and_foreign_ids(client):
+    assert client.get(f"{API}/games/{'x' * 22}").status_code == 404
+    other = client.app.state.store.create("mastermind", {"secret": [1, 2, 3, 4]})
+    tour = client.app.state.store.create("tour", {"moves": []})
+    for game_id in (other, tour):
+        for response in (
+            client.get(f"{API}/games/{game_id}"),
+            fire(client, game_id, "A1"),
+            client.get(f"{API}/games/{game_id}/heat"),
+        ):
+            assert response.status_code == 404
+            assert "no battleship game" in response.json()["detail"]
+    assert client.get(f"{API}/games/short").status_code == 422
+    assert client.get(f"{API}/games/{'a' * 65}").status_code == 422
+    assert client.get(f"{API}/games/bad$id$chars$$").status_code == 422
+
+
+# ---- playing -------------------------------------------------------------------------
+
+
+def test_each_shot_gets_an_answer_and_the_computer_replies(client):
+    game = new_game(client, level="normal")
+    hidden = computer_fleet(client, game["id"])
+    ship_cells = {c for ship in hidden.ships for c in ship}
+    water = next(c for c in range(100) if c not in ship_cells)
+    target = min(ship_cells)
+    mine = {CLASSIC.grid.index(c) for ship in FLEET for c in ship}
+    replies = []
+    for cell in (water, target):
+        data = fire(client, game["id"], CLASSIC.grid.name(cell)).json()
+        assert data["you"]["cell"] == CLASSIC.grid.name(cell)
+        assert data["you"]["answer"] == ("miss" if cell == water else "hit")
+        reply = data["computer"]
+        index = CLASSIC.grid.index(reply["cell"])
+        assert reply["answer"] in (("hit", "sunk") if index in mine else ("miss",))
+        replies.append(reply["cell"])
+        view = data["game"]
+        assert view["enemy"]["marks"][cell] == data["you"]["answer"]
+        assert view["own"]["marks"][index] == reply["answer"]
+        assert view["enemy_fleet"] is None
+    assert len(set(replies)) == 2
+    assert view["turn"] == 2
+    assert [s["cell"] for s in view["own"]["shots"]] == replies
+    assert [s["answer"] for s in view["enemy"]["shots"]] == ["miss", "hit"]
+
+
+def test_the_computer_choices_come_from_the_secret_seed(client):
+    game = new_game(client, level="hard")
+    for cell in ("A10", "B10", "C10", "D10"):
+        fire(client, game["id"], cell)
+    view = client.get(f"{API}/games/{game['id']}").json()
+    seed = client.app.state.store.load("battleship", game["id"])["seed"]
+    ocean = bs.Ocean(bs.Fleet.from_cells(CLASSIC, FLEET))
+    rng = game_stream(seed, SHOOTER_STREAM)
+    expected = []
+    for _ in range(4):
+        expected.append(ocean.fire(bs.get_shooter("hard").choose(ocean.observation, rng)))
+    assert [s["cell"] for s in view["own"]["shots"]] == names(s.cell for s in expected)
+    assert [s["answer"] for s in view["own"]["shots"]] == [s.answer for s in expected]
+    assert expected[0].cell in {44, 45, 54, 55}  # E5, F5, E6, F6: the empty board's best
+
+
+@pytest.mark.parametrize(
+    ("cell", "status", "message"),
+    [
+        ("K1", 400, "K1 is off the 10×10 board"),
+        ("A11", 400, "A11 is off the 10×10 board"),
+        ("A0", 400, "A0 is off the 10×10 board"),
+        ("5E", 400, "is not a cell name"),
+        ("??", 400, "is not a cell name"),
+        ("A", 422, "cell"),
+        ("A1000", 422, "cell"),
+        (5, 422, "cell"),
+        (None, 422, "cell"),
+        (["A1"], 422, "cell"),
+    ],
+)
+def test_bad_shots(client, cell, status, message):
+    game = new_game(client)
+    response = fire(client, game["id"], cell)
+    assert response.status_code == status
+    assert message in response.json()["detail"]
+    assert client.get(f"{API}/games/{game['id']}").json()["turn"] == 0
+
+
+def test_a_cell_fired_at_twice_is_400_and_changes_nothing(client):
+    game = new_game(client)
+    first = fire(client, game["id"], "e5").json()
+    assert first["you"]["cell"] == "E5"
+    again = fire(client, game["id"], "E5")
+    assert again.status_code == 400
+    assert again.json()["detail"] == "E5 has already been shot"
+    assert client.get(f"{API}/games/{game['id']}").json() == first["game"]
+
+
+def test_shot_body_with_extra_fields_is_422(client):
+    game = new_game(client)
+    response = client.post(f"{API}/games/{game['id']}/shots", json={"cell": "A1", "as": "cpu"})
+    assert response.status_code == 422
+
+
+def test_winning_reveals_the_fleet_and_ends_the_game(client):
+    game = new_game(client, level="easy")
+    hidden = computer_fleet(client, game["id"])
+    cells = [c for ship in hidden.ships for c in ship]
+    for n, cell in enumerate(cells, 1):
+        data = fire(client, game["id"], CLASSIC.grid.name(cell)).json()
+        if n < len(cells):
+            assert data["game"]["enemy_fleet"] is None and not data["game"]["over"]
+            assert data["computer"] is not None
+    assert data["you"]["answer"] == "sunk" and data["computer"] is None
+    view = data["game"]
+    assert view["over"] and view["winner"] == "you" and view["turn"] == 17
+    assert [s["cells"] for s in view["enemy_fleet"]] == [names(s) for s in hidden.ships]
+    assert [s["name"] for s in view["enemy_fleet"]] == [s.name for s in CLASSIC.fleet]
+    assert view["enemy"]["afloat"] == 0 and view["enemy"]["marks"].count("sunk") == 17
+    assert len(view["own"]["shots"]) == 16
+    late = fire(client, game["id"], "A1" if 0 not in cells else "J1")
+    assert late.status_code == 409
+    assert late.json()["detail"] == "the game is over: you won"
+    assert client.get(f"{API}/games/{game['id']}").json() == view
+
+
+def test_losing_to_hard_reveals_the_fleet(client):
+    game = new_game(client, level="hard")
+    hidden = computer_fleet(client, game["id"])
+    ship_cells = {c for ship in hidden.ships for c in ship}
+    # Fire at water first, then at all but one ship cell: the computer wins first.
+    order = [c for c in range(100) if c not in ship_cells] + sorted(ship_cells)[:-1]
+    for cell in order:
+        data = fire(client, game["id"], CLASSIC.grid.name(cell)).json()
+        if data["game"]["over"]:
+            break
+    view = data["game"]
+    assert view["winner"] == "computer" and view["own"]["afloat"] == 0
+    assert view["own"]["marks"].count("sunk") == 17
+    assert view["enemy_fleet"] is not None and view["enemy"]["afloat"] > 0
+    assert len(view["own"]["shots"]) == view["turn"]
+    late = fire(client, game["id"], "J10")
+    assert late.status_code == 409
+    assert late.json()["detail"] == "the game is over: the computer won"
+
+
+def test_sunk_ships_under_no_touch_show_the_water_around(client):
+    game = new_game(client, level="easy", fleet=RUSSIAN_FLEET, rules="russian")
+    hidden = computer_fleet(client, game["id"])
+    boat = hidden.ships[-1]  # a 1-cell boat
+    data = fire(client, game["id"], CLASSIC.grid.name(boat[0])).json()
+    assert data["you"]["answer"] == "sunk"
+    assert data["you"]["ship"] == "Boat 4" and data["you"]["cells"] == names(boat)
+    marks = data["game"]["enemy"]["marks"]
+    around = CLASSIC.grid.surroundings(boat[0])
+    assert all(marks[c] == "water" for c in around)
+    assert marks.count("water") == len(around)
+    assert data["game"]["enemy"]["sunk"] == [{"name": "Boat 4", "length": 1, "cells": names(boat)}]
+    # Known water may still be fired at (a wasted shot): it answers miss.
+    near = fire(client, game["id"], CLASSIC.grid.name(around[0])).json()
+    assert near["you"]["answer"] == "miss"
+    assert near["game"]["enemy"]["marks"][around[0]] == "miss"
+
+
+# ---- heat map ------------------------------------------------------------------------
+
+
+def test_heat_map_is_the_hard_computers_density(client):
+    game = new_game(client, level="hard")
+    heat = client.get(f"{API}/games/{game['id']}/heat").json()
+    assert heat["w"] == 35
+    assert heat["best"] == ["E5", "F5", "E6", "F6"] and heat["best_d"] == "34"
+    assert heat["d"][0] == "10" and all(isinstance(d, str) for d in heat["d"])
+    assert heat["heat"][44] == 1.0 and heat["heat"][0] == round(10 / 34, 4)
+    assert all(0 <= h <= 1 for h in heat["heat"])
+    data = fire(client, game["id"], "J1").json()
+    reply = data["computer"]["cell"]
+    assert reply in ("E5", "F5", "E6", "F6")
+    after = client.get(f"{API}/games/{game['id']}/heat").json()
+    index = CLASSIC.grid.index(reply)
+    assert after["d"][index] == "0" and after["heat"][index] == 0
+    expected = bs.density(
+        bs.Observation.from_marks(
+            CLASSIC,
+            miss=[reply] if data["computer"]["answer"] == "miss" else [],
+            hit=[reply] if data["computer"]["answer"] == "hit" else [],
+        )
+    )
+    assert after["d"] == [str(int(x)) for x in expected.d]
+    assert after["best"] == expected.best_names
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_heat_map_is_refused_below_hard(client, level):
+    game = new_game(client, level=level)
+    response = client.get(f"{API}/games/{game['id']}/heat")
+    assert response.status_code == 409
+    assert "Hard" in response.json()["detail"]
+
+
+# ---- persistence ---------------------------------------------------------------------
+
+
+def test_a_game_survives_a_restart(tmp_path):
+    db = tmp_path / "site.sqlite3"
+    with TestClient(create_app(db, warm=False)) as first:
+        game = new_game(first, level="hard")
+        for cell in ("A10", "B10", "C10"):
+            fire(first, game["id"], cell)
+        before = first.get(f"{API}/games/{game['id']}").json()
+        heat_before = first.get(f"{API}/games/{game['id']}/heat").json()
+    with TestClient(create_app(db, warm=False)) as second:
+        after = second.get(f"{API}/games/{game['id']}").json()
+        assert after == before
+        assert second.get(f"{API}/games/{game['id']}/heat").json() == heat_before
+        data = fire(second, game["id"], "D10").json()
+        assert data["game"]["turn"] == 4
+        assert data["game"]["own"]["shots"][:3] == before["own"]["shots"]
+    with TestClient(create_app(db, warm=False)) as third:
+        assert third.get(f"{API}/games/{game['id']}").json() == data["game"]
+
+
+# ---- replay --------------------------------------------------------------------------
+
+
+def test_replay_matches_the_engine(client):
+    data = client.get(f"{API}/replay", params={"game": 743, "strategy": "parity"}).json()
+    record = bs.play_game(CLASSIC, "parity", 743)
+    assert data["game"] == 743 and data["strategy"] == "parity" and data["preset"] == "classic"
+    assert data["shots_fired"] == record.shots_fired == len(data["shots"])
+    assert [s["cell"] for s in data["shots"]] == names(s.cell for s in record.shots)
+    assert [s["mode"] for s in data["shots"]] == [s.mode for s in record.shots]
+    assert data["fleet"]["Carrier"] == names(record.fleet.ships[0])
+    assert len(data["frames"]) == record.shots_fired + 1
+    assert data["frames"] == [list(f) for f in record.frames()]
+    assert "pattern" not in {m for frame in data["frames"] for m in frame}
+    assert data["frames"][-1].count("sunk") == 17
+
+
+def test_replay_with_the_pattern_and_aliases(client):
+    params = {"game": 743, "strategy": "normal", "pattern": "true"}
+    data = client.get(f"{API}/replay", params=params).json()
+    assert data["strategy"] == "parity" and data["pattern"] is True
+    assert data["frames"][0].count("pattern") == 50
+    hard = client.get(f"{API}/replay", params={"game": 7, "strategy": "hard"}).json()
+    assert hard["shots_fired"] == bs.play_game(CLASSIC, "density", 7).shots_fired
+    russian = client.get(f"{API}/replay", params={"game": 3, "rules": "russian"}).json()
+    assert russian["preset"] == "russian" and russian["frames"][-1].count("sunk") == 20
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"game": 0},
+        {"game": -5},
+        {"game": 10**9 + 1},
+        {"game": 10**30},
+        {"game": "abc"},
+        {"game": 1.5},
+        {"game": 1, "strategy": "cheat"},
+        {"game": 1, "rules": "chess"},
+        {"game": 1, "pattern": "maybe"},
+    ],
+)
+def test_replay_bounds(client, params):
+    response = client.get(f"{API}/replay", params=params)
+    assert response.status_code == 422
+    assert response.json()["detail"]
+
+
+def test_replay_of_the_largest_game_number(client):
+    data = client.get(f"{API}/replay", params={"game": 10**9, "strategy": "random"}).json()
+    assert data["game"] == 10**9 and data["frames"][-1].count("sunk") == 17
+
+
+# ---- statistics ----------------------------------------------------------------------
+
+
+def wait_ready(client, params, deadline=60):
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        progress = client.get(f"{API}/stats/progress", params=params).json()
+        if progress["state"] != "running":
+            return progress
+        time.sleep(0.05)
+    raise AssertionError("the statistics job did not finish")
+
+
+def test_statistics_are_computed_in_the_background_and_cached(client):
+    params = {"rules": "classic", "games": 10}
+    missing = client.get(f"{API}/stats", params=params).json()
+    assert missing["state"] == "missing" and "not computed yet" in missing["detail"]
+    assert missing["total"] == 40 and missing["done"] == 0
+    started = client.post(f"{API}/stats", json=params)
+    assert started.status_code == 202
+    assert started.json()["state"] in ("running", "ready") and started.json()["total"] == 40
+    progress = wait_ready(client, params)
+    assert progress == {**progress, "state": "ready", "done": 40, "total": 40}
+    data = client.get(f"{API}/stats", params=params).json()
+    assert data["state"] == "ready" and data["games"] == 10 and data["cells"] == 100
+    table = bs.simulate(CLASSIC, list(bs.SHOOTERS), games=10).as_dict()
+    assert data["table"] == json.loads(json.dumps(table))
+    assert list(data["curves"]) == ["random", "hunt-target", "parity", "density"]
+    for name, curve in data["curves"].items():
+        shots = [bs.play_game(CLASSIC, name, g).shots_fired for g in range(1, 11)]
+        assert len(curve) == 101 and curve[-1] == 1.0 and curve[16] == 0.0
+        assert curve == sorted(curve)
+        assert curve[50] == sum(s <= 50 for s in shots) / 10
+    law = bs.RandomLaw(100, 17)
+    assert data["exact"][17] == round(float(law.cdf(17)), 6) and data["exact"][100] == 1.0
+    assert data["exact"][85] == round(float(law.cdf(85)), 6)
+    key = web_bs.stats_key("classic", 10)
+    assert client.app.state.store.cached(key)["table"] == data["table"]
+    other = client.get(f"{API}/stats", params={"rules": "classic", "games": 20}).json()
+    assert other["state"] == "missing"
+
+
+def test_statistics_survive_a_restart(tmp_path):
+    db = tmp_path / "site.sqlite3"
+    params = {"rules": "russian", "games": 10}
+    with TestClient(create_app(db, warm=False)) as first:
+        first.post(f"{API}/stats", json=params)
+        assert wait_ready(first, params)["state"] == "ready"
+        table = first.get(f"{API}/stats", params=params).json()
+    with TestClient(create_app(db, warm=False)) as second:
+        assert second.get(f"{API}/stats", params=params).json() == table
+        assert second.get(f"{API}/stats/progress", params=params).json()["state"] == "ready"
+    assert table["table"]["rules"] == bs.Rules.russian().describe()
+
+
+@pytest.fixture
+def held_jobs(monkeypatch):
+    """Statistics jobs that wait for a release, so the test sees them running."""
+    release = threading.Event()
+    calls = []
+
+    def slow(rules, games, progress):
+        calls.append((rules, games))
+        progress(3, 4 * games)
+        assert release.wait(30)
+        return {"rules": rules, "games": games, "table": {}, "curves": {}, "exact": []}
+
+    monkeypatch.setattr(web_bs, "compute_stats", slow)
+    yield release, calls
+    release.set()
+
+
+def test_a_second_request_joins_the_running_job(client, held_jobs):
+    release, calls = held_jobs
+    params = {"rules": "classic", "games": 30}
+    first = client.post(f"{API}/stats", json=params).json()
+    second = client.post(f"{API}/stats", json=params).json()
+    assert first["state"] == second["state"] == "running"
+    progress = client.get(f"{API}/stats/progress", params=params).json()
+    assert progress["state"] == "running" and progress["total"] == 120
+    assert client.get(f"{API}/stats", params=params).json()["state"] == "running"
+    assert calls == [("classic", 30)]
+    release.set()
+    assert wait_ready(client, params)["state"] == "ready"
+    assert calls == [("classic", 30)]
+
+
+def test_too_many_jobs_at_once_are_refused(client, held_jobs):
+    release, calls = held_jobs
+    for games in (40, 50):
+        assert client.post(f"{API}/stats", json={"games": games}).json()["state"] == "running"
+    refused = client.post(f"{API}/stats", json={"games": 60})
+    assert refused.status_code == 409
+    assert "try again" in refused.json()["detail"]
+    release.set()
+    for games in (40, 50):
+        assert wait_ready(client, {"games": games})["state"] == "ready"
+    assert client.post(f"{API}/stats", json={"games": 60}).status_code == 202
+    assert wait_ready(client, {"games": 60})["state"] == "ready"
+    assert [games for _, games in calls] == [40, 50, 60]
+
+
+def test_a_failed_job_reports_its_error(client, monkeypatch):
+    def broken(rules, games, progress):
+        raise RuntimeError("out of ink")
+
+    monkeypatch.setattr(web_bs, "compute_stats", broken)
+    client.post(f"{API}/stats", json={"games": 70})
+    progress = wait_ready(client, {"games": 70})
+    assert progress["state"] == "failed" and "out of ink" in progress["detail"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"games": 9},
+        {"games": 2001},
+        {"games": 10**12},
+        {"games": "many"},
+        {"games": 100.5},
+        {"games": 100, "rules": "chess"},
+        {"games": 100, "first": 5},
+        {"games": None},
+    ],
+)
+def test_statistics_bounds(client, body):
+    response = client.post(f"{API}/stats", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"]
+    query = {k: v for k, v in body.items() if v is not None}
+    if query and "first" not in query:  # the same bounds hold for the query parameters
+        assert client.get(f"{API}/stats", params=query).status_code == 422
+        assert client.get(f"{API}/stats/progress", params=query).status_code == 422

@@ -1,0 +1,89 @@
+"""What the whole site shares: pages, static files, the OpenAPI schema, error shapes."""
+
+import re
+import sqlite3
+
+import pytest
+from typer.testing import CliRunner
+
+from hamle.cli import app as cli
+from hamle.web.app import PAGES
+from hamle.web.store import GameNotFound, Store
+
+
+@pytest.mark.parametrize("path", sorted(PAGES))
+def test_every_page_is_html_with_the_shared_chrome(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert '<header id="top">' in response.text
+    assert '<meta name="viewport"' in response.text
+    for script in re.findall(r'src="(/static/[^"]+)"', response.text):
+        assert client.get(script).status_code == 200, script
+
+
+def test_openapi_schema_describes_every_game(client):
+    schema = client.get("/openapi.json").json()
+    prefixes = {path.split("/")[2] for path in schema["paths"] if path.startswith("/api/")}
+    assert {"battleship", "mastermind", "tour", "health"} <= prefixes
+    assert client.get("/docs").status_code == 200
+
+
+def test_unknown_api_path_is_a_json_404(client):
+    response = client.get("/api/nothing-here")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not Found"}
+
+
+def test_static_files_cannot_escape_their_folder(client):
+    assert client.get("/static/../store.py").status_code == 404
+    assert client.get("/static/%2e%2e/store.py").status_code == 404
+
+
+def test_store_keeps_games_apart_by_kind_and_survives_reopening(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    first = Store(path)
+    game = first.create("tour", {"moves": ["E8"]})
+    assert len(game) >= 20 and game != first.create("tour", {"moves": []})
+    with pytest.raises(GameNotFound, match="no mastermind game"):
+        first.load("mastermind", game)
+    first.close()
+    again = Store(path)
+    assert again.load("tour", game) == {"moves": ["E8"]}
+
+
+def test_a_failed_update_leaves_the_game_as_it_was(tmp_path):
+    store = Store(tmp_path / "games.sqlite3")
+    game = store.create("tour", {"moves": ["E8"]})
+    with pytest.raises(RuntimeError), store.update("tour", game) as state:
+        state["moves"].append("G10")
+        raise RuntimeError("illegal")
+    assert store.load("tour", game) == {"moves": ["E8"]}
+
+
+def test_cache_round_trip(tmp_path):
+    store = Store(tmp_path / "games.sqlite3")
+    assert store.cached("table") is None
+    store.remember("table", {"mean": 44.6})
+    store.remember("table", {"mean": 44.5})
+    assert store.cached("table") == {"mean": 44.5}
+
+
+def test_serve_reports_a_database_it_cannot_open(tmp_path):
+    result = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "no" / "such" / "dir.db")])
+    assert result.exit_code == 2
+    assert "cannot open the database" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_serve_rejects_a_bad_port():
+    result = CliRunner().invoke(cli, ["serve", "--port", "70000"])
+    assert result.exit_code == 2
+    assert "65535" in result.output
+
+
+def test_a_database_that_is_not_sqlite_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not games\n" * 100)
+    with pytest.raises(sqlite3.DatabaseError):
+        Store(path)

@@ -1,0 +1,384 @@
+"""The Yüz Yüze API: daily puzzle, games, moves, undo, hints, the end and persistence."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+import hamle.tour as tour
+from hamle.web import create_app
+
+TODAY = tour.daily_puzzle(tour.today_in_turkey())
+# A free game from A1 that ends after 8 cells: A10's jumps all land on filled cells.
+SHORT = ["A4", "A7", "D7", "D10", "F8", "C8", "A10"]
+
+
+def new(client, **request) -> dict:
+    response = client.post("/api/tour/games", json=request)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def move(client, game: dict, cell) -> dict:
+    return client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": cell})
+
+
+def names(cells) -> list[str]:
+    return [tour.GRID.name(c) for c in cells]
+
+
+# --- the daily puzzle -------------------------------------------------------------------
+
+
+def test_daily_puzzle_is_todays_in_turkey(client):
+    answer = client.get("/api/tour/daily").json()
+    assert answer == {"date": TODAY.date.isoformat(), "seed": TODAY.seed, "start": TODAY.start_name}
+
+
+def test_daily_puzzle_of_a_date(client):
+    assert client.get("/api/tour/daily", params={"date": "2026-12-01"}).json() == {
+        "date": "2026-12-01",
+        "seed": 20261201,
+        "start": "I3",
+    }
+
+
+@pytest.mark.parametrize(
+    ("date", "status", "text"),
+    [
+        ("2026-13-01", 400, "'2026-13-01' is not a date; write YYYY-MM-DD"),
+        ("2026-02-30", 400, "is not a date"),
+        ("yesterday", 400, "'yesterday' is not a date"),
+        ("", 400, "is not a date"),
+        ("1999-12-31", 400, "no daily puzzle for 1999-12-31; choose a date from 2000-01-01"),
+        ("2100-01-01", 400, "no daily puzzle for 2100-01-01"),
+        ("0001-01-01", 400, "no daily puzzle for 0001-01-01"),
+        ("2" * 40, 422, "date: String should have at most 32 characters"),
+    ],
+)
+def test_bad_dates_are_refused_with_the_reason(client, date, status, text):
+    response = client.get("/api/tour/daily", params={"date": date})
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+    response = client.post("/api/tour/games", json={"kind": "daily", "date": date})
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+
+
+# --- creating games -------------------------------------------------------------------
+
+
+def test_daily_game_starts_at_todays_start_cell(client):
+    game = new(client, kind="daily")
+    start = TODAY.start_name
+    assert game["kind"] == "daily" and game["date"] == TODAY.date.isoformat()
+    assert game["start"] == game["current"] == start and game["moves"] == [start]
+    assert game["count"] == 1 and not game["over"]
+    assert game["legal"] == names(tour.Position.start(TODAY.start).legal_moves())
+    assert game["combo"] == {"current": 0, "best": 0}
+    assert (game["hints"], game["undos"], game["hint"], game["summary"]) == (0, 0, None, None)
+    assert new(client)["start"] == start  # daily is the default kind
+
+
+def test_daily_game_of_a_date(client):
+    game = new(client, kind="daily", date="2026-12-01")
+    assert (game["date"], game["start"]) == ("2026-12-01", "I3")
+
+
+def test_free_game_from_a_chosen_or_random_cell(client):
+    game = new(client, kind="free", start=" e5 ")
+    assert (game["kind"], game["date"], game["start"], game["moves"]) == (
+        "free",
+        None,
+        "E5",
+        ["E5"],
+    )
+    assert game["legal"] == ["E2", "E8", "B5", "H5", "C3", "G3", "C7", "G7"]
+    starts = {new(client, kind="free")["start"] for _ in range(12)}
+    assert all(tour.GRID.index(s) in range(100) for s in starts)
+    assert len(starts) > 1
+
+
+def test_game_ids_are_unguessable_and_distinct(client):
+    ids = {new(client)["id"] for _ in range(5)}
+    assert len(ids) == 5 and all(len(i) >= 20 for i in ids)
+
+
+@pytest.mark.parametrize(
+    ("request_body", "status", "text"),
+    [
+        ({"kind": "free", "start": "K1"}, 400, "K1 is off the 10×10 board"),
+        ({"kind": "free", "start": "A11"}, 400, "A11 is off the 10×10 board"),
+        ({"kind": "free", "start": "55"}, 400, "'55' is not a cell name"),
+        ({"kind": "free", "start": 44}, 422, "start: Input should be a valid string"),
+        ({"kind": "free", "start": "E" * 50}, 422, "start: String should have at most 8"),
+        ({"kind": "free", "start": ""}, 422, "start: String should have at least 1"),
+        ({"kind": "daily", "start": "E5"}, 422, "the daily puzzle has its own start cell"),
+        ({"kind": "free", "date": "2026-12-01"}, 422, "a date chooses a daily puzzle"),
+        ({"kind": "weekly"}, 422, "kind: Input should be 'daily' or 'free'"),
+        ({"kind": "daily", "date": 20261201}, 422, "date: Input should be a valid string"),
+        ({"kind": "daily", "seed": 1}, 422, "seed: Extra inputs are not permitted"),
+        ([], 422, "valid dictionary"),
+    ],
+)
+def test_bad_new_game_requests(client, request_body, status, text):
+    response = client.post("/api/tour/games", json=request_body)
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+
+
+# --- ids --------------------------------------------------------------------------------
+
+
+def test_unknown_and_foreign_ids_are_not_found(client):
+    assert client.get("/api/tour/games/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
+    foreign = client.app.state.store.create("mastermind", {"secret": [1, 2, 3, 4]})
+    url = f"/api/tour/games/{foreign}"
+    for response in (
+        client.get(url),
+        client.post(url + "/undo"),
+        client.post(url + "/hint"),
+        client.post(url + "/moves", json={"cell": "E5"}),
+    ):
+        assert response.status_code == 404
+        assert f"no tour game has the id {foreign!r}" == response.json()["detail"]
+    assert client.app.state.store.load("mastermind", foreign) == {"secret": [1, 2, 3, 4]}
+
+
+@pytest.mark.parametrize("bad_id", ["short", "x" * 65, "has.dots.in.it", "semi;colon;id"])
+def test_malformed_ids_are_refused(client, bad_id):
+    response = client.get(f"/api/tour/games/{bad_id}")
+    assert response.status_code == 422
+    assert "game_id" in response.json()["detail"]
+
+
+# --- moves ------------------------------------------------------------------------------
+
+
+def test_a_legal_move_fills_the_next_number(client):
+    game = new(client, kind="free", start="A1")
+    view = move(client, game, "d1").json()
+    assert view["moves"] == ["A1", "D1"] and view["count"] == 2 and view["current"] == "D1"
+    assert view["legal"] == names(tour.Position.from_moves("A1", ["D1"]).legal_moves())
+    assert client.get(f"/api/tour/games/{game['id']}").json() == view
+
+
+@pytest.mark.parametrize(
+    ("cell", "status", "text"),
+    [
+        ("B2", 400, "B2 is not one jump from D1 (3 cells straight or 2 diagonally)"),
+        ("A1", 400, "A1 is already filled"),
+        ("Z9", 400, "Z9 is off the 10×10 board"),
+        ("E-5", 400, "'E-5' is not a cell name"),
+        (14, 422, "cell: Input should be a valid string"),
+        (None, 422, "cell: Input should be a valid string"),
+        ("A" * 9, 422, "cell: String should have at most 8 characters"),
+    ],
+)
+def test_bad_moves_name_the_problem_and_change_nothing(client, cell, status, text):
+    game = new(client, kind="free", start="A1")
+    before = move(client, game, "D1").json()
+    response = move(client, game, cell)
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+    assert client.get(f"/api/tour/games/{game['id']}").json() == before
+
+
+def test_move_without_a_body_is_refused(client):
+    game = new(client)
+    response = client.post(f"/api/tour/games/{game['id']}/moves")
+    assert response.status_code == 422
+    assert "Field required" in response.json()["detail"]
+
+
+def test_combo_counts_moves_matching_the_quick_hint(client):
+    game = new(client, kind="free", start="A1")
+    position = tour.Position.start("A1")
+    for _ in range(3):
+        best = tour.hint(position, "quick").move
+        view = move(client, game, tour.GRID.name(best)).json()
+        position = position.play(best)
+    assert view["combo"] == {"current": 3, "best": 3}
+    other = next(m for m in position.legal_moves() if m != tour.hint(position, "quick").move)
+    view = move(client, game, tour.GRID.name(other)).json()
+    assert view["combo"] == {"current": 0, "best": 3}
+
+
+# --- undo -------------------------------------------------------------------------------
+
+
+def test_undo_at_the_start_is_refused(client):
+    game = new(client, kind="free", start="A1")
+    response = client.post(f"/api/tour/games/{game['id']}/undo")
+    assert response.status_code == 400
+    assert response.json()["detail"] == "nothing to undo: only the start cell is filled"
+    assert client.get(f"/api/tour/games/{game['id']}").json()["undos"] == 0
+
+
+def test_undo_takes_back_the_move_and_its_combo(client):
+    game = new(client, kind="free", start="A1")
+    first = tour.hint(tour.Position.start("A1"), "quick").move_name
+    after_first = move(client, game, first).json()
+    assert after_first["combo"]["current"] == 1
+    move(client, game, after_first["legal"][0])
+    view = client.post(f"/api/tour/games/{game['id']}/undo").json()
+    assert view["moves"] == ["A1", first] and view["count"] == 2
+    assert view["combo"] == after_first["combo"] and view["legal"] == after_first["legal"]
+    assert view["undos"] == 1
+    view = client.post(f"/api/tour/games/{game['id']}/undo").json()
+    assert (view["moves"], view["combo"], view["undos"]) == (["A1"], {"current": 0, "best": 0}, 2)
+
+
+# --- hints ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["hint", "quick"])
+def test_hint_is_the_engines_answer(client, mode):
+    game = new(client, kind="daily", date="2026-12-01")
+    answer = client.post(f"/api/tour/games/{game['id']}/hint", json={"mode": mode}).json()
+    expected = tour.hint(tour.Position.start("I3"), mode)
+    assert answer["cell"] == expected.move_name and answer["mode"] == mode
+    assert answer["value"] == expected.value and answer["exact"] == expected.exact
+    assert answer["rollouts"] == expected.rollouts
+    assert [c["cell"] for c in answer["candidates"]] == game["legal"]
+    assert answer["cell"] in game["legal"] and answer["hints"] == 1
+    assert set(answer["candidates"][0]) == {"cell", "value", "exact", "complete", "rollouts"}
+
+
+def test_hint_defaults_to_the_full_mode(client):
+    game = new(client, kind="free", start="E5")
+    answer = client.post(f"/api/tour/games/{game['id']}/hint").json()
+    assert answer["mode"] == "hint"
+    assert answer["cell"] == tour.hint(tour.Position.start("E5"), "hint").move_name
+
+
+def test_hints_count_once_per_position_and_show_until_the_next_move(client):
+    game = new(client, kind="free", start="A1")
+    url = f"/api/tour/games/{game['id']}"
+    first = client.post(url + "/hint", json={"mode": "quick"}).json()
+    again = client.post(url + "/hint", json={"mode": "hint"}).json()
+    assert (first["hints"], again["hints"]) == (1, 1)
+    view = client.get(url).json()
+    assert view["hints"] == 1
+    assert view["hint"] == {
+        "cell": again["cell"],
+        "mode": "hint",
+        "value": again["value"],
+        "exact": again["exact"],
+    }
+    view = move(client, game, again["cell"]).json()
+    assert view["hint"] is None and view["hints"] == 1
+    assert client.post(url + "/hint", json={"mode": "quick"}).json()["hints"] == 2
+    assert client.post(url + "/undo").json()["hint"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "text"),
+    [
+        ({"mode": "full"}, "mode: Input should be 'hint' or 'quick'"),
+        ({"mode": 120}, "mode: Input should be 'hint' or 'quick'"),
+        ({"mode": "quick", "rollouts": 10**9}, "rollouts: Extra inputs are not permitted"),
+    ],
+)
+def test_bad_hint_requests(client, body, text):
+    game = new(client)
+    response = client.post(f"/api/tour/games/{game['id']}/hint", json=body)
+    assert response.status_code == 422
+    assert text in response.json()["detail"]
+    assert client.get(f"/api/tour/games/{game['id']}").json()["hints"] == 0
+
+
+# --- the end ----------------------------------------------------------------------------
+
+
+def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
+    game = new(client, kind="daily", date="2026-12-01")
+    url = f"/api/tour/games/{game['id']}"
+    view = game
+    while not view["over"]:
+        hint = client.post(url + "/hint", json={"mode": "quick"}).json()
+        assert hint["cell"] in view["legal"]
+        view = move(client, game, hint["cell"]).json()
+        assert view["hint"] is None
+    assert view["count"] == 100 and view["legal"] == [] and len(set(view["moves"])) == 100
+    assert view["combo"] == {"current": 99, "best": 99}
+    assert view["summary"] == {
+        "score": 100,
+        "complete": True,
+        "hints": 99,
+        "best_combo": 99,
+        "undos": 0,
+        "share": {
+            "en": "Yüz Yüze 2026-12-01 · 100/100 · 99 hints · best combo 99",
+            "tr": "Yüz Yüze 2026-12-01 · 100/100 · 99 ipucu · en iyi kombo 99",
+        },
+    }
+    for response in (move(client, game, "A1"), client.post(url + "/hint")):
+        assert response.status_code == 409
+        assert response.json()["detail"].startswith("the game is over: no jump from")
+    assert client.get(url).json() == view
+
+
+def test_an_early_end_sums_up_and_undo_reopens_the_game(client):
+    game = new(client, kind="free", start="A1")
+    url = f"/api/tour/games/{game['id']}"
+    client.post(url + "/hint")
+    for cell in SHORT:
+        view = move(client, game, cell).json()
+    assert view["over"] and view["count"] == 8
+    summary = view["summary"]
+    assert (summary["score"], summary["complete"], summary["hints"]) == (8, False, 1)
+    assert summary["share"]["en"] == (
+        f"Yüz Yüze free play A1 · 8/100 · 1 hint · best combo {view['combo']['best']}"
+    )
+    assert summary["share"]["tr"].startswith("Yüz Yüze serbest oyun A1 · 8/100 · 1 ipucu")
+    response = move(client, game, "A7")
+    assert response.status_code == 409
+    assert response.json()["detail"] == "the game is over: no jump from A10 reaches an empty cell"
+    reopened = client.post(url + "/undo").json()
+    assert not reopened["over"] and reopened["summary"] is None and reopened["count"] == 7
+    ended = move(client, game, "A10").json()
+    assert ended["summary"]["undos"] == 1
+    assert ended["summary"]["share"]["en"].endswith(" · 1 undo")
+
+
+# --- persistence --------------------------------------------------------------------------
+
+
+def test_games_survive_a_restart(tmp_path):
+    db = tmp_path / "site.sqlite3"
+    with TestClient(create_app(db, warm=False)) as first:
+        game = new(first, kind="free", start="A1")
+        move(first, game, "D1")
+        first.post(f"/api/tour/games/{game['id']}/hint", json={"mode": "quick"})
+        before = first.get(f"/api/tour/games/{game['id']}").json()
+    with TestClient(create_app(db, warm=False)) as second:
+        assert second.get(f"/api/tour/games/{game['id']}").json() == before
+        view = move(second, game, before["hint"]["cell"]).json()
+        assert view["moves"] == ["A1", "D1", before["hint"]["cell"]] and view["hints"] == 1
+
+
+def test_the_api_is_described(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/daily", "/games", "/games/{game_id}", "/games/{game_id}/moves"):
+        assert "/api/tour" + path in paths
+    assert {"/api/tour/games/{game_id}/undo", "/api/tour/games/{game_id}/hint"} <= set(paths)
+
+
+def test_a_move_during_a_hint_is_not_overwritten(client, monkeypatch):
+    """The hint is computed outside the game's lock; if a move lands meanwhile, the stale
+    hint is refused instead of being recorded against the new position."""
+    game = new(client, kind="free", start="A1")
+    engine_hint = tour.hint
+
+    def slow_hint(position, mode):
+        answer = engine_hint(position, mode)
+        move(client, game, "D1")  # another request moves the game on
+        return answer
+
+    monkeypatch.setattr("hamle.web.tour.tour.hint", slow_hint)
+    response = client.post(f"/api/tour/games/{game['id']}/hint")
+    assert response.status_code == 409
+    assert "a move was played while the hint was computed" in response.json()["detail"]
+    view = client.get(f"/api/tour/games/{game['id']}").json()
+    assert (view["moves"], view["hint"], view["hints"]) == (["A1", "D1"], None, 0)
