@@ -1,7 +1,7 @@
 """The web site: FastAPI routers over the engines' public APIs, games kept in SQLite.
 
 >>> app = create_app(":memory:", warm=False)
->>> "/api/health" in {route.path for route in app.routes}
+>>> "/api/tour/games/{game_id}/hint" in app.openapi()["paths"]
 True
 """
 

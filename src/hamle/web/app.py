@@ -49,6 +49,7 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     async def lifespan(app: FastAPI):
         if warm:
             battleship.warm_up()
+            lab.warm_up()
             mastermind.warm_up()
             tour.warm_up()
         yield

@@ -1,9 +1,122 @@
-"""Placeholder router (being written)."""
+"""The density lab: the Hard shooter's density d for any board marked by hand.
 
-from fastapi import APIRouter
+The page sends misses, hits and sunk ships; the engine checks them against the rules and
+answers d for every unshot cell (as decimal strings: d can exceed 2^53), the best cells,
+w and the cells known to be water. Contradictory marks get the engine's text as a 400.
+"""
 
-router = APIRouter(prefix="/api/lab", tags=["lab"])
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+import hamle.battleship as bs
+
+router = APIRouter(prefix="/api/battleship", tags=["battleship lab"])
+
+RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
+MOST_CELLS = max(rules.cells for rules in RULES.values())
+MOST_SHIPS = max(len(rules.fleet) for rules in RULES.values())
+LONGEST = max(max(rules.rows, rules.cols) for rules in RULES.values())
+
+CellName = Annotated[str, StringConstraints(max_length=4)]
+Cells = Annotated[list[CellName], Field(max_length=MOST_CELLS)]
+ShipCells = Annotated[list[CellName], Field(min_length=1, max_length=LONGEST)]
+Length = Annotated[int, Field(strict=True, ge=1, le=LONGEST)]
+
+
+class Marks(BaseModel):
+    """A board marked by hand: cell names like ``E5``; each sunk ship as its cells."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: Literal["classic", "russian"] = "classic"
+    miss: Cells = []
+    hit: Cells = []
+    sunk: Annotated[list[ShipCells], Field(max_length=MOST_SHIPS)] = []
+    afloat: Annotated[list[Length], Field(max_length=MOST_SHIPS)] | None = Field(
+        default=None, description="Lengths of the ships afloat (default: fleet minus sunk)"
+    )
+
+
+class Density(BaseModel):
+    """d per unshot cell as a decimal string, its share of the best d (0..1) for
+    colouring, the best cells, w, the afloat lengths and the cells known to be water."""
+
+    rules: str
+    rows: int
+    cols: int
+    w: int
+    density: dict[str, str]
+    heat: dict[str, float]
+    best: list[str]
+    best_d: str
+    afloat: list[int]
+    water: list[str]
+
+
+class ShipInfo(BaseModel):
+    name: str
+    length: int
+
+
+class RulesInfo(BaseModel):
+    name: str
+    rows: int
+    cols: int
+    touching: bool
+    fleet: list[ShipInfo]
+
+
+@router.get("/lab/rules")
+def lab_rules() -> list[RulesInfo]:
+    """The rule sets the lab offers, with their fleets in order."""
+    return [
+        RulesInfo(
+            name=name,
+            rows=rules.rows,
+            cols=rules.cols,
+            touching=rules.touching,
+            fleet=[ShipInfo(name=ship.name, length=ship.length) for ship in rules.fleet],
+        )
+        for name, rules in RULES.items()
+    ]
+
+
+@router.post("/density", response_model=Density)
+def density(marks: Marks) -> Response:
+    """The density map of a marked board (400 with the engine's text if the marks
+    contradict the rules)."""
+    rules = RULES[marks.rules]
+    observation = bs.Observation.from_marks(rules, marks.miss, marks.hit, marks.sunk, marks.afloat)
+    report = bs.density(observation)
+    grid = observation.grid
+    unshot = [int(cell) for cell in observation.unshot]
+    top = int(report.d[report.best[0]]) if report.best else 0
+    values = {grid.name(cell): int(report.d[cell]) for cell in unshot}
+    marked = {grid.index(name) for name in (*marks.miss, *marks.hit)}
+    marked.update(grid.index(name) for ship in marks.sunk for name in ship)
+    known = marked.union(unshot)
+    answer = Density(
+        rules=marks.rules,
+        rows=rules.rows,
+        cols=rules.cols,
+        w=report.w,
+        density={name: str(d) for name, d in values.items()},
+        heat={name: round(d / top, 4) if top else 0.0 for name, d in values.items()},
+        best=report.best_names,
+        best_d=str(top),
+        afloat=list(observation.afloat),
+        water=[grid.name(cell) for cell in range(rules.cells) if cell not in known],
+    )
+    # Serialised once here instead of validated again by FastAPI: this endpoint is
+    # benchmarked for latency under load.
+    return Response(answer.model_dump_json(), media_type="application/json")
 
 
 def warm_up() -> None:
-    pass
+    """Build the placement tables and load the density kernel before the first request."""
+    for rules in RULES.values():
+        bs.density(bs.Observation.from_marks(rules, hit=["E5"]))

@@ -1,9 +1,323 @@
-"""Placeholder router (being written)."""
+"""Mastermind on the web: break the server's secret, or let a strategy break yours.
 
-from fastapi import APIRouter
+Codebreaker: the server draws the secret (``secrets``), keeps it in the stored state and
+shows it only once the game is over. Codemaker: the player keeps a code in mind and
+answers the strategy's guesses; an answer that contradicts the earlier ones is refused
+with the engine's explanation and not recorded, so the candidates never run out.
+
+Only variant × strategy pairs whose guesses take well under a second are offered (each
+``next_guess`` measured on this machine, worst case over many histories): every
+strategy for classic, 4x8 and Bulls and Cows; for Super Mastermind the three that stay
+under 0.1 s (the partition strategies over all codes reach 0.4-0.5 s there). 6x9 is not
+offered: its guesses take seconds and each candidate list can take megabytes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+import hamle.mastermind as mm
+
+from .common import GameId, Refused, store_of
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"])
 
+KIND = "mastermind"
+MAX_GUESSES = 30
+MAX_LISTED = 100
+FAST = ("first-consistent", "random-consistent", "minimax-candidates")
+OFFERED: dict[str, tuple[str, ...]] = {
+    "classic": tuple(mm.STRATEGIES),
+    "4x8": tuple(mm.STRATEGIES),
+    "bulls-and-cows": tuple(mm.STRATEGIES),
+    "super": FAST,
+}
+PREFERRED = ("minimax", "minimax-candidates")
+VARIANTS = {name: mm.Variant.named(name) for name in OFFERED}
+MOST_PEGS = max(variant.pegs for variant in VARIANTS.values())
+
+VariantName = Literal["classic", "4x8", "super", "bulls-and-cows"]
+Mode = Literal["breaker", "maker"]
+Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
+
+
+class VariantInfo(BaseModel):
+    name: str
+    pegs: int
+    colours: int
+    repeat: bool
+    codes: int
+    first_digit: int
+    strategies: list[str]
+    default_strategy: str
+
+
+class StrategyInfo(BaseModel):
+    name: str
+    summary: str
+
+
+class NewGame(BaseModel):
+    """A new game: ``breaker`` (you guess the server's secret) or ``maker`` (the
+    strategy guesses yours); ``strategy`` suggests guesses or plays them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: VariantName = "classic"
+    mode: Mode = "breaker"
+    strategy: Annotated[str, Field(max_length=40)] | None = None
+
+
+class Guess(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    guess: Annotated[str, Field(max_length=40, description="Digits, like 1122")]
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    black: Count
+    white: Count
+
+
+class Turn(BaseModel):
+    guess: str
+    black: int
+    white: int
+
+
+class GameView(BaseModel):
+    """A game as the player may see it: the secret only once a codebreaker game is
+    over; ``proposal`` is the computer's guess awaiting an answer in a codemaker game."""
+
+    id: str
+    mode: Mode
+    strategy: str
+    variant: VariantInfo
+    turns: list[Turn]
+    turn: int
+    solved: bool
+    over: bool
+    gave_up: bool
+    secret: str | None = None
+    proposal: str | None = None
+    candidates: int | None = None
+
+
+class Candidates(BaseModel):
+    count: int
+    codes: list[str]
+    more: bool
+
+
+class Suggestion(BaseModel):
+    strategy: str
+    guess: str
+
+
+def _info(name: str) -> VariantInfo:
+    variant = VARIANTS[name]
+    offered = OFFERED[name]
+    return VariantInfo(
+        name=name,
+        pegs=variant.pegs,
+        colours=variant.colours,
+        repeat=variant.repeat,
+        codes=variant.size,
+        first_digit=variant.first_digit,
+        strategies=list(offered),
+        default_strategy=next(s for s in PREFERRED if s in offered),
+    )
+
+
+def _history(state: dict) -> mm.History:
+    turns = tuple((guess, answer) for guess, answer in state["turns"])
+    return mm.History(VARIANTS[state["variant"]], turns)
+
+
+def _next_guess(state: dict) -> int:
+    turns = tuple((guess, answer) for guess, answer in state["turns"])
+    return _remembered_guess(state["variant"], state["strategy"], turns)
+
+
+@lru_cache(maxsize=4096)
+def _remembered_guess(variant: str, strategy: str, turns: tuple) -> int:
+    """The strategy's guess after ``turns``; common openings are asked for again and
+    again, and a partition strategy takes milliseconds per guess."""
+    return mm.get_strategy(strategy).next_guess(mm.History(VARIANTS[variant], turns))
+
+
+def _view(game_id: str, state: dict) -> GameView:
+    variant = VARIANTS[state["variant"]]
+    history = _history(state)
+    maker = state["mode"] == "maker"
+    turns = []
+    for guess, answer in history.turns:
+        black, white = variant.split(answer)
+        turns.append(Turn(guess=variant.format(guess), black=black, white=white))
+    over = state["over"]
+    return GameView(
+        id=game_id,
+        mode=state["mode"],
+        strategy=state["strategy"],
+        variant=_info(state["variant"]),
+        turns=turns,
+        turn=len(turns),
+        solved=history.solved,
+        over=over,
+        gave_up=state["gave_up"],
+        secret=variant.format(state["secret"]) if not maker and over else None,
+        proposal=variant.format(state["proposal"]) if maker and not over else None,
+        candidates=len(history.candidates()) if maker else None,
+    )
+
+
+def _need(state: dict, mode: str) -> None:
+    """Refuse a move of the other mode, or any move once the game is over."""
+    if state["mode"] != mode:
+        doing = "you guess" if state["mode"] == "breaker" else "the computer guesses"
+        raise Refused(f"this is a code{state['mode']} game: {doing}")
+    if state["over"]:
+        raise Refused("this game is over; start a new one")
+
+
+@router.get("/variants")
+def variants() -> list[VariantInfo]:
+    """The variants offered, each with the strategies fast enough to play it here."""
+    return [_info(name) for name in OFFERED]
+
+
+@router.get("/strategies")
+def strategies() -> list[StrategyInfo]:
+    """Every strategy: its name and what it optimises."""
+    return [StrategyInfo(name=s.name, summary=s.summary) for s in mm.STRATEGIES.values()]
+
+
+@router.post("/games", status_code=201)
+def new_game(body: NewGame, request: Request) -> GameView:
+    """Start a game. Codebreaker: the server draws a secret. Codemaker: the view's
+    ``proposal`` is the strategy's first guess for your code."""
+    offered = OFFERED[body.variant]
+    strategy = body.strategy or _info(body.variant).default_strategy
+    if strategy not in offered:
+        raise HTTPException(
+            400,
+            f"strategy {strategy!r} is not offered for {body.variant}; "
+            f"choose one of: {', '.join(offered)}",
+        )
+    variant = VARIANTS[body.variant]
+    state = {
+        "variant": body.variant,
+        "mode": body.mode,
+        "strategy": strategy,
+        "turns": [],
+        "over": False,
+        "gave_up": False,
+        "secret": secrets.randbelow(variant.size) if body.mode == "breaker" else None,
+        "proposal": None,
+    }
+    if body.mode == "maker":
+        state["proposal"] = _next_guess(state)
+    store = store_of(request)
+    game_id = store.create(KIND, state)
+    return _view(game_id, state)
+
+
+@router.get("/games/{game_id}")
+def game(game_id: GameId, request: Request) -> GameView:
+    """The game as the player may see it."""
+    return _view(game_id, store_of(request).load(KIND, game_id))
+
+
+@router.post("/games/{game_id}/guess")
+def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
+    """Codebreaker: score a guess against the secret. The game ends when solved or
+    after the last allowed guess."""
+    with store_of(request).update(KIND, game_id) as state:
+        _need(state, "breaker")
+        variant = VARIANTS[state["variant"]]
+        code = variant.parse(body.guess)
+        black, white = mm.score(variant, state["secret"], code)
+        state["turns"].append([code, variant.answer(black, white)])
+        state["over"] = black == variant.pegs or len(state["turns"]) >= MAX_GUESSES
+        return _view(game_id, state)
+
+
+@router.get("/games/{game_id}/suggest")
+def suggest(game_id: GameId, request: Request) -> Suggestion:
+    """Codebreaker: the strategy's next guess after your guesses so far."""
+    state = store_of(request).load(KIND, game_id)
+    _need(state, "breaker")
+    variant = VARIANTS[state["variant"]]
+    return Suggestion(strategy=state["strategy"], guess=variant.format(_next_guess(state)))
+
+
+@router.get("/games/{game_id}/candidates")
+def candidates(
+    game_id: GameId,
+    request: Request,
+    limit: Annotated[int, Query(ge=0, le=MAX_LISTED)] = 50,
+) -> Candidates:
+    """How many codes still fit every answer, and the first ``limit`` of them."""
+    state = store_of(request).load(KIND, game_id)
+    variant = VARIANTS[state["variant"]]
+    found = _history(state).candidates()
+    listed = [variant.format(int(code)) for code in found[:limit]]
+    return Candidates(count=len(found), codes=listed, more=len(found) > limit)
+
+
+@router.post("/games/{game_id}/give-up")
+def give_up(game_id: GameId, request: Request) -> GameView:
+    """Codebreaker: end the game and reveal the secret."""
+    with store_of(request).update(KIND, game_id) as state:
+        _need(state, "breaker")
+        state["over"] = state["gave_up"] = True
+        return _view(game_id, state)
+
+
+@router.post("/games/{game_id}/answer")
+def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
+    """Codemaker: black and white for the computer's guess. An answer no code could
+    give together with the earlier ones is refused (400, with the conflicting answers
+    and the likely typo) and not recorded."""
+    with store_of(request).update(KIND, game_id) as state:
+        _need(state, "maker")
+        if len(state["turns"]) >= MAX_GUESSES:
+            raise Refused(f"the computer has had its {MAX_GUESSES} guesses")
+        variant = VARIANTS[state["variant"]]
+        history = _history(state).then(state["proposal"], variant.answer(body.black, body.white))
+        history.candidates()  # raises InconsistentError with the explanation
+        state["turns"] = [list(turn) for turn in history.turns]
+        state["over"] = history.solved
+        state["proposal"] = None if history.solved else _next_guess(state)
+        return _view(game_id, state)
+
+
+@router.post("/games/{game_id}/undo")
+def undo(game_id: GameId, request: Request) -> GameView:
+    """Codemaker: take back the last answer (also the one that solved the game)."""
+    with store_of(request).update(KIND, game_id) as state:
+        if state["mode"] != "maker":
+            raise Refused("only a codemaker game can take back an answer")
+        if not state["turns"]:
+            raise Refused("there is no answer to take back")
+        last_guess, _ = state["turns"].pop()
+        state["proposal"] = last_guess
+        state["over"] = False
+        return _view(game_id, state)
+
 
 def warm_up() -> None:
-    pass
+    """Load the scoring and partition kernels with one classic suggestion."""
+    variant = mm.Variant.classic()
+    strategy = mm.get_strategy("minimax")
+    first = strategy.next_guess(mm.History(variant))
+    history = mm.History(variant).then(first, variant.answer(1, 1))
+    strategy.next_guess(history)
+    mm.score(variant, 0, first)

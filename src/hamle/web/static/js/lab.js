@@ -1,0 +1,480 @@
+// The density lab: mark a board by hand, ask the engine for the density d of every
+// unshot cell, and draw it as a heat map with the best cells, w and the focused cell's d.
+
+import {
+  addTexts,
+  api,
+  cellIndex,
+  cellName,
+  language,
+  makeGrid,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
+
+addTexts({
+  en: {
+    "lab.title": "Density lab",
+    "lab.intro":
+      "Mark misses, hits and sunk ships of a game in your head; the engine counts where the ships still afloat can lie and shows where the Hard level would fire next.",
+    "lab.tools": "Marking tool",
+    "lab.tool.miss": "Miss",
+    "lab.tool.hit": "Hit",
+    "lab.tool.sunk": "Sunk",
+    "lab.tool.erase": "Erase",
+    "lab.board": "Board to mark",
+    "lab.help":
+      "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark.",
+    "lab.low": "Low",
+    "lab.high": "High",
+    "lab.best.legend": "Highest density",
+    "lab.best": "Hard level's target",
+    "lab.best.none": "no ship afloat",
+    "lab.cell": "Cell",
+    "lab.weight": "Weight of a hit",
+    "lab.ships": "Ships afloat ({n} of {total})",
+    "lab.ships.help":
+      "Sunk cells in a straight line form one ship, which leaves the list by itself. Remove a ship here when it sank where you have not marked it.",
+    "lab.cells": "{n} cells",
+    "lab.cells.one": "1 cell",
+    "lab.remove": "Remove",
+    "lab.remove.label": "Remove {ship} from the ships afloat",
+    "lab.restore": "Put back",
+    "lab.restore.label": "Put {ship} back afloat",
+    "lab.removed": "removed",
+    "lab.on.board": "sunk at {cells}",
+    "lab.rules": "Rules",
+    "lab.rules.classic": "Amiral Battı (ships may touch)",
+    "lab.rules.russian": "Russian rules (ships may not touch)",
+    "lab.reset": "Reset the board",
+    "lab.mark.miss": "miss",
+    "lab.mark.hit": "hit",
+    "lab.mark.sunk": "sunk",
+    "lab.mark.water": "water (next to a sunk ship)",
+    "lab.ship.Carrier": "Carrier",
+    "lab.ship.Battleship": "Battleship",
+    "lab.ship.Cruiser": "Cruiser",
+    "lab.ship.Submarine": "Submarine",
+    "lab.ship.Destroyer": "Destroyer",
+    "lab.ship.Boat": "Boat",
+  },
+  tr: {
+    "lab.title": "Yoğunluk laboratuvarı",
+    "lab.intro":
+      "Kafanızdaki oyunun ıskalarını, isabetlerini ve batan gemilerini işaretleyin; motor su üstündeki gemilerin hâlâ nerede durabileceğini sayar ve Zor seviyenin sıradaki atışını gösterir.",
+    "lab.tools": "İşaretleme aracı",
+    "lab.tool.miss": "Iska",
+    "lab.tool.hit": "İsabet",
+    "lab.tool.sunk": "Battı",
+    "lab.tool.erase": "Sil",
+    "lab.board": "İşaretleme tahtası",
+    "lab.help":
+      "İşaretlemek için bir hücreye tıklayın ya da dokunun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna basın. Bir hücreyi aynı araçla yeniden işaretlerseniz işaret kalkar.",
+    "lab.low": "Düşük",
+    "lab.high": "Yüksek",
+    "lab.best.legend": "En yüksek yoğunluk",
+    "lab.best": "Zor seviyenin hedefi",
+    "lab.best.none": "su üstünde gemi yok",
+    "lab.cell": "Hücre",
+    "lab.weight": "Bir isabetin ağırlığı",
+    "lab.ships": "Su üstündeki gemiler ({total} gemiden {n})",
+    "lab.ships.help":
+      "Düz bir çizgideki “Battı” hücreleri bir gemi olur ve gemi listeden kendiliğinden çıkar. İşaretlemediğiniz bir yerde batan gemiyi buradan kaldırın.",
+    "lab.cells": "{n} hücre",
+    "lab.cells.one": "1 hücre",
+    "lab.remove": "Kaldır",
+    "lab.remove.label": "{ship} listeden kaldırılsın",
+    "lab.restore": "Geri koy",
+    "lab.restore.label": "{ship} listeye geri konsun",
+    "lab.removed": "kaldırıldı",
+    "lab.on.board": "{cells} hücrelerinde battı",
+    "lab.rules": "Kurallar",
+    "lab.rules.classic": "Amiral Battı (gemiler değebilir)",
+    "lab.rules.russian": "Rus kuralları (gemiler değemez)",
+    "lab.reset": "Tahtayı sıfırla",
+    "lab.mark.miss": "ıska",
+    "lab.mark.hit": "isabet",
+    "lab.mark.sunk": "battı",
+    "lab.mark.water": "su (batan geminin yanında)",
+    "lab.ship.Carrier": "Uçak gemisi",
+    "lab.ship.Battleship": "Zırhlı",
+    "lab.ship.Cruiser": "Kruvazör",
+    "lab.ship.Submarine": "Denizaltı",
+    "lab.ship.Destroyer": "Muhrip",
+    "lab.ship.Boat": "Tekne",
+  },
+});
+
+const STORE_KEY = "hamle.lab";
+const SYMBOLS = { miss: "•", hit: "✕", sunk: "✕", water: "~" };
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+
+const board = document.getElementById("board");
+const status = document.getElementById("status");
+const rulesPicker = document.getElementById("rules");
+
+let presets = [];
+let state = restore();
+let tool = "miss";
+let cells = [];
+let focused = "A1";
+let lastSunk = null;
+let result = null;
+let asked = 0;
+
+function emptyBoard(rules = "classic") {
+  return { rules, miss: [], hit: [], sunk: [], removed: [] };
+}
+
+// The saved board, or an empty one if nothing (or something malformed) was saved.
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE_KEY));
+    const names = (list) => Array.isArray(list) && list.every((n) => /^[A-J](10|[1-9])$/.test(n));
+    if (
+      saved &&
+      ["classic", "russian"].includes(saved.rules) &&
+      names(saved.miss) &&
+      names(saved.hit) &&
+      Array.isArray(saved.sunk) &&
+      saved.sunk.every((group) => names(group) && group.length > 0) &&
+      Array.isArray(saved.removed) &&
+      saved.removed.every(Number.isInteger)
+    ) {
+      return saved;
+    }
+  } catch {
+    // fall through to an empty board
+  }
+  return emptyBoard();
+}
+
+function save() {
+  localStorage.setItem(STORE_KEY, JSON.stringify(state));
+}
+
+function rules() {
+  return presets.find((preset) => preset.name === state.rules);
+}
+
+function markOf(name) {
+  if (state.miss.includes(name)) return "miss";
+  if (state.hit.includes(name)) return "hit";
+  if (state.sunk.some((group) => group.includes(name))) return "sunk";
+  if (result && result.water.includes(name)) return "water";
+  return null;
+}
+
+function position(name) {
+  const index = cellIndex(name, rules().cols);
+  return [Math.floor(index / rules().cols), index % rules().cols];
+}
+
+function touching(a, b) {
+  const [ra, ca] = position(a);
+  const [rb, cb] = position(b);
+  return Math.abs(ra - rb) + Math.abs(ca - cb) === 1;
+}
+
+// True when the cells form one unbroken horizontal or vertical line.
+function straight(names) {
+  const spots = names.map(position);
+  const rows = new Set(spots.map(([r]) => r));
+  const cols = new Set(spots.map(([, c]) => c));
+  const span = (values) => Math.max(...values) - Math.min(...values) + 1;
+  return (
+    (rows.size === 1 && span(cols) === names.length) ||
+    (cols.size === 1 && span(rows) === names.length)
+  );
+}
+
+function ordered(names) {
+  return [...names].sort((a, b) => cellIndex(a, rules().cols) - cellIndex(b, rules().cols));
+}
+
+// Split cells into groups of orthogonally connected cells.
+function connected(names) {
+  const left = new Set(names);
+  const groups = [];
+  for (const start of names) {
+    if (!left.has(start)) continue;
+    left.delete(start);
+    const group = [start];
+    for (let i = 0; i < group.length; i++) {
+      for (const other of [...left]) {
+        if (touching(group[i], other)) {
+          left.delete(other);
+          group.push(other);
+        }
+      }
+    }
+    groups.push(ordered(group));
+  }
+  return groups;
+}
+
+// A sunk cell joins a neighbouring sunk ship when the ship stays a straight line
+// (bridging two ships in line merges them); otherwise it starts a new ship.
+function addSunk(name) {
+  const joinable = state.sunk.filter(
+    (group) => group.some((other) => touching(other, name)) && straight([...group, name]),
+  );
+  if (joinable.length === 0) {
+    state.sunk.push([name]);
+  } else {
+    const merged = [...joinable.flat(), name];
+    if (joinable.length > 1 && straight(merged)) {
+      const at = state.sunk.indexOf(joinable[0]);
+      state.sunk = state.sunk.filter((group) => !joinable.includes(group));
+      state.sunk.splice(at, 0, ordered(merged));
+    } else {
+      const group = joinable.find((g) => g.includes(lastSunk)) || joinable[0];
+      state.sunk[state.sunk.indexOf(group)] = ordered([...group, name]);
+    }
+  }
+  lastSunk = name;
+}
+
+function unmark(name) {
+  state.miss = state.miss.filter((n) => n !== name);
+  state.hit = state.hit.filter((n) => n !== name);
+  state.sunk = state.sunk.flatMap((group) =>
+    group.includes(name) ? connected(group.filter((n) => n !== name)) : [group],
+  );
+}
+
+function mark(index) {
+  const name = cellName(index, rules().cols);
+  const before = markOf(name);
+  unmark(name);
+  if (tool !== "erase" && before !== tool) {
+    if (tool === "sunk") addSunk(name);
+    else state[tool].push(name);
+  }
+  update();
+}
+
+// Each ship of the fleet: afloat, removed by hand, or sunk on the board (the sunk
+// groups take ships of their length, those not removed by hand first).
+function fleetStatus() {
+  const fleet = rules().fleet;
+  const removed = new Set(state.removed);
+  const waiting = {};
+  for (const group of state.sunk) (waiting[group.length] ||= []).push(group);
+  const status = fleet.map((ship, i) => ({ ship, state: removed.has(i) ? "removed" : "afloat" }));
+  for (const pass of ["afloat", "removed"]) {
+    for (const entry of status) {
+      const queue = waiting[entry.ship.length];
+      if (entry.state === pass && queue && queue.length) {
+        entry.state = "board";
+        entry.group = queue.shift();
+      }
+    }
+  }
+  return status;
+}
+
+function request() {
+  const afloat = fleetStatus()
+    .filter((entry) => entry.state === "afloat")
+    .map((entry) => entry.ship.length);
+  const { miss, hit, sunk } = state;
+  return { rules: state.rules, miss, hit, sunk, afloat };
+}
+
+async function update() {
+  save();
+  const mine = ++asked;
+  render();
+  try {
+    const answer = await api("/api/battleship/density", { method: "POST", body: request() });
+    if (mine !== asked) return;
+    result = answer;
+    say(status, "");
+  } catch (error) {
+    if (mine !== asked) return;
+    result = null;
+    say(status, error.message, "error");
+  }
+  render();
+}
+
+function shipName(ship) {
+  const [base, number] = ship.name.split(" ");
+  const name = t(`lab.ship.${base}`);
+  return number ? `${name} ${number}` : name;
+}
+
+function listNames(names) {
+  return new Intl.ListFormat(language(), { type: "conjunction" }).format(names);
+}
+
+// d written in base w, the way the seed reads it: 442 = 12 · 35 + 22.
+function inBaseW(d, w) {
+  let rest = BigInt(d);
+  const base = BigInt(w);
+  if (rest < base) return "";
+  const digits = [];
+  while (rest > 0n) {
+    digits.push(rest % base);
+    rest /= base;
+  }
+  const power = (k) => (k === 1 ? `${w}` : w + [...String(k)].map((c) => SUPERSCRIPT[c]).join(""));
+  const terms = [];
+  for (let k = digits.length - 1; k >= 0; k--) {
+    if (digits[k] === 0n) continue;
+    if (k === 0) terms.push(`${digits[k]}`);
+    else terms.push(digits[k] === 1n ? power(k) : `${digits[k]} · ${power(k)}`);
+  }
+  return ` = ${terms.join(" + ")}`;
+}
+
+function describeCell(name) {
+  const mark = markOf(name);
+  if (mark) return `${name} · ${t(`lab.mark.${mark}`)}`;
+  const d = result && result.density[name];
+  if (d === undefined || d === null) return `${name} · d = —`;
+  return `${name} · d = ${d}${inBaseW(d, result.w)}`;
+}
+
+function renderCells() {
+  const best = new Set(result ? result.best : []);
+  const sunkIndex = {};
+  state.sunk.forEach((group, i) => group.forEach((name) => (sunkIndex[name] = i)));
+  for (const cell of cells) {
+    const name = cell.dataset.cell;
+    const mark = markOf(name);
+    cell.className = "cell";
+    cell.style.removeProperty("--heat");
+    if (mark) cell.classList.add(mark);
+    if (mark === "sunk" && sunkIndex[name] % 2 === 1) cell.classList.add("alt");
+    cell.textContent = mark ? SYMBOLS[mark] : "";
+    if (!mark && result) {
+      const heat = result.heat[name] ?? 0;
+      cell.classList.add("heat");
+      cell.style.setProperty("--heat", heat);
+      if (heat > 0.6) cell.classList.add("hot");
+    }
+    if (best.has(name)) cell.classList.add("best");
+    cell.setAttribute("aria-label", describeCell(name));
+  }
+}
+
+function renderFigures() {
+  const best = document.getElementById("best");
+  if (!result) best.textContent = "—";
+  else if (!result.best.length) best.textContent = t("lab.best.none");
+  else best.textContent = `${listNames(result.best)} · d = ${result.best_d}`;
+  document.getElementById("focus").textContent = describeCell(focused);
+  document.getElementById("weight").textContent = result ? `w = ${result.w}` : "w = —";
+}
+
+function renderShips() {
+  const list = document.getElementById("ships");
+  const entries = fleetStatus();
+  const afloat = entries.filter((entry) => entry.state === "afloat").length;
+  document.getElementById("ships-heading").textContent = t("lab.ships", {
+    n: afloat,
+    total: entries.length,
+  });
+  list.innerHTML = "";
+  entries.forEach((entry, i) => {
+    const item = document.createElement("li");
+    item.className = entry.state === "afloat" ? "" : "gone";
+    const name = document.createElement("span");
+    name.className = "ship-name";
+    name.textContent = shipName(entry.ship);
+    const size = document.createElement("span");
+    size.className = "muted";
+    const length = entry.ship.length;
+    size.textContent = length === 1 ? t("lab.cells.one") : t("lab.cells", { n: length });
+    item.append(name, size);
+    if (entry.state === "board") {
+      const where = document.createElement("span");
+      where.className = "muted";
+      const group = entry.group;
+      const span = group.length > 1 ? `${group[0]}–${group[group.length - 1]}` : group[0];
+      where.textContent = t("lab.on.board", { cells: span });
+      item.append(where);
+    } else {
+      const button = document.createElement("button");
+      button.type = "button";
+      const afloatNow = entry.state === "afloat";
+      button.textContent = t(afloatNow ? "lab.remove" : "lab.restore");
+      button.setAttribute(
+        "aria-label",
+        t(afloatNow ? "lab.remove.label" : "lab.restore.label", { ship: shipName(entry.ship) }),
+      );
+      button.addEventListener("click", () => {
+        state.removed = afloatNow
+          ? [...state.removed, i].sort((a, b) => a - b)
+          : state.removed.filter((index) => index !== i);
+        update();
+      });
+      if (!afloatNow) {
+        const note = document.createElement("span");
+        note.className = "muted";
+        note.textContent = t("lab.removed");
+        item.append(note);
+      }
+      item.append(button);
+    }
+    list.append(item);
+  });
+}
+
+function render() {
+  renderCells();
+  renderFigures();
+  renderShips();
+}
+
+function buildBoard() {
+  const { rows, cols } = rules();
+  cells = makeGrid(board, { rows, cols, label: t("lab.board"), onCell: mark });
+  for (const cell of cells) {
+    cell.addEventListener("focus", () => {
+      focused = cell.dataset.cell;
+      renderFigures();
+    });
+  }
+}
+
+function chooseTool(name) {
+  tool = name;
+  for (const button of document.querySelectorAll("[data-tool]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.tool === name));
+  }
+}
+
+async function start() {
+  renderChrome();
+  for (const button of document.querySelectorAll("[data-tool]")) {
+    button.addEventListener("click", () => chooseTool(button.dataset.tool));
+  }
+  try {
+    presets = await api("/api/battleship/lab/rules");
+  } catch (error) {
+    say(status, error.message, "error");
+    return;
+  }
+  rulesPicker.value = state.rules;
+  rulesPicker.addEventListener("change", () => {
+    state = { ...state, rules: rulesPicker.value, removed: [] };
+    buildBoard();
+    update();
+  });
+  document.getElementById("reset").addEventListener("click", () => {
+    state = emptyBoard(state.rules);
+    update();
+  });
+  document.addEventListener("languagechange", () => {
+    board.setAttribute("aria-label", t("lab.board"));
+    render();
+  });
+  buildBoard();
+  update();
+}
+
+start();

@@ -1,0 +1,545 @@
+// Mastermind: break the server's secret (with "suggest" and "candidates left"), or
+// answer the computer's guesses for a code you keep in mind. The game id lives in the
+// URL (?game=...), so a reload continues the game.
+
+import { addTexts, api, renderChrome, say, t } from "./common.js";
+
+addTexts({
+  en: {
+    "mm.mode": "Mode",
+    "mm.mode.breaker": "You break the code",
+    "mm.mode.maker": "The computer breaks yours",
+    "mm.mode.breaker.help":
+      "The server hides a secret code; after each guess it answers with black (right colour, right place) and white (right colour, wrong place).",
+    "mm.mode.maker.help":
+      "Keep a code in mind; the computer guesses and you answer each guess with black and white.",
+    "mm.variant": "Variant",
+    "mm.strategy": "Strategy",
+    "mm.new": "New game",
+    "mm.pick": "Choose a mode, a variant and a strategy, then start a new game.",
+    "mm.variant.classic": "Classic: 4 pegs, 6 colours",
+    "mm.variant.4x8": "4 pegs, 8 colours",
+    "mm.variant.super": "Super Mastermind: 5 pegs, 8 colours",
+    "mm.variant.bulls-and-cows": "Bulls and Cows: 4 digits 0–9, no repeats",
+    "mm.strategy.first-consistent": "First consistent code",
+    "mm.strategy.random-consistent": "Random consistent code",
+    "mm.strategy.minimax": "Minimax (Knuth)",
+    "mm.strategy.minimax-candidates": "Minimax over the candidates",
+    "mm.strategy.expected-size": "Expected size (Irving)",
+    "mm.strategy.entropy": "Entropy",
+    "mm.strategy.most-parts": "Most parts (Kooi)",
+    "mm.slots": "Your guess",
+    "mm.palette": "Colours",
+    "mm.slot": "Peg {n}: {colour}",
+    "mm.slot.empty": "Peg {n}: empty",
+    "mm.colour": "colour {digit}",
+    "mm.compose.title": "Guess #{n}",
+    "mm.compose.help":
+      "Pick a peg, then a colour; or type the digits. Backspace clears a peg.",
+    "mm.submit": "Guess",
+    "mm.clear": "Clear",
+    "mm.suggest": "Suggest",
+    "mm.candidates": "Candidates left",
+    "mm.give.up": "Give up",
+    "mm.fill": "Fill all {n} pegs first.",
+    "mm.answer": "{black} black, {white} white",
+    "mm.secret": "The secret",
+    "mm.won.one": "Solved in 1 guess!",
+    "mm.won": "Solved in {n} guesses!",
+    "mm.gave.up": "You gave up. The secret was {code}.",
+    "mm.out": "No guesses left. The secret was {code}.",
+    "mm.suggested": "{strategy} suggests {code}.",
+    "mm.left.list": "{n} codes left: {codes}",
+    "mm.left.one": "1 code left: {codes}",
+    "mm.maker.guess": "The computer's guess #{n}",
+    "mm.black": "Black (right colour, right place)",
+    "mm.white": "White (right colour, wrong place)",
+    "mm.answer.send": "Answer",
+    "mm.undo": "Undo the last answer",
+    "mm.left": "{n} codes still fit your answers.",
+    "mm.left.single": "Only 1 code still fits your answers.",
+    "mm.maker.solved.one": "The computer found your code {code} with its first guess.",
+    "mm.maker.solved": "The computer found your code {code} in {n} guesses.",
+    "mm.refused": "Answer not recorded: {detail}",
+    "mm.missing": "That game was not found; start a new one.",
+  },
+  tr: {
+    "mm.mode": "Mod",
+    "mm.mode.breaker": "Kodu sen kır",
+    "mm.mode.maker": "Bilgisayar seninkini kırsın",
+    "mm.mode.breaker.help":
+      "Sunucu gizli bir kod saklar; her tahminden sonra siyah (doğru renk, doğru yer) ve beyaz (doğru renk, yanlış yer) sayısıyla yanıt verir.",
+    "mm.mode.maker.help":
+      "Aklında bir kod tut; bilgisayar tahmin eder, sen her tahmini siyah ve beyaz sayısıyla yanıtlarsın.",
+    "mm.variant": "Türü",
+    "mm.strategy": "Strateji",
+    "mm.new": "Yeni oyun",
+    "mm.pick": "Bir mod, bir tür ve bir strateji seç, sonra yeni bir oyun başlat.",
+    "mm.variant.classic": "Klasik: 4 pim, 6 renk",
+    "mm.variant.4x8": "4 pim, 8 renk",
+    "mm.variant.super": "Süper Mastermind: 5 pim, 8 renk",
+    "mm.variant.bulls-and-cows": "Bulls and Cows: 0–9 arası 4 rakam, tekrarsız",
+    "mm.strategy.first-consistent": "İlk uyumlu kod",
+    "mm.strategy.random-consistent": "Rastgele uyumlu kod",
+    "mm.strategy.minimax": "Minimax (Knuth)",
+    "mm.strategy.minimax-candidates": "Adaylar arasında minimax",
+    "mm.strategy.expected-size": "Beklenen boyut (Irving)",
+    "mm.strategy.entropy": "Entropi",
+    "mm.strategy.most-parts": "En çok grup (Kooi)",
+    "mm.slots": "Tahminin",
+    "mm.palette": "Renkler",
+    "mm.slot": "{n}. pim: {colour}",
+    "mm.slot.empty": "{n}. pim: boş",
+    "mm.colour": "{digit} numaralı renk",
+    "mm.compose.title": "{n}. tahmin",
+    "mm.compose.help":
+      "Bir pim seç, sonra bir renk; ya da rakamları yaz. Geri tuşu bir pimi temizler.",
+    "mm.submit": "Tahmin et",
+    "mm.clear": "Temizle",
+    "mm.suggest": "Öner",
+    "mm.candidates": "Kalan adaylar",
+    "mm.give.up": "Pes et",
+    "mm.fill": "Önce {n} pimin hepsini doldur.",
+    "mm.answer": "{black} siyah, {white} beyaz",
+    "mm.secret": "Gizli kod",
+    "mm.won.one": "İlk tahminde çözdün!",
+    "mm.won": "{n} tahminde çözdün!",
+    "mm.gave.up": "Pes ettin. Gizli kod {code} idi.",
+    "mm.out": "Tahmin hakkın bitti. Gizli kod {code} idi.",
+    "mm.suggested": "{strategy} önerisi: {code}.",
+    "mm.left.list": "Kalan {n} kod: {codes}",
+    "mm.left.one": "Kalan tek kod: {codes}",
+    "mm.maker.guess": "Bilgisayarın {n}. tahmini",
+    "mm.black": "Siyah (doğru renk, doğru yer)",
+    "mm.white": "Beyaz (doğru renk, yanlış yer)",
+    "mm.answer.send": "Yanıtla",
+    "mm.undo": "Son yanıtı geri al",
+    "mm.left": "Yanıtlarına uyan {n} kod var.",
+    "mm.left.single": "Yanıtlarına uyan tek bir kod kaldı.",
+    "mm.maker.solved.one": "Bilgisayar kodunu ({code}) ilk tahminde buldu.",
+    "mm.maker.solved": "Bilgisayar kodunu ({code}) {n} tahminde buldu.",
+    "mm.refused": "Yanıt kaydedilmedi: {detail}",
+    "mm.missing": "Bu oyun bulunamadı; yeni bir oyun başlat.",
+  },
+});
+
+// Peg colours by colour index; the digit on each peg tells them apart without colour.
+const COLOURS = [
+  "#e03131", "#1c7ed6", "#2f9e44", "#fcc419", "#f76707",
+  "#7048e8", "#66d9e8", "#e64980", "#8d5524", "#f8f9fa",
+];
+const DARK_INK = new Set([3, 6, 9]);
+
+const status = document.getElementById("status");
+const variantPicker = document.getElementById("variant");
+const strategyPicker = document.getElementById("strategy");
+
+let variants = [];
+let mode = "breaker";
+let game = null;
+let guess = [];
+let active = 0;
+let note = null; // a message about the current game: {key, vars, kind} or {text, kind}
+
+function variantOf(name) {
+  return variants.find((variant) => variant.name === name);
+}
+
+function digit(variant, colour) {
+  return String(colour + variant.first_digit);
+}
+
+function colourOf(variant, character) {
+  return Number(character) - variant.first_digit;
+}
+
+function paint(element, colour) {
+  element.style.setProperty("--peg", COLOURS[colour]);
+  element.dataset.ink = DARK_INK.has(colour) ? "dark" : "light";
+}
+
+function pegs(variant, code, className = "pegs") {
+  const row = document.createElement("span");
+  row.className = className;
+  row.dataset.code = code;
+  row.setAttribute("aria-label", code);
+  for (const character of code) {
+    const peg = document.createElement("span");
+    peg.className = "peg";
+    peg.textContent = character;
+    paint(peg, colourOf(variant, character));
+    row.append(peg);
+  }
+  return row;
+}
+
+function keys(black, white) {
+  const box = document.createElement("span");
+  box.className = "keys";
+  box.setAttribute("aria-hidden", "true");
+  for (let i = 0; i < black + white; i++) {
+    const key = document.createElement("span");
+    key.className = `key ${i < black ? "black" : "white"}`;
+    box.append(key);
+  }
+  return box;
+}
+
+function renderRows(list) {
+  list.innerHTML = "";
+  game.turns.forEach((turn, i) => {
+    const item = document.createElement("li");
+    item.dataset.guess = turn.guess;
+    item.dataset.black = turn.black;
+    item.dataset.white = turn.white;
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `#${i + 1}`;
+    const answer = document.createElement("span");
+    answer.className = "answer";
+    answer.textContent = t("mm.answer", { black: turn.black, white: turn.white });
+    item.append(number, pegs(game.variant, turn.guess), keys(turn.black, turn.white), answer);
+    list.append(item);
+  });
+}
+
+// --- the setup card ---
+
+function fillPickers() {
+  const chosenVariant = variantPicker.value || (game ? game.variant.name : "classic");
+  variantPicker.innerHTML = "";
+  for (const variant of variants) {
+    const option = document.createElement("option");
+    option.value = variant.name;
+    option.textContent = t(`mm.variant.${variant.name}`);
+    variantPicker.append(option);
+  }
+  variantPicker.value = chosenVariant;
+  fillStrategies(strategyPicker.value);
+}
+
+function fillStrategies(wanted) {
+  const variant = variantOf(variantPicker.value);
+  strategyPicker.innerHTML = "";
+  for (const name of variant.strategies) {
+    const option = document.createElement("option");
+    option.value = name;
+    option.textContent = t(`mm.strategy.${name}`);
+    strategyPicker.append(option);
+  }
+  strategyPicker.value = variant.strategies.includes(wanted) ? wanted : variant.default_strategy;
+}
+
+function chooseMode(name) {
+  mode = name;
+  for (const button of document.querySelectorAll("[data-mode]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.mode === name));
+  }
+  document.getElementById("mode-help").textContent = t(`mm.mode.${name}.help`);
+}
+
+async function newGame() {
+  const body = { variant: variantPicker.value, mode, strategy: strategyPicker.value };
+  try {
+    show(await api("/api/mastermind/games", { method: "POST", body }));
+    history.replaceState(null, "", `?game=${encodeURIComponent(game.id)}`);
+  } catch (error) {
+    say(status, error.message, "error");
+  }
+}
+
+// --- the game ---
+
+function show(next) {
+  const fresh = !game || game.id !== next.id;
+  game = next;
+  if (fresh) {
+    guess = Array(game.variant.pegs).fill(null);
+    active = 0;
+    note = null;
+    chooseMode(game.mode);
+    variantPicker.value = game.variant.name;
+    fillStrategies(game.strategy);
+  }
+  render();
+}
+
+function render() {
+  if (!game) {
+    say(status, note ? noteText() : t("mm.pick"), note ? note.kind : "info");
+    return;
+  }
+  document.getElementById("breaker").classList.toggle("hidden", game.mode !== "breaker");
+  document.getElementById("maker").classList.toggle("hidden", game.mode !== "maker");
+  if (game.mode === "breaker") renderBreaker();
+  else renderMaker();
+  const ending = endText();
+  if (ending) say(status, ending.text, ending.kind);
+  else if (note) say(status, noteText(), note.kind);
+  else say(status, "");
+}
+
+function noteText() {
+  return note.key ? t(note.key, note.vars) : note.text;
+}
+
+function endText() {
+  const n = game.turn;
+  if (game.mode === "breaker" && game.over) {
+    if (game.solved) return { text: n === 1 ? t("mm.won.one") : t("mm.won", { n }), kind: "good" };
+    const key = game.gave_up ? "mm.gave.up" : "mm.out";
+    return { text: t(key, { code: game.secret }), kind: "info" };
+  }
+  if (game.mode === "maker" && game.solved) {
+    const code = game.turns[n - 1].guess;
+    const key = n === 1 ? "mm.maker.solved.one" : "mm.maker.solved";
+    return { text: t(key, { code, n }), kind: "good" };
+  }
+  return null;
+}
+
+function renderBreaker() {
+  const variant = game.variant;
+  renderRows(document.getElementById("breaker-rows"));
+  document.getElementById("compose").classList.toggle("hidden", game.over);
+  const secretBox = document.getElementById("secret-box");
+  secretBox.classList.toggle("hidden", !game.secret);
+  const secret = document.getElementById("secret");
+  secret.innerHTML = "";
+  if (game.secret) secret.append(...pegs(variant, game.secret).children);
+  document.getElementById("compose-title").textContent = t("mm.compose.title", { n: game.turn + 1 });
+  renderSlots();
+  const palette = document.getElementById("palette");
+  palette.innerHTML = "";
+  for (let colour = 0; colour < variant.colours; colour++) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "peg";
+    button.textContent = digit(variant, colour);
+    button.setAttribute("aria-label", t("mm.colour", { digit: digit(variant, colour) }));
+    paint(button, colour);
+    button.addEventListener("click", () => put(colour));
+    palette.append(button);
+  }
+}
+
+function renderSlots() {
+  const variant = game.variant;
+  const slots = document.getElementById("slots");
+  const focusedSlot = slots.contains(document.activeElement)
+    ? [...slots.children].indexOf(document.activeElement)
+    : -1;
+  slots.innerHTML = "";
+  guess.forEach((colour, i) => {
+    const slot = document.createElement("button");
+    slot.type = "button";
+    slot.className = "peg slot";
+    slot.setAttribute("aria-pressed", String(i === active));
+    if (colour === null) {
+      slot.classList.add("empty");
+      slot.textContent = "?";
+      slot.setAttribute("aria-label", t("mm.slot.empty", { n: i + 1 }));
+    } else {
+      paint(slot, colour);
+      slot.textContent = digit(variant, colour);
+      const name = t("mm.colour", { digit: digit(variant, colour) });
+      slot.setAttribute("aria-label", t("mm.slot", { n: i + 1, colour: name }));
+    }
+    slot.addEventListener("click", () => {
+      active = i;
+      renderSlots();
+    });
+    slots.append(slot);
+  });
+  slots.dataset.code = guess.every((c) => c !== null) ? guess.map((c) => digit(variant, c)).join("") : "";
+  if (focusedSlot >= 0) slots.children[focusedSlot].focus();
+}
+
+function put(colour) {
+  guess[active] = colour;
+  const next = guess.findIndex((c, i) => c === null && i > active);
+  const anyEmpty = guess.indexOf(null);
+  active = next >= 0 ? next : anyEmpty >= 0 ? anyEmpty : Math.min(active + 1, guess.length - 1);
+  renderSlots();
+}
+
+function erase() {
+  if (guess[active] === null && active > 0) active -= 1;
+  guess[active] = null;
+  renderSlots();
+}
+
+function typed(event) {
+  if (!game || game.mode !== "breaker" || game.over) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const variant = game.variant;
+  if (/^[0-9]$/.test(event.key)) {
+    const colour = colourOf(variant, event.key);
+    if (colour < 0 || colour >= variant.colours) return;
+    event.preventDefault();
+    put(colour);
+  } else if (event.key === "Backspace") {
+    event.preventDefault();
+    erase();
+  }
+}
+
+async function submitGuess() {
+  if (guess.includes(null)) {
+    say(status, t("mm.fill", { n: guess.length }), "error");
+    return;
+  }
+  const code = guess.map((c) => digit(game.variant, c)).join("");
+  try {
+    const next = await api(`/api/mastermind/games/${game.id}/guess`, {
+      method: "POST",
+      body: { guess: code },
+    });
+    guess = Array(next.variant.pegs).fill(null);
+    active = 0;
+    note = null;
+    document.getElementById("candidates").classList.add("hidden");
+    show(next);
+  } catch (error) {
+    say(status, error.message, "error");
+  }
+}
+
+async function suggest() {
+  try {
+    const suggestion = await api(`/api/mastermind/games/${game.id}/suggest`);
+    guess = [...suggestion.guess].map((c) => colourOf(game.variant, c));
+    active = 0;
+    note = {
+      key: "mm.suggested",
+      vars: { strategy: t(`mm.strategy.${suggestion.strategy}`), code: suggestion.guess },
+      kind: "info",
+    };
+    render();
+  } catch (error) {
+    say(status, error.message, "error");
+  }
+}
+
+async function showCandidates() {
+  const box = document.getElementById("candidates");
+  try {
+    const found = await api(`/api/mastermind/games/${game.id}/candidates?limit=50`);
+    const codes = found.codes.join(" ") + (found.more ? " …" : "");
+    box.dataset.count = found.count;
+    box.textContent =
+      found.count === 1 ? t("mm.left.one", { codes }) : t("mm.left.list", { n: found.count, codes });
+    box.classList.remove("hidden");
+  } catch (error) {
+    say(status, error.message, "error");
+  }
+}
+
+async function post(action, body) {
+  try {
+    note = null;
+    show(await api(`/api/mastermind/games/${game.id}/${action}`, { method: "POST", body }));
+  } catch (error) {
+    note = { text: error.message, kind: "error" };
+    render();
+  }
+}
+
+function renderMaker() {
+  const variant = game.variant;
+  renderRows(document.getElementById("maker-rows"));
+  document.getElementById("proposal-box").classList.toggle("hidden", game.over);
+  if (!game.over) {
+    document.getElementById("proposal-title").textContent = t("mm.maker.guess", {
+      n: game.turn + 1,
+    });
+    const proposal = document.getElementById("proposal");
+    proposal.innerHTML = "";
+    proposal.dataset.code = game.proposal;
+    proposal.append(...pegs(variant, game.proposal).children);
+    for (const id of ["black", "white"]) {
+      const picker = document.getElementById(id);
+      const kept = picker.value;
+      picker.innerHTML = "";
+      for (let n = 0; n <= variant.pegs; n++) {
+        const option = document.createElement("option");
+        option.value = option.textContent = String(n);
+        picker.append(option);
+      }
+      picker.value = kept && Number(kept) <= variant.pegs ? kept : "0";
+    }
+  }
+  const left = document.getElementById("left");
+  left.textContent =
+    game.candidates === 1 ? t("mm.left.single") : t("mm.left", { n: game.candidates });
+  left.classList.toggle("hidden", game.over);
+  document.getElementById("undo").disabled = game.turn === 0;
+}
+
+async function answer() {
+  const black = Number(document.getElementById("black").value);
+  const white = Number(document.getElementById("white").value);
+  try {
+    const next = await api(`/api/mastermind/games/${game.id}/answer`, {
+      method: "POST",
+      body: { black, white },
+    });
+    for (const id of ["black", "white"]) document.getElementById(id).value = "0";
+    note = null;
+    show(next);
+  } catch (error) {
+    note = { key: "mm.refused", vars: { detail: error.message }, kind: "error" };
+    render();
+  }
+}
+
+async function load(id) {
+  try {
+    show(await api(`/api/mastermind/games/${encodeURIComponent(id)}`));
+  } catch (error) {
+    history.replaceState(null, "", location.pathname);
+    note = error.status === 404 || error.status === 422
+      ? { key: "mm.missing", kind: "error" }
+      : { text: error.message, kind: "error" };
+    render();
+  }
+}
+
+async function start() {
+  renderChrome();
+  chooseMode("breaker");
+  try {
+    variants = await api("/api/mastermind/variants");
+  } catch (error) {
+    say(status, error.message, "error");
+    return;
+  }
+  fillPickers();
+  for (const button of document.querySelectorAll("[data-mode]")) {
+    button.addEventListener("click", () => chooseMode(button.dataset.mode));
+  }
+  variantPicker.addEventListener("change", () => fillStrategies(strategyPicker.value));
+  document.getElementById("new-game").addEventListener("click", newGame);
+  document.getElementById("submit").addEventListener("click", submitGuess);
+  document.getElementById("clear").addEventListener("click", () => {
+    guess = guess.map(() => null);
+    active = 0;
+    renderSlots();
+  });
+  document.getElementById("suggest").addEventListener("click", suggest);
+  document.getElementById("show-candidates").addEventListener("click", showCandidates);
+  document.getElementById("give-up").addEventListener("click", () => post("give-up"));
+  document.getElementById("compose").addEventListener("keydown", typed);
+  document.getElementById("answer").addEventListener("click", answer);
+  document.getElementById("undo").addEventListener("click", () => post("undo"));
+  document.addEventListener("languagechange", () => {
+    fillPickers();
+    chooseMode(mode);
+    render();
+  });
+  const id = new URLSearchParams(location.search).get("game");
+  if (id) await load(id);
+  else render();
+}
+
+start();

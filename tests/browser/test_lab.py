@@ -1,0 +1,168 @@
+"""The density lab in a real browser: seed 000's numbers by clicking, the tools, the
+keyboard, sunk ships and the afloat list, errors, and the phone layout."""
+
+import re
+
+from playwright.sync_api import expect
+
+SEED_EMPTY = "E5, F5, E6, and F6 · d = 34"
+SEED_ONE_HIT = "F5 and E6 · d = 442"
+
+
+def open_lab(page, server):
+    page.goto(server.url + "/battleship/lab")
+    expect(page.locator("#best")).to_have_text(SEED_EMPTY)
+
+
+def cell(page, name):
+    return page.locator(f"#board [data-cell='{name}']")
+
+
+def test_seed_values_by_clicking_and_they_survive_a_reload(server, page, screenshot):
+    open_lab(page, server)
+    expect(page.locator("#weight")).to_have_text("w = 35")
+    expect(page.locator("#focus")).to_have_text("A1 · d = 10")
+    page.get_by_role("button", name="Hit", exact=True).click()
+    expect(page.get_by_role("button", name="Hit", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    cell(page, "E5").click()
+    expect(page.locator("#best")).to_have_text(SEED_ONE_HIT)
+    expect(cell(page, "E5")).to_have_class(re.compile(r"\bhit\b"))
+    for name in ("F5", "E6"):
+        expect(cell(page, name)).to_have_class(re.compile(r"\bbest\b"))
+    expect(cell(page, "E4")).not_to_have_class(re.compile(r"\bbest\b"))
+    # The focused cell's d, written in base w as the seed does.
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#focus")).to_have_text("E4 · d = 441 = 12 · 35 + 21")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#focus")).to_have_text("F4 · d = 33")
+    screenshot(page, "lab-laptop")
+    page.reload()
+    expect(page.locator("#best")).to_have_text(SEED_ONE_HIT)
+    expect(cell(page, "E5")).to_have_class(re.compile(r"\bhit\b"))
+    page.get_by_role("button", name="Reset the board").click()
+    expect(page.locator("#best")).to_have_text(SEED_EMPTY)
+    assert page.js_errors == []
+
+
+def test_marking_again_with_the_same_tool_removes_the_mark(server, page):
+    open_lab(page, server)
+    cell(page, "A1").click()
+    expect(cell(page, "A1")).to_have_class(re.compile(r"\bmiss\b"))
+    expect(page.locator("#focus")).to_have_text("A1 · miss")
+    expect(cell(page, "B1")).to_have_attribute("aria-label", "B1 · d = 10")
+    cell(page, "A1").click()
+    expect(cell(page, "A1")).not_to_have_class(re.compile(r"\bmiss\b"))
+    expect(page.locator("#focus")).to_have_text("A1 · d = 10")
+    expect(cell(page, "B1")).to_have_attribute("aria-label", "B1 · d = 15")
+    # Another tool replaces the mark; Erase removes it.
+    cell(page, "C3").click()
+    page.get_by_role("button", name="Hit", exact=True).click()
+    cell(page, "C3").click()
+    expect(cell(page, "C3")).to_have_class(re.compile(r"\bhit\b"))
+    expect(cell(page, "C3")).not_to_have_class(re.compile(r"\bmiss\b"))
+    page.get_by_role("button", name="Erase").click()
+    cell(page, "C3").click()
+    expect(cell(page, "C3")).to_have_attribute("aria-label", "C3 · d = 28")
+    expect(page.locator("#best")).to_have_text(SEED_EMPTY)
+    assert page.js_errors == []
+
+
+def test_keyboard_moves_with_arrows_and_marks_with_enter_and_space(server, page):
+    open_lab(page, server)
+    page.get_by_role("button", name="Hit", exact=True).click()
+    cell(page, "A1").focus()
+    for key in ["ArrowRight"] * 4 + ["ArrowDown"] * 4:
+        page.keyboard.press(key)
+    expect(cell(page, "E5")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(cell(page, "E5")).to_have_class(re.compile(r"\bhit\b"))
+    expect(page.locator("#best")).to_have_text(SEED_ONE_HIT)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#focus")).to_have_text("F5 · d = 442 = 12 · 35 + 22")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press(" ")
+    expect(cell(page, "E5")).not_to_have_class(re.compile(r"\bhit\b"))
+    expect(page.locator("#best")).to_have_text(SEED_EMPTY)
+    assert page.js_errors == []
+
+
+def test_contradictory_marks_show_the_engine_text(server, page):
+    open_lab(page, server)
+    status = page.get_by_role("status")
+    page.get_by_role("button", name="Sunk").click()
+    cell(page, "A1").click()
+    expect(status).to_have_text("sunk ship A1 has length 1; no ship in the fleet has it")
+    expect(page.locator("#best")).to_have_text("—")
+    cell(page, "A1").click()
+    expect(status).to_have_text("")
+    expect(page.locator("#best")).to_have_text(SEED_EMPTY)
+    # A hit with every ship removed from the afloat list.
+    for _ in range(5):
+        page.get_by_role("button", name=re.compile(r"^Remove ")).first.click()
+    expect(page.locator("#ships-heading")).to_have_text("Ships afloat (0 of 5)")
+    expect(page.locator("#best")).to_have_text("no ship afloat")
+    page.get_by_role("button", name="Hit", exact=True).click()
+    cell(page, "E5").click()
+    expect(status).to_have_text("hit at E5, but no ship is afloat to explain it")
+    assert page.js_errors == []
+
+
+def test_sunk_cells_form_ships_that_leave_the_afloat_list(server, page):
+    open_lab(page, server)
+    page.get_by_role("button", name="Sunk").click()
+    cell(page, "A1").click()
+    cell(page, "A2").click()
+    expect(page.locator("#weight")).to_have_text("w = 31")
+    ships = page.locator("#ships li")
+    expect(ships.nth(4)).to_contain_text("sunk at A1–A2")
+    expect(page.locator("#ships-heading")).to_have_text("Ships afloat (4 of 5)")
+    # A touching ship: B1 does not continue the line A1-A2, so it starts a new ship.
+    for name in ("B1", "B2", "B3"):
+        cell(page, name).click()
+    expect(ships.nth(2)).to_contain_text("sunk at B1–B3")
+    expect(page.locator("#weight")).to_have_text("w = 25")
+    # Removing the carrier from the list (sunk somewhere unmarked), then putting it back.
+    page.get_by_role("button", name="Remove Carrier from the ships afloat").click()
+    expect(page.locator("#weight")).to_have_text("w = 15")
+    expect(ships.nth(0)).to_contain_text("removed")
+    page.get_by_role("button", name="Put Carrier back afloat").click()
+    expect(page.locator("#weight")).to_have_text("w = 25")
+    # Erasing the middle of the cruiser splits it; the engine names the problem.
+    page.get_by_role("button", name="Erase").click()
+    cell(page, "B2").click()
+    expect(page.get_by_role("status")).to_contain_text("no ship in the fleet has it")
+    assert page.js_errors == []
+
+
+def test_russian_rules_show_water_around_a_sunk_ship(server, page):
+    open_lab(page, server)
+    page.select_option("#rules", "russian")
+    expect(page.locator("#weight")).to_have_text("w = 41")
+    page.get_by_role("button", name="Sunk").click()
+    cell(page, "A1").click()
+    expect(page.locator("#weight")).to_have_text("w = 39")
+    for name in ("A2", "B1", "B2"):
+        expect(cell(page, name)).to_have_class(re.compile(r"\bwater\b"))
+    expect(page.locator("#ships li").nth(6)).to_contain_text("sunk at A1")
+    assert page.js_errors == []
+
+
+def test_lab_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
+    open_lab(phone, server)
+    phone.get_by_role("button", name="Hit", exact=True).click()
+    cell(phone, "E5").click()
+    cell(phone, "F5").click()
+    expect(phone.locator("#best")).to_have_text("D5 and G5 · d = 8771")
+    phone.keyboard.press("ArrowLeft")
+    phone.keyboard.press("ArrowLeft")
+    expect(phone.locator("#focus")).to_have_text("D5 · d = 8771 = 7 · 35² + 5 · 35 + 21")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= phone.viewport_size["width"]
+    screenshot(phone, "lab-phone")
+    phone.click("#lang-switch")
+    expect(phone.get_by_role("heading", name="Yoğunluk laboratuvarı")).to_be_visible()
+    expect(phone.locator("#best")).to_have_text("D5 ve G5 · d = 8771")
+    expect(phone.get_by_role("button", name="İsabet")).to_have_attribute("aria-pressed", "true")
+    assert phone.js_errors == []

@@ -1,0 +1,163 @@
+"""Mastermind in a real browser: a codebreaker game won with "suggest", a codemaker game
+answered for a secret the test holds (one answer contradicting the others), reloads,
+and the phone layout."""
+
+import re
+
+from playwright.sync_api import expect
+
+import hamle.mastermind as mm
+
+CLASSIC = mm.Variant.classic()
+
+
+def open_page(page, server):
+    page.goto(server.url + "/mastermind")
+    expect(page.locator("#variant option")).to_have_count(4)
+
+
+def rows(page, mode):
+    return page.locator(f"#{mode}-rows li")
+
+
+def test_codebreaker_types_a_guess_then_wins_with_suggestions(server, page, screenshot):
+    open_page(page, server)
+    expect(page.get_by_role("button", name="You break the code")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.get_by_role("button", name="New game").click()
+    expect(page).to_have_url(re.compile(r"/mastermind\?game=[A-Za-z0-9_-]{20,}$"))
+    expect(page.get_by_role("heading", name="Guess #1")).to_be_visible()
+    # Keyboard: digits fill the pegs, Backspace clears one.
+    page.get_by_role("button", name="Peg 1: empty").focus()
+    page.keyboard.type("1239")  # 9 is not a colour of the classic game: ignored
+    page.keyboard.press("Backspace")
+    page.keyboard.type("34")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "1234")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1234")
+    expect(rows(page, "breaker").first.locator(".answer")).to_have_text(
+        re.compile(r"^\d black, \d white$")
+    )
+    page.get_by_role("button", name="Candidates left").click()
+    expect(page.locator("#candidates")).to_have_text(re.compile(r"codes? left: \d{4}"))
+    # Colour buttons: pick peg 2, then colour 6.
+    page.get_by_role("button", name=re.compile("^Peg 2")).click()
+    page.get_by_role("button", name="colour 6", exact=True).click()
+    expect(page.get_by_role("button", name="Peg 2: colour 6")).to_be_visible()
+    for turn in range(2, 9):
+        page.get_by_role("button", name="Suggest").click()
+        expect(page.locator("#slots")).to_have_attribute("data-code", re.compile(r"^[1-6]{4}$"))
+        suggested = page.locator("#slots").get_attribute("data-code")
+        expect(page.get_by_role("status")).to_have_text(f"Minimax (Knuth) suggests {suggested}.")
+        page.get_by_role("button", name="Guess", exact=True).click()
+        expect(rows(page, "breaker")).to_have_count(turn)
+        if rows(page, "breaker").last.get_attribute("data-black") == "4":
+            break
+    expect(page.get_by_role("status")).to_have_text(f"Solved in {turn} guesses!")
+    expect(page.locator("#secret .peg")).to_have_count(4)
+    expect(page.locator("#compose")).to_be_hidden()
+    screenshot(page, "mastermind-breaker-laptop")
+    page.reload()
+    expect(rows(page, "breaker")).to_have_count(turn)
+    expect(page.get_by_role("status")).to_have_text(f"Solved in {turn} guesses!")
+    assert page.js_errors == []
+
+
+def contradicting(turns, guess):
+    """An answer to ``guess`` that no secret gives together with ``turns``, if any."""
+    history = mm.History(CLASSIC, tuple(turns))
+    for black in range(5):
+        for white in range(5 - black):
+            try:
+                history.then(guess, CLASSIC.answer(black, white)).candidates()
+            except mm.InconsistentError:
+                return black, white
+            except mm.AnswerError:
+                continue
+    return None
+
+
+def answer(page, black, white):
+    page.select_option("#black", str(black))
+    page.select_option("#white", str(white))
+    page.get_by_role("button", name="Answer", exact=True).click()
+
+
+def test_codemaker_breaks_a_code_and_explains_a_contradiction(server, page, screenshot):
+    secret = CLASSIC.parse("4516")
+    open_page(page, server)
+    page.get_by_role("button", name="The computer breaks yours").click()
+    page.select_option("#strategy", "expected-size")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="The computer's guess #1")).to_be_visible()
+    expect(page.locator("#left")).to_have_text("1296 codes still fit your answers.")
+    turns = []
+    contradicted = False
+    for turn in range(1, 9):
+        expect(page.get_by_role("heading", name=f"The computer's guess #{turn}")).to_be_visible()
+        guess = CLASSIC.parse(page.locator("#proposal").get_attribute("data-code"))
+        wrong = contradicting(turns, guess) if turns and not contradicted else None
+        if wrong:
+            answer(page, *wrong)
+            expect(page.get_by_role("status")).to_have_text(
+                re.compile(r"^Answer not recorded: no secret gives all these answers: #1 ")
+            )
+            expect(rows(page, "maker")).to_have_count(turn - 1)
+            screenshot(page, "mastermind-maker-conflict")
+            contradicted = True
+        black, white = mm.score(CLASSIC, secret, guess)
+        answer(page, black, white)
+        turns.append((guess, CLASSIC.answer(black, white)))
+        expect(rows(page, "maker")).to_have_count(turn)
+        if black == 4:
+            break
+    assert contradicted
+    expect(page.get_by_role("status")).to_have_text(
+        f"The computer found your code 4516 in {turn} guesses."
+    )
+    expect(page.locator("#proposal-box")).to_be_hidden()
+    screenshot(page, "mastermind-maker-laptop")
+    # Undo takes back the winning answer; the reload keeps the game.
+    page.get_by_role("button", name="Undo the last answer").click()
+    expect(rows(page, "maker")).to_have_count(turn - 1)
+    page.reload()
+    expect(page.get_by_role("heading", name=f"The computer's guess #{turn}")).to_be_visible()
+    expect(page.locator("#proposal")).to_have_attribute("data-code", "4516")
+    assert page.js_errors == []
+
+
+def test_mastermind_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
+    open_page(phone, server)
+    phone.select_option("#variant", "super")
+    expect(phone.locator("#strategy")).to_have_value("minimax-candidates")
+    phone.get_by_role("button", name="New game").click()
+    phone.get_by_role("button", name="Suggest").click()
+    expect(phone.locator("#slots")).to_have_attribute("data-code", re.compile(r"^[1-8]{5}$"))
+    phone.get_by_role("button", name="Guess", exact=True).click()
+    expect(rows(phone, "breaker")).to_have_count(1)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "mastermind-breaker-phone")
+    phone.click("#lang-switch")
+    expect(phone.get_by_role("button", name="Kodu sen kır")).to_be_visible()
+    expect(phone.get_by_role("heading", name="2. tahmin")).to_be_visible()
+    phone.get_by_role("button", name="Pes et").click()
+    expect(phone.get_by_role("status")).to_have_text(
+        re.compile(r"^Pes ettin\. Gizli kod \d{5} idi\.$")
+    )
+    phone.click("#lang-switch")
+    phone.get_by_role("button", name="The computer breaks yours").click()
+    phone.select_option("#variant", "classic")
+    phone.get_by_role("button", name="New game").click()
+    expect(phone.locator("#proposal")).to_have_attribute("data-code", "1122")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "mastermind-maker-phone")
+    assert phone.js_errors == []
+
+
+def test_an_unknown_game_in_the_url_says_so(server, page):
+    page.goto(server.url + "/mastermind?game=" + "A" * 22)
+    expect(page.get_by_role("status")).to_have_text("That game was not found; start a new one.")
+    expect(page).to_have_url(server.url + "/mastermind")
+    assert page.js_errors == []

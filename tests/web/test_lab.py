@@ -1,0 +1,169 @@
+"""The density lab API: seed 000's numbers, sunk ships and water, contradictions with
+the engine's text, and hostile input (always 4xx JSON, never 500)."""
+
+import pytest
+
+URL = "/api/battleship/density"
+
+
+def density(client, **marks):
+    response = client.post(URL, json=marks)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def refused(client, body, status=400):
+    response = client.post(URL, json=body)
+    assert response.status_code == status, response.text
+    return response.json()["detail"]
+
+
+def test_one_hit_at_e5_gives_the_seeds_numbers(client):
+    report = density(client, hit=["E5"])
+    assert report["best"] == ["F5", "E6"]
+    assert report["best_d"] == "442"
+    assert report["density"]["F5"] == report["density"]["E6"] == "442"
+    assert report["density"]["E4"] == report["density"]["D5"] == "441"
+    assert report["w"] == 35
+    assert "E5" not in report["density"] and len(report["density"]) == 99
+    assert report["heat"]["F5"] == 1.0
+    assert report["heat"]["E4"] == round(441 / 442, 4)
+    assert report["afloat"] == [5, 4, 3, 3, 2]
+    assert report["water"] == []
+
+
+def test_empty_board_peaks_in_the_middle(client):
+    report = density(client)
+    assert report["best"] == ["E5", "F5", "E6", "F6"]
+    assert report["best_d"] == "34"
+    assert report["density"]["A1"] == "10"
+    assert report["heat"]["A1"] == round(10 / 34, 4)
+    assert list(report["density"])[:3] == ["A1", "B1", "C1"]  # row-major, not by value
+    assert all(isinstance(d, str) for d in report["density"].values())
+    assert (report["rules"], report["rows"], report["cols"]) == ("classic", 10, 10)
+
+
+def test_two_hits_in_line_move_the_peak_to_both_ends(client):
+    report = density(client, hit=["E5", "F5"], miss=["A1"])
+    assert report["best"] == ["D5", "G5"]
+    assert report["best_d"] == str(7 * 35**2 + 5 * 35 + 21)
+
+
+def test_sunk_ship_leaves_the_fleet_and_its_cells_the_map(client):
+    report = density(client, sunk=[["A1", "A2"]])
+    assert report["afloat"] == [5, 4, 3, 3]
+    assert report["w"] == 1 + 2 * 15
+    assert "A1" not in report["density"] and "A2" not in report["density"]
+    assert report["water"] == []  # classic ships may touch
+
+
+def test_russian_sunk_ship_makes_its_surroundings_water(client):
+    report = density(client, rules="russian", sunk=[["A1", "A2"]], hit=["E5"])
+    assert report["water"] == ["B1", "B2", "A3", "B3"]
+    assert report["afloat"] == [4, 3, 3, 2, 2, 1, 1, 1, 1]
+    assert report["w"] == 1 + 2 * 18
+    assert not set(report["water"]) & set(report["density"])
+    assert len(report["density"]) == 100 - 2 - 4 - 1
+
+
+def test_afloat_chosen_by_hand(client):
+    alone = density(client, afloat=[5])
+    assert alone["w"] == 11 and alone["afloat"] == [5]
+    assert alone["density"]["A1"] == "2"
+    nothing = density(client, afloat=[])
+    assert nothing["best"] == [] and nothing["best_d"] == "0"
+    assert set(nothing["heat"].values()) == {0.0}
+
+
+def test_lab_rules_list_the_fleets(client):
+    response = client.get("/api/battleship/lab/rules")
+    assert response.status_code == 200
+    rules = {preset["name"]: preset for preset in response.json()}
+    assert [ship["length"] for ship in rules["classic"]["fleet"]] == [5, 4, 3, 3, 2]
+    assert rules["classic"]["fleet"][0]["name"] == "Carrier"
+    assert rules["russian"]["touching"] is False
+    assert len(rules["russian"]["fleet"]) == 10
+
+
+@pytest.mark.parametrize(
+    ("marks", "text"),
+    [
+        ({"miss": ["A1"], "hit": ["A1"]}, "A1 is marked twice (miss and hit)"),
+        ({"sunk": [["A1", "A2"], ["A2", "A3"]]}, "two sunk ships overlap at A2"),
+        ({"sunk": [["A1"]]}, "sunk ship A1 has length 1; no ship in the fleet has it"),
+        ({"sunk": [["A1", "C1"]]}, "A1,C1 is not a straight unbroken line of cells"),
+        (
+            {"sunk": [["A1", "A2"], ["C1", "C2"]]},
+            "too many sunk ships of length 2 (at C1): the fleet has 1",
+        ),
+        ({"hit": ["E5"], "afloat": []}, "hit at E5, but no ship is afloat to explain it"),
+        ({"afloat": [6]}, "an afloat ship of length 6 is not in the fleet"),
+        (
+            {"sunk": [["A1", "A2"]], "afloat": [5, 4, 3, 3, 2]},
+            "an afloat ship of length 2 is not in the fleet",
+        ),
+        (
+            {"miss": ["A2", "B1", "B3", "C2"], "hit": ["B2"], "afloat": [5]},
+            "no afloat ship can explain the hit at B2",
+        ),
+        (
+            {"rules": "russian", "sunk": [["A1", "A2"]], "hit": ["B3"]},
+            "B3 (hit) touches the sunk ship at A1, but ships may not touch",
+        ),
+        ({"miss": ["K1"]}, "K1 is off the 10×10 board"),
+        ({"hit": ["A11"]}, "A11 is off the 10×10 board"),
+        ({"miss": [""]}, "is not a cell name"),
+        ({"miss": ["5E"]}, "is not a cell name"),
+    ],
+)
+def test_contradictory_marks_get_the_engine_text(client, marks, text):
+    assert text in refused(client, marks)
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"miss": "A1"}, "miss"),
+        ({"miss": [1]}, "miss.0"),
+        ({"hit": [None]}, "hit.0"),
+        ({"sunk": ["A1"]}, "sunk.0"),
+        ({"sunk": [[]]}, "sunk.0"),
+        ({"afloat": ["3"]}, "afloat.0"),
+        ({"afloat": [3.5]}, "afloat.0"),
+        ({"afloat": [0]}, "afloat.0"),
+        ({"afloat": [10**30]}, "afloat.0"),
+        ({"rules": "martian"}, "rules"),
+        ({"rules": {"rows": 1000}}, "rules"),
+        ({"mines": ["A1"]}, "mines"),
+        ({"miss": ["A1" * 1000]}, "miss.0"),
+        ({"miss": [f"{'ABCDEFGHIJ'[i % 10]}{i // 10 + 1}" for i in range(10_000)]}, "miss"),
+        ({"sunk": [["A1", "A2"]] * 11}, "sunk"),
+        ({"sunk": [[f"A{i}" for i in range(1, 12)]]}, "sunk.0"),
+        ({"afloat": [2] * 11}, "afloat"),
+    ],
+)
+def test_hostile_input_is_a_readable_422(client, body, where):
+    response = client.post(URL, json=body)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert detail.startswith(f"{where}:") or f"; {where}:" in detail, detail
+
+
+def test_a_body_that_is_not_json_is_refused_with_json(client):
+    headers = {"content-type": "application/json"}
+    response = client.post(URL, content=b"\x00\xff not json", headers=headers)
+    assert response.status_code in (400, 422)
+    assert response.json()["detail"]
+    assert client.post(URL, json=[1, 2, 3]).status_code == 422
+
+
+def test_too_many_sunk_ships_within_the_size_bound(client):
+    ships = [[f"{col}1", f"{col}2"] for col in "ACEGI"] + [["A4", "A5"]]
+    assert "too many sunk ships of length 2" in refused(client, {"sunk": ships})
+
+
+def test_a_full_board_of_marks_is_answered(client):
+    cells = [f"{col}{row}" for row in range(1, 11) for col in "ABCDEFGHIJ"]
+    report = density(client, miss=cells, afloat=[])
+    assert report["density"] == {} and report["best"] == [] and report["water"] == []
+    assert "no room left on the board" in refused(client, {"miss": cells})

@@ -1,0 +1,338 @@
+"""The Mastermind API: both modes end to end, the secret kept until the end, answers that
+contradict each other, undo, wrong modes, ids and bounds."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+import hamle.mastermind as mm
+from hamle.web import create_app
+from hamle.web.mastermind import MAX_GUESSES
+
+API = "/api/mastermind"
+CLASSIC = mm.Variant.classic()
+
+
+def new_game(client, **body):
+    response = client.post(f"{API}/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def secret_of(client, game_id):
+    """The secret as the server stored it (read from the store, never from the API)."""
+    state = client.app.state.store.load("mastermind", game_id)
+    return CLASSIC.format(state["secret"])
+
+
+def guess(client, game_id, code, status=200):
+    response = client.post(f"{API}/games/{game_id}/guess", json={"guess": code})
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def answer(client, game_id, black, white, status=200):
+    response = client.post(f"{API}/games/{game_id}/answer", json={"black": black, "white": white})
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def wrong_codes(secret):
+    return (CLASSIC.format(i) for i in range(CLASSIC.size) if CLASSIC.format(i) != secret)
+
+
+def test_variants_offer_only_fast_strategies(client):
+    offered = {v["name"]: v for v in client.get(f"{API}/variants").json()}
+    assert list(offered) == ["classic", "4x8", "bulls-and-cows", "super"]
+    assert offered["classic"]["strategies"] == list(mm.STRATEGIES)
+    assert offered["classic"]["default_strategy"] == "minimax"
+    assert offered["classic"]["codes"] == 1296 and offered["classic"]["first_digit"] == 1
+    assert offered["bulls-and-cows"]["repeat"] is False
+    assert offered["bulls-and-cows"]["first_digit"] == 0
+    assert "minimax" not in offered["super"]["strategies"]
+    assert offered["super"]["default_strategy"] == "minimax-candidates"
+    strategies = client.get(f"{API}/strategies").json()
+    assert [s["name"] for s in strategies] == list(mm.STRATEGIES)
+    assert all(s["summary"] for s in strategies)
+
+
+def test_codebreaker_scores_guesses_and_keeps_the_secret(client):
+    game = new_game(client)
+    assert (game["mode"], game["strategy"], game["turn"]) == ("breaker", "minimax", 0)
+    assert game["secret"] is None and game["proposal"] is None
+    secret = secret_of(client, game["id"])
+    for turn, code in enumerate(list(wrong_codes(secret))[:3], 1):
+        view = guess(client, game["id"], code)
+        black, white = mm.score(CLASSIC, CLASSIC.parse(secret), CLASSIC.parse(code))
+        assert view["turns"][-1] == {"guess": code, "black": black, "white": white}
+        assert view["turn"] == turn and not view["solved"] and not view["over"]
+        assert view["secret"] is None
+        reloaded = client.get(f"{API}/games/{game['id']}")
+        assert reloaded.json() == view
+        assert secret not in reloaded.text.replace(game["id"], "")
+
+
+def test_suggestions_solve_a_classic_game_and_the_end_reveals_the_secret(client):
+    game = new_game(client, strategy="minimax")
+    secret = secret_of(client, game["id"])
+    for _ in range(5):  # Knuth's minimax needs at most five guesses
+        suggestion = client.get(f"{API}/games/{game['id']}/suggest").json()
+        assert suggestion["strategy"] == "minimax"
+        if suggestion["guess"] != secret:
+            text = client.get(f"{API}/games/{game['id']}").text
+            assert secret not in text.replace(game["id"], "")
+        view = guess(client, game["id"], suggestion["guess"])
+        if view["solved"]:
+            break
+    assert view["solved"] and view["over"] and not view["gave_up"]
+    assert view["secret"] == secret == view["turns"][-1]["guess"]
+    assert view["turns"][-1]["black"] == 4
+    first = CLASSIC.format(mm.get_strategy("minimax").first_guess(CLASSIC))
+    assert view["turns"][0]["guess"] == first == "1122"
+    for method, path in (
+        ("post", "guess"),
+        ("get", "suggest"),
+        ("post", "give-up"),
+    ):
+        body = {"json": {"guess": "1234"}} if path == "guess" else {}
+        response = getattr(client, method)(f"{API}/games/{game['id']}/{path}", **body)
+        assert response.status_code == 409
+        assert response.json()["detail"] == "this game is over; start a new one"
+
+
+def test_give_up_reveals_the_secret_and_ends_the_game(client):
+    game = new_game(client, variant="4x8", strategy="entropy")
+    state = client.app.state.store.load("mastermind", game["id"])
+    view = client.post(f"{API}/games/{game['id']}/give-up").json()
+    assert view["over"] and view["gave_up"] and not view["solved"]
+    assert view["secret"] == mm.Variant.named("4x8").format(state["secret"])
+    assert guess(client, game["id"], "1234", status=409)["detail"].startswith("this game is over")
+
+
+def test_candidates_left_match_the_engine_and_are_bounded(client):
+    game = new_game(client)
+    secret = secret_of(client, game["id"])
+    view = guess(client, game["id"], next(wrong_codes(secret)))
+    turn = view["turns"][0]
+    history = mm.History(CLASSIC).then(
+        CLASSIC.parse(turn["guess"]), CLASSIC.answer(turn["black"], turn["white"])
+    )
+    expected = [CLASSIC.format(int(c)) for c in history.candidates()]
+    found = client.get(f"{API}/games/{game['id']}/candidates").json()
+    assert found["count"] == len(expected)
+    assert found["codes"] == expected[:50] and found["more"] == (len(expected) > 50)
+    assert secret in expected
+    few = client.get(f"{API}/games/{game['id']}/candidates", params={"limit": 3}).json()
+    assert few["codes"] == expected[:3] and few["more"]
+    for limit in (-1, 101, "many"):
+        response = client.get(f"{API}/games/{game['id']}/candidates", params={"limit": limit})
+        assert response.status_code == 422
+    fresh = new_game(client)
+    assert client.get(f"{API}/games/{fresh['id']}/candidates").json()["count"] == 1296
+
+
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        ("12", "'12' is not a code: write 4 digits 1-6"),
+        ("1172", "'1172': colour 7 at position 3 is not in 1-6"),
+        ("12345", "is not a code"),
+        ("abcd", "is not a code"),
+        ("", "is not a code"),
+    ],
+)
+def test_malformed_guesses_get_the_engine_text(client, code, text):
+    game = new_game(client)
+    assert text in guess(client, game["id"], code, status=400)["detail"]
+    assert client.get(f"{API}/games/{game['id']}").json()["turn"] == 0
+
+
+def test_bulls_and_cows_uses_digits_0_to_9_without_repeats(client):
+    game = new_game(client, variant="bulls-and-cows", strategy="expected-size")
+    assert "repeats a colour" in guess(client, game["id"], "1123", status=400)["detail"]
+    view = guess(client, game["id"], "0123")
+    assert view["turns"][0]["guess"] == "0123"
+    suggestion = client.get(f"{API}/games/{game['id']}/suggest").json()["guess"]
+    assert len(set(suggestion)) == 4
+
+
+def test_super_mastermind_suggests_quickly_with_its_strategies(client):
+    game = new_game(client, variant="super")
+    assert game["strategy"] == "minimax-candidates"
+    view = guess(client, game["id"], "12345")
+    assert view["variant"]["pegs"] == 5
+    suggestion = client.get(f"{API}/games/{game['id']}/suggest").json()["guess"]
+    assert len(suggestion) == 5 and set(suggestion) <= set("12345678")
+
+
+def test_the_last_allowed_guess_ends_the_game(client):
+    game = new_game(client)
+    secret = secret_of(client, game["id"])
+    codes = wrong_codes(secret)
+    for _ in range(MAX_GUESSES - 1):
+        assert not guess(client, game["id"], next(codes))["over"]
+    view = guess(client, game["id"], next(codes))
+    assert view["over"] and not view["solved"] and not view["gave_up"]
+    assert view["secret"] == secret and view["turn"] == MAX_GUESSES
+    guess(client, game["id"], secret, status=409)
+
+
+def play_maker(client, secret, strategy="minimax", variant=CLASSIC, name="classic"):
+    game = new_game(client, mode="maker", strategy=strategy, variant=name)
+    code = variant.parse(secret)
+    while not game["over"]:
+        black, white = mm.score(variant, code, variant.parse(game["proposal"]))
+        game = answer(client, game["id"], black, white)
+    return game
+
+
+def test_codemaker_strategy_breaks_the_players_code(client):
+    game = new_game(client, mode="maker")
+    assert game["proposal"] == "1122" and game["candidates"] == 1296 and game["secret"] is None
+    solved = play_maker(client, "3632")
+    assert solved["solved"] and solved["over"] and solved["proposal"] is None
+    assert solved["turns"][-1] == {"guess": "3632", "black": 4, "white": 0}
+    assert solved["turn"] <= 5 and solved["candidates"] == 1
+    assert answer(client, solved["id"], 4, 0, status=409)["detail"].startswith("this game is over")
+    for strategy in ("first-consistent", "random-consistent", "most-parts"):
+        assert play_maker(client, "6543", strategy=strategy)["solved"]
+    bulls = mm.Variant.named("bulls-and-cows")
+    assert play_maker(client, "9270", variant=bulls, name="bulls-and-cows")["solved"]
+
+
+def test_contradictory_answer_is_explained_and_not_recorded(client):
+    game = new_game(client, mode="maker")
+    game = answer(client, game["id"], 0, 0)  # 1122: no 1 and no 2
+    assert game["proposal"] == "3345" and game["candidates"] == 256
+    game = answer(client, game["id"], 0, 0)  # 3345: no 3, 4 or 5 either, so 6666
+    assert game["proposal"] == "6666" and game["candidates"] == 1
+    detail = answer(client, game["id"], 0, 0, status=400)["detail"]
+    assert detail.startswith("no secret gives all these answers: #1 (1122 → 0 black 0 white)")
+    assert "#3 (6666 → 0 black 0 white) cannot all be right; most likely answer #" in detail
+    turns = [(CLASSIC.parse(code), CLASSIC.answer(0, 0)) for code in ("1122", "3345", "6666")]
+    assert detail == str(mm.inconsistency(mm.History(CLASSIC, tuple(turns))))
+    unchanged = client.get(f"{API}/games/{game['id']}").json()
+    assert unchanged == game
+    impossible = answer(client, game["id"], 3, 1, status=400)["detail"]
+    assert impossible == "3 black and 1 white cannot happen with 4 pegs"
+    too_many = answer(client, game["id"], 3, 2, status=400)["detail"]
+    assert too_many == "3 black and 2 white make more than 4 pegs"
+    assert answer(client, game["id"], 4, 0)["solved"]
+
+
+def test_undo_takes_back_answers_even_the_winning_one(client):
+    game = new_game(client, mode="maker")
+    assert client.post(f"{API}/games/{game['id']}/undo").status_code == 409
+    first = answer(client, game["id"], 1, 1)
+    second = answer(client, game["id"], 0, 1)
+    back = client.post(f"{API}/games/{game['id']}/undo").json()
+    assert back["turns"] == first["turns"] and back["proposal"] == second["turns"][-1]["guess"]
+    assert back["candidates"] == first["candidates"]
+    secret = CLASSIC.parse("1233")  # 1122 → 1 black 1 white, like the first answer
+    while not back["over"]:
+        black, white = mm.score(CLASSIC, secret, CLASSIC.parse(back["proposal"]))
+        back = solved = answer(client, game["id"], black, white)
+    assert solved["solved"] and solved["turns"][-1]["guess"] == "1233"
+    reopened = client.post(f"{API}/games/{game['id']}/undo").json()
+    assert not reopened["over"] and not reopened["solved"]
+    assert reopened["proposal"] == solved["turns"][-1]["guess"]
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ({"black": 9, "white": 0}, "black"),
+        ({"black": -1, "white": 0}, "black"),
+        ({"black": "1", "white": 0}, "black"),
+        ({"black": 1.5, "white": 0}, "black"),
+        ({"black": 1}, "white"),
+        ({"black": 1, "white": 0, "extra": 1}, "extra"),
+    ],
+)
+def test_answers_out_of_bounds_are_422(client, body, where):
+    game = new_game(client, mode="maker")
+    response = client.post(f"{API}/games/{game['id']}/answer", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith(f"{where}:")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "text"),
+    [
+        ({"variant": "6x9"}, 422, "variant:"),
+        ({"variant": "x" * 10_000}, 422, "variant:"),
+        ({"variant": {"pegs": 8, "colours": 10}}, 422, "variant:"),
+        ({"mode": "spectator"}, 422, "mode:"),
+        ({"strategy": "optimal"}, 400, "strategy 'optimal' is not offered for classic"),
+        ({"strategy": "s" * 41}, 422, "strategy:"),
+        ({"variant": "super", "strategy": "minimax"}, 400, "is not offered for super"),
+        ({"pegs": 20}, 422, "pegs:"),
+    ],
+)
+def test_new_game_bounds(client, body, status, text):
+    response = client.post(f"{API}/games", json=body)
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+
+
+def test_guess_bounds(client):
+    game = new_game(client)
+    for body in ({"guess": 1122}, {"guess": "1" * 41}, {}, {"guess": ["1", "1"]}, {"code": "1122"}):
+        response = client.post(f"{API}/games/{game['id']}/guess", json=body)
+        assert response.status_code == 422, body
+
+
+def test_moves_of_the_other_mode_are_refused(client):
+    breaker = new_game(client)
+    maker = new_game(client, mode="maker")
+    checks = [
+        ("post", f"{breaker['id']}/answer", {"black": 0, "white": 0}, "this is a codebreaker"),
+        ("post", f"{breaker['id']}/undo", None, "only a codemaker game"),
+        ("post", f"{maker['id']}/guess", {"guess": "1122"}, "this is a codemaker game"),
+        ("get", f"{maker['id']}/suggest", None, "this is a codemaker game"),
+        ("post", f"{maker['id']}/give-up", None, "this is a codemaker game"),
+    ]
+    for method, path, body, text in checks:
+        kwargs = {"json": body} if body is not None else {}
+        response = getattr(client, method)(f"{API}/games/{path}", **kwargs)
+        assert response.status_code == 409, path
+        assert response.json()["detail"].startswith(text)
+
+
+def test_unknown_ids_and_ids_of_other_games_are_404(client):
+    tour_id = client.app.state.store.create("tour", {"moves": []})
+    missing = "A" * 22
+    for game_id in (missing, tour_id):
+        for method, path, body in (
+            ("get", "", None),
+            ("post", "/guess", {"guess": "1122"}),
+            ("get", "/suggest", None),
+            ("get", "/candidates", None),
+            ("post", "/give-up", None),
+            ("post", "/answer", {"black": 0, "white": 0}),
+            ("post", "/undo", None),
+        ):
+            kwargs = {"json": body} if body is not None else {}
+            response = getattr(client, method)(f"{API}/games/{game_id}{path}", **kwargs)
+            assert response.status_code == 404, (game_id, path)
+            assert response.json()["detail"] == f"no mastermind game has the id {game_id!r}"
+    for bad in ("short", "x" * 65, "bad%20id%20with%20spaces"):
+        assert client.get(f"{API}/games/{bad}").status_code == 422
+
+
+def test_games_survive_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, warm=False)) as first:
+        breaker = new_game(first)
+        guess(first, breaker["id"], "1234")
+        maker = new_game(first, mode="maker")
+        maker = answer(first, maker["id"], 1, 0)
+    with TestClient(create_app(path, warm=False)) as second:
+        again = second.get(f"{API}/games/{breaker['id']}").json()
+        assert again["turns"][0]["guess"] == "1234" and again["secret"] is None
+        assert second.get(f"{API}/games/{maker['id']}").json() == maker
+
+
+def test_warm_up_runs(client):
+    from hamle.web import mastermind
+
+    mastermind.warm_up()
