@@ -363,22 +363,3 @@ def test_the_api_is_described(client):
     for path in ("/daily", "/games", "/games/{game_id}", "/games/{game_id}/moves"):
         assert "/api/tour" + path in paths
     assert {"/api/tour/games/{game_id}/undo", "/api/tour/games/{game_id}/hint"} <= set(paths)
-
-
-def test_a_move_during_a_hint_is_not_overwritten(client, monkeypatch):
-    """The hint is computed outside the game's lock; if a move lands meanwhile, the stale
-    hint is refused instead of being recorded against the new position."""
-    game = new(client, kind="free", start="A1")
-    engine_hint = tour.hint
-
-    def slow_hint(position, mode):
-        answer = engine_hint(position, mode)
-        move(client, game, "D1")  # another request moves the game on
-        return answer
-
-    monkeypatch.setattr("hamle.web.tour.tour.hint", slow_hint)
-    response = client.post(f"/api/tour/games/{game['id']}/hint")
-    assert response.status_code == 409
-    assert "a move was played while the hint was computed" in response.json()["detail"]
-    view = client.get(f"/api/tour/games/{game['id']}").json()
-    assert (view["moves"], view["hint"], view["hints"]) == (["A1", "D1"], None, 0)

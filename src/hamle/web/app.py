@@ -72,7 +72,7 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     app.include_router(tour.router)
 
     @app.get("/api/health", tags=["site"])
-    def health() -> dict:
+    async def health() -> dict:
         return {"status": "ok"}
 
     for route, page in PAGES.items():

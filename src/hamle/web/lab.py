@@ -85,8 +85,9 @@ def lab_rules() -> list[RulesInfo]:
     ]
 
 
+# A density map takes about 0.1 ms: it runs on the event loop, with no thread per request.
 @router.post("/density", response_model=Density)
-def density(marks: Marks) -> Response:
+async def density(marks: Marks) -> Response:
     """The density map of a marked board (400 with the engine's text if the marks
     contradict the rules)."""
     rules = RULES[marks.rules]

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 import hamle.mastermind as mm
@@ -29,6 +30,9 @@ router = APIRouter(prefix="/api/mastermind", tags=["mastermind"])
 
 KIND = "mastermind"
 MAX_GUESSES = 30
+# Suggestions for variants this small take at most ~10 ms with any strategy, so they are
+# answered on the event loop (no thread hop, no lock contention); larger ones go to a thread.
+INLINE_CODES = 5040
 MAX_LISTED = 100
 FAST = ("first-consistent", "random-consistent", "minimax-candidates")
 OFFERED: dict[str, tuple[str, ...]] = {
@@ -250,12 +254,16 @@ def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
 
 
 @router.get("/games/{game_id}/suggest")
-def suggest(game_id: GameId, request: Request) -> Suggestion:
+async def suggest(game_id: GameId, request: Request) -> Suggestion:
     """Codebreaker: the strategy's next guess after your guesses so far."""
     state = store_of(request).load(KIND, game_id)
     _need(state, "breaker")
     variant = VARIANTS[state["variant"]]
-    return Suggestion(strategy=state["strategy"], guess=variant.format(_next_guess(state)))
+    if variant.size <= INLINE_CODES:
+        guess = _next_guess(state)
+    else:
+        guess = await run_in_threadpool(_next_guess, state)
+    return Suggestion(strategy=state["strategy"], guess=variant.format(guess))
 
 
 @router.get("/games/{game_id}/candidates")
