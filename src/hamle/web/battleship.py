@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Annotated, Literal, get_args
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, store_of
+from .common import GameId, Refused, Strict, store_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"])
 
@@ -36,10 +36,6 @@ MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
 MAX_JOBS = 2
 SEED_BITS = 128
 STATS_VERSION = 1
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class NewGame(Strict):

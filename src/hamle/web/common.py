@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Path, Request
+from pydantic import BaseModel, ConfigDict
 
 from .store import Store
 
@@ -12,6 +13,13 @@ GameId = Annotated[
     str,
     Path(min_length=10, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="Game id"),
 ]
+
+
+class Strict(BaseModel):
+    """A request body that refuses fields it does not know (a typo is an error, not a
+    silently ignored option)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Refused(Exception):

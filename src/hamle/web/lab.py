@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
+
+from .common import Strict
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"])
 
@@ -27,15 +29,13 @@ ShipCells = Annotated[list[CellName], Field(min_length=1, max_length=LONGEST)]
 Length = Annotated[int, Field(strict=True, ge=1, le=LONGEST)]
 
 
-class Marks(BaseModel):
+class Marks(Strict):
     """A board marked by hand: cell names like ``E5``; each sunk ship as its cells."""
 
-    model_config = ConfigDict(extra="forbid")
-
     rules: Literal["classic", "russian"] = "classic"
-    miss: Cells = []
-    hit: Cells = []
-    sunk: Annotated[list[ShipCells], Field(max_length=MOST_SHIPS)] = []
+    miss: Cells = Field(default_factory=list)
+    hit: Cells = Field(default_factory=list)
+    sunk: Annotated[list[ShipCells], Field(max_length=MOST_SHIPS)] = Field(default_factory=list)
     afloat: Annotated[list[Length], Field(max_length=MOST_SHIPS)] | None = Field(
         default=None, description="Lengths of the ships afloat (default: fleet minus sunk)"
     )

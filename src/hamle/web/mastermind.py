@@ -20,11 +20,11 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
 
-from .common import GameId, Refused, store_of
+from .common import GameId, Refused, Strict, store_of
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"])
 
@@ -66,26 +66,20 @@ class StrategyInfo(BaseModel):
     summary: str
 
 
-class NewGame(BaseModel):
+class NewGame(Strict):
     """A new game: ``breaker`` (you guess the server's secret) or ``maker`` (the
     strategy guesses yours); ``strategy`` suggests guesses or plays them."""
-
-    model_config = ConfigDict(extra="forbid")
 
     variant: VariantName = "classic"
     mode: Mode = "breaker"
     strategy: Annotated[str, Field(max_length=40)] | None = None
 
 
-class Guess(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Guess(Strict):
     guess: Annotated[str, Field(max_length=40, description="Digits, like 1122")]
 
 
-class Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Answer(Strict):
     black: Count
     white: Count
 

@@ -12,12 +12,12 @@ import secrets
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 import hamle.tour as tour
 
-from .common import GameId, Refused, store_of
+from .common import GameId, Refused, Strict, store_of
 
 router = APIRouter(prefix="/api/tour", tags=["tour"])
 
@@ -26,10 +26,6 @@ FIRST_DATE = dt.date(2000, 1, 1)
 LAST_DATE = dt.date(2099, 12, 31)
 CellName = Field(min_length=1, max_length=8, description="A cell name, like E5", examples=["E5"])
 DateText = Field(None, max_length=32, description="YYYY-MM-DD (default: today in Turkey)")
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class NewGame(Strict):
