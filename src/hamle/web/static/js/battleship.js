@@ -9,8 +9,6 @@ addTexts({
     "bs.setup.help":
       "Drag a ship onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
     "bs.rules": "Rules",
-    "bs.rules.classic": "Classic — 5, 4, 3, 3, 2; ships may touch",
-    "bs.rules.russian": "Russian — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch",
     "bs.level": "Level",
     "bs.level.easy": "Easy",
     "bs.level.normal": "Normal",
@@ -79,8 +77,6 @@ addTexts({
     "bs.setup.help":
       "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
     "bs.rules": "Kurallar",
-    "bs.rules.classic": "Klasik — 5, 4, 3, 3, 2; gemiler değebilir",
-    "bs.rules.russian": "Rus — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; gemiler değemez",
     "bs.level": "Seviye",
     "bs.level.easy": "Kolay",
     "bs.level.normal": "Orta",
@@ -708,8 +704,8 @@ async function init() {
   for (const r of options.rules) {
     const option = document.createElement("option");
     option.value = r.name;
-    option.dataset.i18n = `bs.rules.${r.name}`;
-    option.textContent = t(`bs.rules.${r.name}`);
+    option.dataset.i18n = `rules.${r.name}`;
+    option.textContent = t(`rules.${r.name}`);
     select.append(option);
   }
   select.addEventListener("change", () => {

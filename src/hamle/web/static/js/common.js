@@ -24,6 +24,8 @@ const TEXTS = {
     "home.tour": "Fill the 10 × 10 board from 1 to 100 with jumps; a new puzzle every day.",
     "home.play": "Play",
     "home.open": "Open",
+    "rules.classic": "Classic — 5, 4, 3, 3, 2; ships may touch",
+    "rules.russian": "Russian — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch",
   },
   tr: {
     "site.title": "hamle",
@@ -47,6 +49,8 @@ const TEXTS = {
     "home.tour": "10 × 10 tahtayı sıçrayarak 1'den 100'e doldur; her gün yeni bir bulmaca.",
     "home.play": "Oyna",
     "home.open": "Aç",
+    "rules.classic": "Klasik — 5, 4, 3, 3, 2; gemiler değebilir",
+    "rules.russian": "Rus — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; gemiler değemez",
   },
 };
 

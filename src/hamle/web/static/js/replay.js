@@ -23,8 +23,6 @@ addTexts({
     "rp.counter": "Shot {n} of {total}: {cell} — {answer} ({mode}).",
     "rp.loading": "Playing the game…",
     "rp.bad.game": "A game number is a whole number from 1 to {max}.",
-    "rp.rules.classic": "Classic",
-    "rp.rules.russian": "Russian (no touching)",
     "rp.mode.hunt": "hunt",
     "rp.mode.target": "target",
     "rp.answer.miss": "miss",
@@ -68,8 +66,6 @@ addTexts({
     "rp.counter": "Atış {n} / {total}: {cell} — {answer} ({mode}).",
     "rp.loading": "Oyun oynanıyor…",
     "rp.bad.game": "Oyun numarası 1 ile {max} arasında bir tam sayıdır.",
-    "rp.rules.classic": "Klasik",
-    "rp.rules.russian": "Rus (değme yok)",
     "rp.mode.hunt": "av",
     "rp.mode.target": "hedef",
     "rp.answer.miss": "ıska",
@@ -287,8 +283,8 @@ async function init() {
   if (!strategy.value) strategy.value = "parity";
   const rules = $("rules");
   for (const r of options.rules) {
-    const option = new Option(t(`rp.rules.${r.name}`), r.name);
-    option.dataset.i18n = `rp.rules.${r.name}`;
+    const option = new Option(t(`rules.${r.name}`), r.name);
+    option.dataset.i18n = `rules.${r.name}`;
     rules.append(option);
   }
   rules.value = params.get("rules") || "classic";

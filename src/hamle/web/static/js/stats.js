@@ -36,8 +36,6 @@ addTexts({
     "st.axis.y": "P(done within t shots)",
     "st.exact": "random, exact law",
     "st.mean": "mean {mean}",
-    "st.rules.classic": "Classic (5, 4, 3, 3, 2)",
-    "st.rules.russian": "Russian (4, 3, 3, 2, 2, 2, 1, 1, 1, 1; no touching)",
     "strategy.random": "Random (Easy)",
     "strategy.hunt-target": "Hunt and target",
     "strategy.parity": "Parity (Normal)",
@@ -75,8 +73,6 @@ addTexts({
     "st.axis.y": "P(t atış içinde bitti)",
     "st.exact": "rastgele, kesin dağılım",
     "st.mean": "ortalama {mean}",
-    "st.rules.classic": "Klasik (5, 4, 3, 3, 2)",
-    "st.rules.russian": "Rus (4, 3, 3, 2, 2, 2, 1, 1, 1, 1; değme yok)",
     "strategy.random": "Rastgele (Kolay)",
     "strategy.hunt-target": "Av ve hedef",
     "strategy.parity": "Parite (Orta)",
@@ -162,7 +158,7 @@ function renderTable() {
   ]).className = "exact";
   $("table-title").textContent = t("st.table.title", {
     games: data.games,
-    rules: t(`st.rules.${data.rules}`),
+    rules: t(`rules.${data.rules}`),
   });
 }
 
@@ -357,8 +353,8 @@ async function init() {
   const params = new URLSearchParams(location.search);
   const rules = $("rules");
   for (const r of options.rules) {
-    const option = new Option(t(`st.rules.${r.name}`), r.name);
-    option.dataset.i18n = `st.rules.${r.name}`;
+    const option = new Option(t(`rules.${r.name}`), r.name);
+    option.dataset.i18n = `rules.${r.name}`;
     rules.append(option);
   }
   rules.value = params.get("rules") || "classic";
