@@ -35,6 +35,14 @@ def test_unknown_api_path_is_a_json_404(client):
     assert response.json() == {"detail": "Not Found"}
 
 
+def test_a_body_that_is_not_json_is_named_as_such(client):
+    response = client.post(
+        "/api/battleship/density", content="E5 hit", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("the request body is not valid JSON (")
+
+
 def test_static_files_cannot_escape_their_folder(client):
     assert client.get("/static/../store.py").status_code == 404
     assert client.get("/static/%2e%2e/store.py").status_code == 404

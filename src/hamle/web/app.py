@@ -104,6 +104,9 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's validation errors as one readable sentence per problem."""
     problems = []
     for error in exc.errors():
+        if error["type"] == "json_invalid":
+            problems.append(f"the request body is not valid JSON ({error['ctx']['error']})")
+            continue
         where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
         problems.append(f"{where}: {error['msg']}" if where else error["msg"])
     return JSONResponse({"detail": "; ".join(problems), "problems": problems}, status_code=422)
