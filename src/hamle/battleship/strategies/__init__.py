@@ -1,7 +1,7 @@
 """The computer shooters, registered by name (aliases: easy, normal, hard).
 
 >>> [s.name for s in SHOOTERS.values()]
-['random', 'hunt-target', 'parity', 'density']
+['random', 'hunt-target', 'parity', 'density', 'exact']
 >>> get_shooter("hard").name
 'density'
 """
@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import BattleshipError
 from ..observation import Observation
 from .density_shooter import DensityShooter
+from .exact_shooter import ExactShooter
 from .hunt_target import HuntTarget
 from .random_shooter import RandomShooter
 
@@ -34,6 +35,7 @@ SHOOTERS: dict[str, Shooter] = {
         HuntTarget(parity=False),
         HuntTarget(parity=True),
         DensityShooter(),
+        ExactShooter(),
     )
 }
 ALIASES = {"easy": "random", "normal": "parity", "hard": "density"}

@@ -1,0 +1,298 @@
+"""Numba kernels of the exact no-touch count: a cell-by-cell (broken profile) DP.
+
+Cells are visited row by row. A *profile* key packs, for every column, the cell of the
+frontier in that column (the current row left of the cursor, the row above from the
+cursor on) as one field of ``bits`` bits, plus one bit at ``cols * bits`` for the
+occupancy of the cell up and to the left of the cursor, which its column's field no
+longer holds. Field values:
+
+- ``EMPTY`` and ``DONE`` (a cell of a horizontal ship, which cannot grow downwards);
+- ``VERTICAL + 2(k-1) + h``: the lowest cell of a ship of k cells still open downwards
+  (k = 1 also means open to the right while it is the cell just left of the cursor);
+- ``horizontal(lmax) + 2(k-2) + h``: the right end of a horizontal run of k ≥ 2 cells,
+  still open to the right;
+
+where h = 1 while every cell of that ship is an open hit: such a ship would have been
+answered "sunk", so it may not be closed. Each profile carries a dense vector of counts
+indexed by the finished ships (mixed radix over the fleet's lengths), one row per lane;
+lane modulus 0 means arithmetic modulo 2**64, others are primes below 2**31.
+
+Marks follow ``observation``: 0 unknown, 1 miss, 2 open hit, 3 sunk, 4 water.
+"""
+
+import numpy as np
+from numba import njit
+
+EMPTY, DONE, VERTICAL = 0, 1, 2
+UNKNOWN, MISS, HIT = 0, 1, 2
+_GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
+
+
+@njit(cache=True)
+def _horizontal(lmax):
+    return VERTICAL + 2 * lmax
+
+
+@njit(cache=True)
+def _length(value, lmax):
+    """Ship length so far of an open field value (0 for EMPTY or DONE)."""
+    if value < VERTICAL:
+        return 0
+    if value < _horizontal(lmax):
+        return (value - VERTICAL) // 2 + 1
+    return (value - _horizontal(lmax)) // 2 + 2
+
+
+@njit(cache=True)
+def transition(key, c, cols, bits, lmax, mark, in_fleet):
+    """The keys after deciding the cursor cell empty or occupied, with the length of the
+    ship each choice closes (0: none). A key of -1 means the choice is illegal."""
+    mask = (1 << bits) - 1
+    diag_at = cols * bits
+    up = (key >> (c * bits)) & mask
+    left = (key >> ((c - 1) * bits)) & mask if c > 0 else 0
+    up_right = (key >> ((c + 1) * bits)) & mask if c < cols - 1 else 0
+    up_left = (key >> diag_at) & 1
+    horizontal = _horizontal(lmax)
+    base = key & ~(mask << (c * bits)) & ~(1 << diag_at)
+    diag = (1 << diag_at) if (up != EMPTY and c < cols - 1) else 0
+    left_done = (base & ~(mask << ((c - 1) * bits))) | (DONE << ((c - 1) * bits)) if c > 0 else 0
+
+    empty_key, empty_closes = -1, 0
+    if mark != HIT:
+        legal, closes, k2 = True, 0, base
+        if up >= VERTICAL:  # the ship above ends here
+            closes = _length(up, lmax)
+            legal = up % 2 == 0
+        elif left >= horizontal:  # the run on the left ends here
+            closes = _length(left, lmax)
+            legal = left % 2 == 0
+            k2 = left_done
+        if legal and (closes == 0 or in_fleet[closes]):
+            empty_key, empty_closes = k2 | diag, closes
+
+    full_key, full_closes = -1, 0
+    if mark in (UNKNOWN, HIT) and up_left == 0 and up_right == EMPTY and up != DONE:
+        hit = 1 if mark == HIT else 0
+        legal, new, k2 = True, 0, base
+        if up >= VERTICAL:  # grow the ship above
+            k = _length(up, lmax) + 1
+            legal = k <= lmax
+            new = VERTICAL + 2 * (k - 1) + (up & 1 & hit)
+        elif left >= VERTICAL:  # grow the run on the left (a lone cell becomes a run)
+            k = _length(left, lmax) + 1
+            legal = k <= lmax and (left >= horizontal or left < VERTICAL + 2)
+            new = horizontal + 2 * (k - 2) + (left & 1 & hit)
+            k2 = left_done
+        elif left == DONE:
+            legal = False
+        else:
+            new = VERTICAL + hit
+        closes = 0
+        if legal and c == cols - 1 and new >= horizontal:  # a run ends at the edge
+            closes = _length(new, lmax)
+            legal = new % 2 == 0
+            new = DONE
+        if legal and (closes == 0 or in_fleet[closes]):
+            full_key, full_closes = k2 | (new << (c * bits)) | diag, closes
+    return empty_key, empty_closes, full_key, full_closes
+
+
+@njit(cache=True)
+def feasible(key, cols, bits, lmax, at_least):
+    """Whether the open ships of a profile can still become ships of the fleet: for each
+    k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``)."""
+    mask = (1 << bits) - 1
+    open_by_length = np.zeros(lmax + 2, np.int64)
+    for c in range(cols):
+        k = _length((key >> (c * bits)) & mask, lmax)
+        if k:
+            open_by_length[k] += 1
+    running = 0
+    for k in range(lmax, 0, -1):
+        running += open_by_length[k]
+        if running > at_least[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
+    """One step of the profile DP on keys alone: the next keys (in order of first
+    appearance) and, per old key and choice (empty, occupied), the index of the
+    successor (-1: none) and the length of the ship it closes (0: none)."""
+    n = len(keys)
+    succ = np.full((n, 2), -1, np.int64)
+    closes = np.zeros((n, 2), np.int64)
+    size = 16
+    while size < 4 * n:
+        size *= 2
+    slots = np.full(size, -1, np.int64)
+    nxt = np.empty(2 * n, np.int64)
+    m = 0
+    for s in range(n):
+        ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
+        for j in range(2):
+            key = ke if j == 0 else kf
+            if key < 0 or not feasible(key, cols, bits, lmax, at_least):
+                continue
+            h = ((key * _GOLDEN) >> 20) & (size - 1)
+            while slots[h] >= 0 and nxt[slots[h]] != key:
+                h = (h + 1) & (size - 1)
+            if slots[h] < 0:
+                slots[h] = m
+                nxt[m] = key
+                m += 1
+            succ[s, j] = slots[h]
+            closes[s, j] = ce if j == 0 else cf
+    return nxt[:m].copy(), succ, closes
+
+
+@njit(cache=True)
+def predecessors(succ, n_next):
+    """The transitions into each next profile, grouped by target: ``order[start[t] :
+    start[t + 1]]`` are the flat indices ``2 * s + choice`` that lead to t."""
+    start = np.zeros(n_next + 1, np.int64)
+    flat = succ.reshape(-1)
+    for e in range(len(flat)):
+        if flat[e] >= 0:
+            start[flat[e] + 1] += 1
+    for t in range(n_next):
+        start[t + 1] += start[t]
+    fill = start[:-1].copy()
+    order = np.empty(start[n_next], np.int64)
+    for e in range(len(flat)):
+        t = flat[e]
+        if t >= 0:
+            order[fill[t]] = e
+            fill[t] += 1
+    return start, order
+
+
+@njit(cache=True)
+def _add(x, y, modulus):
+    if modulus == 0:
+        return x + y
+    z = x + y
+    return z - modulus if z >= modulus else z
+
+
+@njit(cache=True)
+def forward_bounds(low, high, succ, closes, n_next):
+    """The least and greatest number of cells of finished ships over the partial layouts
+    reaching each next profile (an empty range, low > high, when none does)."""
+    next_low = np.full(n_next, 1 << 40, np.int64)
+    next_high = np.full(n_next, -1, np.int64)
+    for s in range(succ.shape[0]):
+        for j in range(2):
+            t = succ[s, j]
+            if t >= 0:
+                next_low[t] = min(next_low[t], low[s] + closes[s, j])
+                next_high[t] = max(next_high[t], high[s] + closes[s, j])
+    return next_low, next_high
+
+
+@njit(cache=True)
+def backward_bounds(next_low, next_high, succ, closes):
+    """The least and greatest number of cells of finished ships from which a profile can
+    still end as a whole fleet, from those of the next profiles."""
+    n = succ.shape[0]
+    low = np.full(n, 1 << 40, np.int64)
+    high = np.full(n, -1, np.int64)
+    for s in range(n):
+        for j in range(2):
+            t = succ[s, j]
+            if t >= 0 and next_low[t] <= next_high[t]:
+                low[s] = min(low[s], next_low[t] - closes[s, j])
+                high[s] = max(high[s], next_high[t] - closes[s, j])
+    return low, high
+
+
+@njit(cache=True)
+def push(vals, out, start, order, closes, shift, moduli, band, next_band):
+    """Forward: fill ``out`` with the count vectors of the next step's profiles, gathered
+    per target. Only entries inside a profile's band are read or written: those outside
+    can never reach a whole fleet, so buffers are reused without clearing them."""
+    lanes = vals.shape[1]
+    flat_closes = closes.reshape(-1)
+    for t in range(len(start) - 1):
+        t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+        for lane in range(lanes):
+            out[t, lane, t_lo:t_hi] = 0
+        for e in order[start[t] : start[t + 1]]:
+            s, k = e >> 1, flat_closes[e]
+            row = shift[k]
+            for lane in range(lanes):
+                m = moduli[lane]
+                src = vals[s, lane]
+                dst = out[t, lane]
+                if m == 0 and k == 0:
+                    for a in range(max(band[s, 0], t_lo), min(band[s, 1], t_hi)):
+                        dst[a] += src[a]
+                else:
+                    for a in range(band[s, 0], band[s, 1]):
+                        b = row[a]
+                        if t_lo <= b < t_hi:
+                            dst[b] = _add(dst[b], src[a], m)
+    return out[: len(start) - 1]
+
+
+@njit(cache=True)
+def pull(later, out, succ, closes, shift, moduli, band, next_band):
+    """Backward: per profile of this step, the number of completions for each count
+    vector index in its band, from those of the next step (same band rule as ``push``)."""
+    n = succ.shape[0]
+    lanes = later.shape[1]
+    for s in range(n):
+        lo, hi = band[s, 0], band[s, 1]
+        for lane in range(lanes):
+            out[s, lane, lo:hi] = 0
+        for j in range(2):
+            t = succ[s, j]
+            if t < 0:
+                continue
+            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+            row = shift[closes[s, j]]
+            for lane in range(lanes):
+                m = moduli[lane]
+                src = later[t, lane]
+                dst = out[s, lane]
+                if m == 0 and closes[s, j] == 0:
+                    for a in range(max(lo, t_lo), min(hi, t_hi)):
+                        dst[a] += src[a]
+                else:
+                    for a in range(lo, hi):
+                        b = row[a]
+                        if t_lo <= b < t_hi:
+                            dst[a] = _add(dst[a], src[b], m)
+    return out[:n]
+
+
+@njit(cache=True)
+def occupied(vals, later, succ, closes, shift, moduli, band, next_band):
+    """Per lane, the number of completed layouts that occupy this step's cell:
+    Σ over profiles and count indices of forward × backward through the 'occupied' choice."""
+    lanes = vals.shape[1]
+    out = np.zeros(lanes, np.uint64)
+    for lane in range(lanes):
+        m = moduli[lane]
+        total = np.uint64(0)
+        for s in range(succ.shape[0]):
+            t = succ[s, 1]
+            if t < 0:
+                continue
+            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+            row = shift[closes[s, 1]]
+            src = vals[s, lane]
+            dst = later[t, lane]
+            part = np.uint64(0)
+            for a in range(band[s, 0], band[s, 1]):
+                b = row[a]
+                if t_lo <= b < t_hi:
+                    if m == 0:
+                        part += src[a] * dst[b]
+                    else:
+                        part = _add(part, (src[a] * dst[b]) % m, m)
+            total = _add(total, part, m)
+        out[lane] = total
+    return out

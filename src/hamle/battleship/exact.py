@@ -1,0 +1,351 @@
+"""Exact counts under no-touch rules (spec § 5): every layout of the afloat ships that
+fits the marks, and for every cell how many of them occupy it.
+
+A broken-profile DP (kernels in ``_profile``) runs forward over the cells keeping the
+count vectors of each row's start, then backward, recomputing one row at a time, so a
+cell's count is Σ forward × backward over the profiles that occupy it. Counts are kept
+modulo 2**64 and, when the bound on the answer needs it, modulo primes below 2**31;
+the answer is rebuilt exactly by the Chinese remainder theorem.
+
+>>> from hamle.battleship.observation import Observation
+>>> report = exact(Observation.start(Rules.custom(3, [2, 1], touching=False)))
+>>> report.total, report.at("A1"), report.at("B2")
+(8, 4, 0)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+
+from . import _profile
+from .errors import CountTooLargeError, MarksError, RulesError
+from .observation import HIT, SUNK, UNKNOWN, Observation
+from .rules import Rules, placement_table
+
+WRAP = 2**64
+PROFILE_LIMIT = 3_000_000
+KEY_BITS = 62
+
+
+@dataclass(frozen=True, eq=False)
+class ExactMap:
+    """``total`` layouts of the afloat ships fit the marks; ``counts[cell]`` of them put
+    a ship on the cell (hits and sunk cells: all of them; misses and water: none)."""
+
+    observation: Observation
+    total: int
+    counts: tuple[int, ...]
+    best: tuple[int, ...]
+
+    def at(self, cell: str | int) -> int:
+        index = self.observation.grid.index(cell) if isinstance(cell, str) else cell
+        return self.counts[index]
+
+    def probability(self, cell: str | int) -> Fraction:
+        """The exact chance that the cell holds a ship.
+
+        >>> from hamle.battleship.observation import Observation
+        >>> exact(Observation.start(Rules.custom(2, [1], touching=False))).probability("A1")
+        Fraction(1, 4)
+        """
+        return Fraction(self.at(cell), self.total) if self.total else Fraction(0)
+
+    @property
+    def best_names(self) -> list[str]:
+        return [self.observation.grid.name(c) for c in self.best]
+
+    def as_dict(self) -> dict:
+        grid = self.observation.grid
+        return {
+            "total": self.total,
+            "counts": {grid.name(c): n for c, n in enumerate(self.counts)},
+            "best": self.best_names,
+            "best_count": self.counts[self.best[0]] if self.best else 0,
+        }
+
+
+def exact(observation: Observation) -> ExactMap:
+    """The exact map of an observation under no-touch rules; marks no layout fits raise
+    MarksError."""
+    rules = observation.rules
+    marks = observation.marks
+    if len(observation.open_hits) and not observation.afloat:
+        name = observation.grid.name(int(observation.open_hits[0]))
+        raise MarksError(f"hit at {name}, but no ship is afloat to explain it")
+    sunk = tuple(ship.length for ship in observation.sunk)
+    total, cells = occupancy(rules, marks, observation.afloat, sunk)
+    if total == 0:
+        raise MarksError("no layout of the afloat ships fits these marks")
+    occupied = (marks == HIT) | (marks == SUNK)
+    counts = tuple(total if occupied[c] else int(cells[c]) for c in range(rules.cells))
+    unknown = np.flatnonzero(marks == UNKNOWN)
+    best: tuple[int, ...] = ()
+    if len(unknown):
+        top = max(counts[c] for c in unknown)
+        best = tuple(int(c) for c in unknown if counts[c] == top)
+    return ExactMap(observation, total, counts, best)
+
+
+def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np.ndarray]:
+    """The number of layouts of the ``afloat`` ships that fit ``marks`` and, per cell, how
+    many put one of them there (an object array of ints). ``sunk`` lists the lengths of
+    the sunk ships, which bound the answer."""
+    _require_no_touch(rules)
+    if not afloat:
+        return int(not (np.asarray(marks) == HIT).any()), np.zeros(rules.cells, object)
+    bound = layouts(_fleet_rules(rules.rows, rules.cols, tuple(sorted((*afloat, *sunk)))))
+    return _solve(rules.rows, rules.cols, marks, afloat, bound, True)
+
+
+@cache
+def _fleet_rules(rows: int, cols: int, lengths: tuple[int, ...]) -> Rules:
+    return Rules.custom((rows, cols), list(lengths), touching=False)
+
+
+@cache
+def layouts(rules: Rules) -> int:
+    """The number of layouts of the whole fleet under no-touch rules, equal ships alike.
+
+    >>> layouts(Rules.custom(3, [2, 1], touching=False))
+    8
+    """
+    _require_no_touch(rules)
+    table = placement_table(rules)
+    bound = 1
+    for length, m in Counter(rules.lengths).items():
+        bound *= math.comb(table.ranges[length][1] - table.ranges[length][0], m)
+    marks = np.zeros(rules.cells, np.uint8)
+    total, _ = _solve(rules.rows, rules.cols, marks, rules.lengths, bound, False)
+    return total
+
+
+def _require_no_touch(rules: Rules) -> None:
+    if rules.touching:
+        raise RulesError(
+            f"exact counting needs no-touch rules, and {rules.describe()} lets ships touch"
+        )
+
+
+def _solve(rows, cols, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
+    """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints."""
+    board = np.asarray(marks).reshape(rows, cols)
+    board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
+    transposed = cols > rows
+    if transposed:
+        board = board.T
+    height, width = board.shape
+    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat)
+    moduli = _moduli(bound)
+    total, occupancy = dp.run(moduli, want_map)
+    cells = np.zeros(rows * cols, object)
+    if want_map:
+        grid = occupancy.reshape(height, width)
+        cells = (grid.T if transposed else grid).reshape(-1)
+    return total, cells
+
+
+def _moduli(bound: int) -> np.ndarray:
+    moduli, span = [0], WRAP
+    for prime in _PRIMES:
+        if span > bound:
+            break
+        moduli.append(prime)
+        span *= prime
+    if span <= bound:
+        raise CountTooLargeError("the counts on this board need more than 300 bits")
+    return np.array(moduli, np.uint64)
+
+
+def _primes(count: int) -> tuple[int, ...]:
+    found, n = [], 2**31
+    while len(found) < count:
+        n -= 1
+        if all(n % d for d in range(3, math.isqrt(n) + 1, 2)):
+            found.append(n)
+    return tuple(found)
+
+
+_PRIMES = _primes(8)
+
+
+def _crt(residues, moduli) -> int:
+    value, span = 0, 1
+    for residue, modulus in zip(residues, moduli, strict=True):
+        modulus = WRAP if modulus == 0 else int(modulus)
+        step = (int(residue) - value) * pow(span, -1, modulus) % modulus
+        value += span * step
+        span *= modulus
+    return value
+
+
+class _Dp:
+    """One board's DP: the fleet's count vector, its shift tables and the key layout.
+
+    Count vectors are ordered by the cells of the finished ships, so the entries a
+    profile can use (``band``) form one slice.
+    """
+
+    def __init__(self, rows: int, cols: int, marks: np.ndarray, afloat) -> None:
+        self.rows, self.cols, self.marks = rows, cols, marks
+        have = Counter(afloat)
+        self.lmax = max(have)
+        self.bits = (4 * self.lmax - 1).bit_length()
+        if cols * self.bits + 1 > KEY_BITS:
+            raise CountTooLargeError(
+                f"a board {cols} cells across with ships up to {self.lmax} long is too wide "
+                "for exact counting"
+            )
+        lengths = sorted(have)
+        strides, span = {}, 1
+        for length in lengths:
+            strides[length] = span
+            span *= have[length] + 1
+        natural = np.arange(span)
+        digits = {n: natural // strides[n] % (have[n] + 1) for n in lengths}
+        cells = sum(n * digits[n] for n in lengths)
+        order = np.lexsort((natural, cells))
+        position = np.empty(span, np.int64)
+        position[order] = natural
+        self.shift = np.full((self.lmax + 1, span), -1, np.int64)
+        self.shift[0] = natural
+        for n in lengths:
+            grows = digits[n][order] < have[n]
+            self.shift[n] = np.where(grows, position[np.minimum(order + strides[n], span - 1)], -1)
+        self.full = int(position[sum(have[n] * strides[n] for n in lengths)])
+        self.fleet_cells = sum(n * m for n, m in have.items())
+        self.first_with = np.searchsorted(cells[order], np.arange(self.fleet_cells + 2))
+        self.in_fleet = np.array([n in have for n in range(self.lmax + 1)])
+        self.at_least = np.array(
+            [sum(m for n, m in have.items() if n >= k) for k in range(self.lmax + 1)], np.int64
+        )
+        self.width = span
+
+    def run(self, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
+        cells, cols = self.rows * self.cols, self.cols
+        steps, bands = self._profiles()
+        arena = _arena()
+        lanes = len(moduli)
+        vals = arena.take(0, 1, lanes, self.width)
+        vals[0, :, 0] = 1
+        starts = []
+        for i, (_, closes, start, order) in enumerate(steps):
+            if i % cols == 0 and i < cells and want_map:
+                starts.append(arena.take(2 + i // cols, len(vals), lanes, self.width, vals))
+            out = arena.take(1 - i % 2, len(start) - 1, lanes, self.width)
+            vals = _profile.push(
+                vals, out, start, order, closes, self.shift, moduli, bands[i], bands[i + 1]
+            )
+        residues = vals[0, :, self.full] if len(vals) else np.zeros(lanes, np.uint64)
+        total = _crt(residues, moduli)
+        occupancy = np.zeros(cells, object)
+        if not want_map or total == 0:
+            return total, occupancy
+        lanes = len(_moduli(total))
+        moduli = moduli[:lanes]
+        spare = 2 + self.rows  # two slots for the backward vectors, then one row's forward
+        later = arena.take(spare + (cells + cols) % 2, 1, lanes, self.width)
+        later[...] = 0
+        later[0, :, self.full] = 1
+        for i in range(cells + cols - 1, cells - 1, -1):
+            out = arena.take(spare + i % 2, len(steps[i][0]), lanes, self.width)
+            later = _profile.pull(
+                later, out, *steps[i][:2], self.shift, moduli, bands[i], bands[i + 1]
+            )
+        for r in range(self.rows - 1, -1, -1):
+            row = [starts[r][:, :lanes]]
+            for i in range(r * cols, (r + 1) * cols - 1):
+                _, closes, start, order = steps[i]
+                out = arena.take(spare + 2 + i % cols, len(start) - 1, lanes, self.width)
+                row.append(
+                    _profile.push(
+                        row[-1],
+                        out,
+                        start,
+                        order,
+                        closes,
+                        self.shift,
+                        moduli,
+                        bands[i],
+                        bands[i + 1],
+                    )
+                )
+            for i in range((r + 1) * cols - 1, r * cols - 1, -1):
+                succ, closes = steps[i][:2]
+                band, after = bands[i], bands[i + 1]
+                counts = _profile.occupied(
+                    row[i - r * cols], later, succ, closes, self.shift, moduli, band, after
+                )
+                occupancy[i] = _crt(counts, moduli)
+                out = arena.take(spare + i % 2, len(succ), lanes, self.width)
+                later = _profile.pull(later, out, succ, closes, self.shift, moduli, band, after)
+        return total, occupancy
+
+    def _profiles(self) -> tuple[list, list]:
+        """Every step's transitions (successors, closed lengths, and the same grouped by
+        target), and per step the band of count entries each profile before it can use."""
+        cells, cols = self.rows * self.cols, self.cols
+        keys = np.zeros(1, np.int64)
+        low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        steps, forward = [], [(low, high)]
+        for i in range(cells + cols):
+            mark = self.marks[i] if i < cells else _profile.MISS
+            keys, succ, closes = _profile.expand(
+                keys, i % cols, cols, self.bits, self.lmax, mark, self.in_fleet, self.at_least
+            )
+            if len(keys) > PROFILE_LIMIT:
+                raise CountTooLargeError("this board has too many partial layouts to count")
+            steps.append((succ, closes, *_profile.predecessors(succ, len(keys))))
+            low, high = _profile.forward_bounds(low, high, succ, closes, len(keys))
+            forward.append((low, high))
+        end = np.full(len(keys), self.fleet_cells, np.int64)
+        later_low, later_high = end, end
+        bands = [None] * (len(steps) + 1)
+        bands[-1] = self._band(forward[-1][0], forward[-1][1], end, end)
+        for i in range(len(steps) - 1, -1, -1):
+            succ, closes = steps[i][:2]
+            later_low, later_high = _profile.backward_bounds(later_low, later_high, succ, closes)
+            bands[i] = self._band(*forward[i], later_low, later_high)
+        return steps, bands
+
+    def _band(self, low, high, later_low, later_high) -> np.ndarray:
+        low = np.clip(np.maximum(low, later_low), 0, self.fleet_cells + 1)
+        high = np.clip(np.minimum(high, later_high), -1, self.fleet_cells)
+        lo = self.first_with[low]
+        hi = np.where(high >= low, self.first_with[np.maximum(high, 0) + 1], lo)
+        return np.stack([lo, hi], axis=1)
+
+
+class _Arena:
+    """Count buffers kept between runs: fresh memory costs a page fault per 4 KiB, more
+    than the DP's own work on it."""
+
+    def __init__(self) -> None:
+        self.buffers: list[np.ndarray] = []
+
+    def take(self, slot: int, n: int, lanes: int, width: int, copy=None) -> np.ndarray:
+        """Buffer ``slot`` shaped (n, lanes, width), holding ``copy`` if given."""
+        while len(self.buffers) <= slot:
+            self.buffers.append(np.empty(0, np.uint64))
+        size = n * lanes * width
+        if self.buffers[slot].size < size:
+            self.buffers[slot] = np.empty(max(size, 2 * self.buffers[slot].size), np.uint64)
+        view = self.buffers[slot][:size].reshape(n, lanes, width)
+        if copy is not None:
+            view[...] = copy
+        return view
+
+
+_local = threading.local()
+
+
+def _arena() -> _Arena:
+    if not hasattr(_local, "arena"):
+        _local.arena = _Arena()
+    return _local.arena

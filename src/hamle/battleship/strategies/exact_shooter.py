@@ -1,0 +1,64 @@
+"""Exact: fire at the unshot cell that most layouts occupy (spec § 5), ties at random.
+
+The best cells depend only on the marks and the afloat fleet, and turn with the board,
+so they are remembered per board up to its symmetries: games that open with the same
+misses share the costly early counts.
+"""
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
+
+from ..exact import occupancy
+from ..observation import UNKNOWN, Observation
+from ..rules import Rules
+from .common import pick
+
+
+@dataclass(frozen=True)
+class ExactShooter:
+    """Fires at an unshot cell of greatest exact probability (no-touch rules only).
+
+    >>> obs = Observation.from_marks(Rules.custom(4, [2, 1], touching=False), miss=["B2"])
+    >>> [obs.grid.name(c) for c in best_cells(obs)]
+    ['C1', 'A3']
+    """
+
+    name: str = "exact"
+
+    def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        return pick(best_cells(observation), rng)
+
+
+def best_cells(observation: Observation) -> tuple[int, ...]:
+    """The unshot cells of greatest exact count, in increasing order."""
+    rules = observation.rules
+    images = [observation.marks[turn] for turn in _symmetries(rules.rows, rules.cols)]
+    which = min(range(len(images)), key=lambda k: images[k].tobytes())
+    sunk = tuple(sorted(ship.length for ship in observation.sunk))
+    canonical = _best(rules, images[which].tobytes(), tuple(sorted(observation.afloat)), sunk)
+    turn = _symmetries(rules.rows, rules.cols)[which]
+    return tuple(sorted(int(turn[c]) for c in canonical))
+
+
+@lru_cache(maxsize=200_000)
+def _best(rules: Rules, marks: bytes, afloat: tuple, sunk: tuple) -> tuple[int, ...]:
+    board = np.frombuffer(marks, np.uint8)
+    _, counts = occupancy(rules, board, afloat, sunk)
+    unknown = np.flatnonzero(board == UNKNOWN)
+    if not len(unknown):
+        return ()
+    top = max(counts[c] for c in unknown)
+    return tuple(int(c) for c in unknown if counts[c] == top)
+
+
+@cache
+def _symmetries(rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """Index maps of the board's turns and flips: cell j of a turned board is cell
+    ``turn[j]`` of the original."""
+    grid = np.arange(rows * cols).reshape(rows, cols)
+    shapes = [grid, grid[::-1], grid[:, ::-1], grid[::-1, ::-1]]
+    if rows == cols:
+        shapes += [shape.T for shape in shapes]
+    return tuple(np.ascontiguousarray(shape).reshape(-1) for shape in shapes)
