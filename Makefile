@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench bench-exact clean
 
 setup: $(STAMP)
 
@@ -29,6 +29,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/mastermind.py
 	$(BIN)/python bench/tour.py
 	$(BIN)/python bench/site.py
+	$(BIN)/python bench/exact.py --quick
+
+# The full exact benchmark plays 1000 Russian games per shooter: about half an hour.
+bench-exact: $(STAMP)
+	$(BIN)/python bench/exact.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png tests/browser/artifacts

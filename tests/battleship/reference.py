@@ -185,6 +185,40 @@ def placement_product(rules: Rules) -> int:
     return prod(len(placements(rules, ship.length)) for ship in rules.fleet)
 
 
+def exact_map(obs: Observation) -> tuple[int, list[int]]:
+    """(layouts, occupancy) under no-touch rules by enumeration: every set of placements
+    of the afloat ships (equal lengths alike) that avoid forbidden cells and each other's
+    zones, cover every open hit, and include no ship made only of open hits. Occupancy
+    counts the layouts that put a ship on the cell; sunk cells count every layout."""
+    marks = [int(m) for m in obs.marks]
+    hits = {cell for cell, mark in enumerate(marks) if mark == HIT}
+    lengths = sorted(obs.afloat, reverse=True)
+    options = {n: [tuple(p) for p, _ in consistent_placements(obs, n)] for n in set(lengths)}
+    counts = [0] * obs.rules.cells
+    total = 0
+
+    def extend(i: int, chosen: list[tuple[int, ...]], first: int) -> None:
+        nonlocal total
+        if i == len(lengths):
+            covered = {cell for ship in chosen for cell in ship}
+            if hits <= covered:
+                total += 1
+                for cell in covered:
+                    counts[cell] += 1
+            return
+        same = i > 0 and lengths[i] == lengths[i - 1]
+        for k in range(first if same else 0, len(options[lengths[i]])):
+            ship = options[lengths[i]][k]
+            if all(zone(obs.rules, other).isdisjoint(ship) for other in chosen):
+                extend(i + 1, [*chosen, ship], k + 1)
+
+    extend(0, [], 0)
+    for ship in obs.sunk:
+        for cell in ship.cells:
+            counts[cell] = total
+    return total, counts
+
+
 # --- hunt and target (spec § 3, Normal) ----------------------------------------------
 
 

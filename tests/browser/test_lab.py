@@ -166,3 +166,25 @@ def test_lab_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
     expect(phone.locator("#best")).to_have_text("D5 ve G5 · d = 8771")
     expect(phone.get_by_role("button", name="İsabet")).to_have_attribute("aria-pressed", "true")
     assert phone.js_errors == []
+
+
+def test_exact_counts_under_russian_rules(server, page, screenshot):
+    open_lab(page, server)
+    expect(page.get_by_label("Exact counts: every layout of the ships afloat")).to_be_hidden()
+    page.get_by_label("Rules").select_option("russian")
+    page.get_by_label("Exact counts: every layout of the ships afloat").check()
+    # Seed 003: the eight corners' neighbours C1, H1, … are the most likely cells.
+    expect(page.locator("#best")).to_have_text(
+        "C1, H1, A3, J3, A8, J8, C10, and H10 · 25.64%", timeout=60_000
+    )
+    expect(page.locator("#weight")).to_have_text("1,855,545,978,831,780")
+    expect(page.locator("#focus")).to_have_text("A1 · 438,487,728,189,216 of the layouts (23.63%)")
+    cell(page, "C1").click()  # a miss at C1, as in the seed: J8 alone is best next
+    expect(page.locator("#best")).to_have_text(re.compile(r"^J8 · 26\.26%$"), timeout=60_000)
+    expect(page.locator("#weight")).to_have_text("1,379,750,734,899,553")
+    screenshot(page, "lab-exact")
+    page.reload()
+    expect(page.locator("#best")).to_have_text(re.compile(r"^J8 · "), timeout=60_000)
+    page.get_by_label("Rules").select_option("classic")
+    expect(page.locator("#best")).to_have_text(re.compile(r"d = "))
+    assert page.js_errors == []

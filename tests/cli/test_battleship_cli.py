@@ -45,6 +45,41 @@ def test_density_reproduces_the_seed():
     assert empty["density"]["A1"] == 10 and empty["best"] == ["E5", "F5", "E6", "F6"]
 
 
+def test_count_russian_is_seed_003():
+    data = run_json("count", "--rules", "russian")
+    assert data["layouts"] == 1_855_545_978_831_780
+    assert data["fleets"] == data["layouts"] * 2 * 6 * 24  # 3-, 2- and 1-cell ships labelled
+
+
+def test_exact_density_under_russian_rules():
+    data = run_json("density", "--rules", "russian", "--exact", "--miss", "C1")
+    assert data["best"] == ["J8"] and data["counts"]["C1"] == 0
+    assert data["total"] == 1_379_750_734_899_553 == sum(data["counts"].values()) // 20
+    assert data["counts"]["J8"] == data["best_count"] and len(data["counts"]) == 100
+    text = run("density", "--size", "5", "--fleet", "3,2,1", "--no-touch", "--exact", "--hit", "C3")
+    assert text.exit_code == 0 and "layouts fit; best:" in text.stdout and "X" in text.stdout
+
+
+def test_simulate_russian_with_the_exact_shooter():
+    args = ["--rules", "russian", "--strategies", "random,parity,density,exact", "--games", "1"]
+    data = run_json("simulate", *args)
+    assert list(data["strategies"]) == ["random", "parity", "density", "exact"]
+    assert all(row["best"] >= 20 for row in data["strategies"].values())
+    small = run_json(
+        "replay",
+        "2",
+        "--strategy",
+        "exact",
+        "--size",
+        "6",
+        "--fleet",
+        "3,2,1",
+        "--rules",
+        "russian",
+    )
+    assert small["strategy"] == "exact" and small["shots"][-1]["answer"] == "sunk"
+
+
 def test_density_with_sunk_ships_and_afloat():
     data = run_json("density", "--sunk", "A1-A3;C5,D5", "--miss", "J10")
     assert data["afloat"] == [5, 4, 3] and data["w"] == 25
@@ -100,7 +135,10 @@ def test_replay_is_reproducible():
         (["count", "--rules", "dutch"], "unknown rules 'dutch'"),
         (["count", "--fleet", "11"], "1 to 10 cells"),
         (["count", "--size", "30"], "1 to 26"),
-        (["count", "--rules", "russian"], "too many to finish"),
+        (["count", "--size", "16"], "too many to finish"),
+        (["count", "--rules", "russian", "--size", "26"], "too wide for exact counting"),
+        (["density", "--exact"], "exact counting needs rules where ships may not touch"),
+        (["simulate", "--strategies", "exact", "--games", "1"], "needs rules where ships may"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
         (["simulate", "--games", "2", "--chart", "out.txt"], "--chart must end in"),
         (["simulate", "--games", "2", "--chart", "/no/such/dir/c.png"], "does not exist"),

@@ -485,7 +485,7 @@ def test_statistics_are_computed_in_the_background_and_cached(client):
     assert progress == {**progress, "state": "ready", "done": 40, "total": 40}
     data = client.get(f"{API}/stats", params=params).json()
     assert data["state"] == "ready" and data["games"] == 10 and data["cells"] == 100
-    table = bs.simulate(CLASSIC, list(bs.SHOOTERS), games=10).as_dict()
+    table = bs.simulate(CLASSIC, list(web_bs.SITE_SHOOTERS), games=10).as_dict()
     assert data["table"] == json.loads(json.dumps(table))
     assert list(data["curves"]) == ["random", "hunt-target", "parity", "density"]
     for name, curve in data["curves"].items():

@@ -167,3 +167,52 @@ def test_a_full_board_of_marks_is_answered(client):
     report = density(client, miss=cells, afloat=[])
     assert report["density"] == {} and report["best"] == [] and report["water"] == []
     assert "no room left on the board" in refused(client, {"miss": cells})
+
+
+EXACT = "/api/battleship/exact"
+
+
+def test_exact_counts_of_the_russian_board_are_seed_003(client):
+    response = client.post(EXACT, json={"rules": "russian", "miss": ["C1"]})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report["total"] == "1379750734899553" and report["best"] == ["J8"]
+    assert report["best_count"] == report["counts"]["J8"] and report["heat"]["J8"] == 1.0
+    assert len(report["counts"]) == 99 and "C1" not in report["counts"]
+    assert report["probability"]["J8"] == round(int(report["best_count"]) / 1379750734899553, 6)
+    again = client.post(EXACT, json={"miss": ["C1"], "rules": "russian"}).json()
+    assert again == report
+
+
+def test_exact_counts_with_a_sunk_ship_and_its_water(client):
+    body = {"rules": "russian", "sunk": [["A1", "A2", "A3", "A4"]], "hit": ["E5"]}
+    report = client.post(EXACT, json=body).json()
+    assert report["afloat"] == [3, 3, 2, 2, 2, 1, 1, 1, 1]
+    assert report["water"] == ["B1", "B2", "B3", "B4", "A5", "B5"]
+    assert set(report["best"]) <= {"D5", "F5", "E4", "E6"}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": "classic"}, "may not touch"),
+        ({"rules": "russian", "hit": ["A1"], "miss": ["A2", "B1"], "afloat": [2]}, "hit at A1"),
+        ({"rules": "russian", "hit": ["A1", "A2"], "miss": ["A3"], "afloat": [2]}, "no layout"),
+    ],
+)
+def test_exact_refuses_what_it_cannot_count(client, body, message):
+    response = client.post(EXACT, json=body)
+    assert response.status_code == 400 and message in response.json()["detail"]
+
+
+def test_exact_says_when_it_is_busy(client):
+    from hamle.web import lab
+
+    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    try:
+        response = client.post(EXACT, json={"rules": "russian", "miss": ["J10"]})
+        assert response.status_code == 409 and "busy" in response.json()["detail"]
+    finally:
+        for _ in filter(None, taken):
+            lab._exact_slots.release()
+    assert client.post(EXACT, json={"rules": "russian", "nope": 1}).status_code == 422

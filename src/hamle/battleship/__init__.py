@@ -10,6 +10,7 @@ from .analysis import RandomLaw, chart
 from .count import FleetCount, count_fleets
 from .density import DensityMap, density, weight
 from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
+from .exact import ExactMap, exact, layouts
 from .fleet import Fleet, Ocean, Shot, random_fleet
 from .observation import Observation, SunkShip, draw
 from .rules import Rules, Ship, placements
@@ -22,6 +23,7 @@ __all__ = [
     "BattleshipError",
     "CountTooLargeError",
     "DensityMap",
+    "ExactMap",
     "Fleet",
     "FleetCount",
     "GameRecord",
@@ -42,7 +44,9 @@ __all__ = [
     "count_fleets",
     "density",
     "draw",
+    "exact",
     "get_shooter",
+    "layouts",
     "placements",
     "play_game",
     "random_fleet",

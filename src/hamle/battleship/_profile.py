@@ -28,12 +28,12 @@ UNKNOWN, MISS, HIT = 0, 1, 2
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _horizontal(lmax):
     return VERTICAL + 2 * lmax
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _length(value, lmax):
     """Ship length so far of an open field value (0 for EMPTY or DONE)."""
     if value < VERTICAL:
@@ -43,7 +43,7 @@ def _length(value, lmax):
     return (value - _horizontal(lmax)) // 2 + 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def transition(key, c, cols, bits, lmax, mark, in_fleet):
     """The keys after deciding the cursor cell empty or occupied, with the length of the
     ship each choice closes (0: none). A key of -1 means the choice is illegal."""
@@ -98,7 +98,7 @@ def transition(key, c, cols, bits, lmax, mark, in_fleet):
     return empty_key, empty_closes, full_key, full_closes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def feasible(key, cols, bits, lmax, at_least):
     """Whether the open ships of a profile can still become ships of the fleet: for each
     k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``)."""
@@ -116,7 +116,7 @@ def feasible(key, cols, bits, lmax, at_least):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
     """One step of the profile DP on keys alone: the next keys (in order of first
     appearance) and, per old key and choice (empty, occupied), the index of the
@@ -148,7 +148,7 @@ def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
     return nxt[:m].copy(), succ, closes
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def predecessors(succ, n_next):
     """The transitions into each next profile, grouped by target: ``order[start[t] :
     start[t + 1]]`` are the flat indices ``2 * s + choice`` that lead to t."""
@@ -169,7 +169,7 @@ def predecessors(succ, n_next):
     return start, order
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _add(x, y, modulus):
     if modulus == 0:
         return x + y
@@ -177,7 +177,7 @@ def _add(x, y, modulus):
     return z - modulus if z >= modulus else z
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward_bounds(low, high, succ, closes, n_next):
     """The least and greatest number of cells of finished ships over the partial layouts
     reaching each next profile (an empty range, low > high, when none does)."""
@@ -192,7 +192,7 @@ def forward_bounds(low, high, succ, closes, n_next):
     return next_low, next_high
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def backward_bounds(next_low, next_high, succ, closes):
     """The least and greatest number of cells of finished ships from which a profile can
     still end as a whole fleet, from those of the next profiles."""
@@ -208,7 +208,7 @@ def backward_bounds(next_low, next_high, succ, closes):
     return low, high
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def push(vals, out, start, order, closes, shift, moduli, band, next_band):
     """Forward: fill ``out`` with the count vectors of the next step's profiles, gathered
     per target. Only entries inside a profile's band are read or written: those outside
@@ -237,7 +237,7 @@ def push(vals, out, start, order, closes, shift, moduli, band, next_band):
     return out[: len(start) - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pull(later, out, succ, closes, shift, moduli, band, next_band):
     """Backward: per profile of this step, the number of completions for each count
     vector index in its band, from those of the next step (same band rule as ``push``)."""
@@ -268,7 +268,7 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band):
     return out[:n]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def occupied(vals, later, succ, closes, shift, moduli, band, next_band):
     """Per lane, the number of completed layouts that occupy this step's cell:
     Σ over profiles and count indices of forward × backward through the 'occupied' choice."""

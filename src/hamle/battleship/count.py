@@ -1,6 +1,7 @@
-"""Exact fleet counting by enumeration (spec § 2).
+"""Exact fleet counting (spec § 2): under no-touch rules by the profile DP of
+``exact``, otherwise by enumeration.
 
-Ships are placed longest first; the last two ships are counted as pairs with bitsets
+Enumeration places ships longest first; the last two ships are counted as pairs with bitsets
 instead of being enumerated, and equal ships take increasing placements, so each set
 of equal ships is visited once (``layouts``) and multiplied by m! for ``fleets``.
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
+from . import _kernels, exact
 from .errors import CountTooLargeError
 from .rules import Rules, placement_table
 
@@ -83,9 +84,9 @@ class _Problem:
 def count_fleets(
     rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None
 ) -> FleetCount:
-    """Count every legal fleet of ``rules`` exactly; ``progress(done, total)`` is called
-    as first-ship placements finish. Raises CountTooLargeError when enumeration would
-    take too long."""
+    """Count every legal fleet of ``rules`` exactly; when enumerating, ``progress(done,
+    total)`` is called as first-ship placements finish. Raises CountTooLargeError when
+    enumeration would take too long."""
     table = placement_table(rules)
     lengths = sorted(rules.lengths, reverse=True)
     per_ship = tuple(table.ranges[n][1] - table.ranges[n][0] for n in rules.lengths)
@@ -93,6 +94,9 @@ def count_fleets(
     symmetry = math.prod(math.factorial(m) for m in Counter(lengths).values())
     if len(lengths) == 1:
         layouts = per_ship[0]
+        return FleetCount(rules, layouts * symmetry, layouts, per_ship, product)
+    if not rules.touching:
+        layouts = exact.layouts(rules)
         return FleetCount(rules, layouts * symmetry, layouts, per_ship, product)
     _check_work(rules, lengths, table)
     problem = _problem(rules, lengths, table)

@@ -10,7 +10,7 @@ the answer is rebuilt exactly by the Chinese remainder theorem.
 >>> from hamle.battleship.observation import Observation
 >>> report = exact(Observation.start(Rules.custom(3, [2, 1], touching=False)))
 >>> report.total, report.at("A1"), report.at("B2")
-(8, 4, 0)
+(24, 10, 0)
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 
 from . import _profile
+from .density import density
 from .errors import CountTooLargeError, MarksError, RulesError
 from .observation import HIT, SUNK, UNKNOWN, Observation
 from .rules import Rules, placement_table
@@ -73,12 +74,11 @@ class ExactMap:
 
 def exact(observation: Observation) -> ExactMap:
     """The exact map of an observation under no-touch rules; marks no layout fits raise
-    MarksError."""
+    MarksError (naming the cell or ship when a single one is at fault)."""
     rules = observation.rules
     marks = observation.marks
-    if len(observation.open_hits) and not observation.afloat:
-        name = observation.grid.name(int(observation.open_hits[0]))
-        raise MarksError(f"hit at {name}, but no ship is afloat to explain it")
+    _require_no_touch(rules)
+    density(observation)  # its checks name the hit or ship no placement can serve
     sunk = tuple(ship.length for ship in observation.sunk)
     total, cells = occupancy(rules, marks, observation.afloat, sunk)
     if total == 0:
@@ -114,7 +114,7 @@ def layouts(rules: Rules) -> int:
     """The number of layouts of the whole fleet under no-touch rules, equal ships alike.
 
     >>> layouts(Rules.custom(3, [2, 1], touching=False))
-    8
+    24
     """
     _require_no_touch(rules)
     table = placement_table(rules)
@@ -129,7 +129,7 @@ def layouts(rules: Rules) -> int:
 def _require_no_touch(rules: Rules) -> None:
     if rules.touching:
         raise RulesError(
-            f"exact counting needs no-touch rules, and {rules.describe()} lets ships touch"
+            f"exact counting needs rules where ships may not touch, not {rules.describe()}"
         )
 
 
@@ -143,7 +143,8 @@ def _solve(rows, cols, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]
     height, width = board.shape
     dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat)
     moduli = _moduli(bound)
-    total, occupancy = dp.run(moduli, want_map)
+    with _ARENA_LOCK:
+        total, occupancy = dp.run(moduli, want_map)
     cells = np.zeros(rows * cols, object)
     if want_map:
         grid = occupancy.reshape(height, width)
@@ -164,9 +165,10 @@ def _moduli(bound: int) -> np.ndarray:
 
 
 def _primes(count: int) -> tuple[int, ...]:
-    found, n = [], 2**31
+    """The ``count`` largest primes below 2**31."""
+    found, n = [], 2**31 + 1
     while len(found) < count:
-        n -= 1
+        n -= 2
         if all(n % d for d in range(3, math.isqrt(n) + 1, 2)):
             found.append(n)
     return tuple(found)
@@ -230,7 +232,7 @@ class _Dp:
     def run(self, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
         cells, cols = self.rows * self.cols, self.cols
         steps, bands = self._profiles()
-        arena = _arena()
+        arena = _ARENA
         lanes = len(moduli)
         vals = arena.take(0, 1, lanes, self.width)
         vals[0, :, 0] = 1
@@ -242,7 +244,9 @@ class _Dp:
             vals = _profile.push(
                 vals, out, start, order, closes, self.shift, moduli, bands[i], bands[i + 1]
             )
-        residues = vals[0, :, self.full] if len(vals) else np.zeros(lanes, np.uint64)
+        residues = np.zeros(lanes, np.uint64)
+        if len(vals) and bands[-1][0, 0] <= self.full < bands[-1][0, 1]:
+            residues = vals[0, :, self.full]  # outside a band a buffer holds stale data
         total = _crt(residues, moduli)
         occupancy = np.zeros(cells, object)
         if not want_map or total == 0:
@@ -342,10 +346,7 @@ class _Arena:
         return view
 
 
-_local = threading.local()
-
-
-def _arena() -> _Arena:
-    if not hasattr(_local, "arena"):
-        _local.arena = _Arena()
-    return _local.arena
+_ARENA = _Arena()
+# The kernels hold the GIL, so threads gain nothing by running DPs at once; one arena
+# behind a lock keeps memory at one set of buffers however many threads ask.
+_ARENA_LOCK = threading.Lock()

@@ -141,7 +141,7 @@ def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
     """Play numbered game ``game`` with the named strategy to the last sunk ship."""
     if not isinstance(game, int) or isinstance(game, bool) or game < 1:
         raise BattleshipError(f"game numbers start at 1, not {game!r}")
-    shooter = get_shooter(strategy)
+    shooter = get_shooter(strategy, rules)
     fleet = random_fleet(rules, game_stream(game, FLEET_STREAM))
     rng = game_stream(game, SHOOTER_STREAM)
     ocean = Ocean(fleet)
@@ -229,7 +229,7 @@ def simulate(
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
-    names = [get_shooter(s).name for s in strategies]
+    names = [get_shooter(s, rules).name for s in strategies]
     if not names:
         raise BattleshipError("name at least one strategy")
     numbers = list(range(first, first + games))

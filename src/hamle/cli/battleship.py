@@ -145,7 +145,7 @@ def simulate(
     chosen = make_rules(rules, size, fleet, no_touch)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
-        bs.get_shooter(name)
+        bs.get_shooter(name, chosen)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
     if chart is not None and not chart.resolve().parent.is_dir():
@@ -250,13 +250,17 @@ def density(
         "", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'."
     ),
     afloat: str = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest)."),
+    exact: bool = typer.Option(
+        False, "--exact", help="Exact layout counts instead of d (no-touch rules only)."
+    ),
     rules: str = RULES,
     size: int = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
 ) -> None:
-    """The Hard shooter's density d for every unshot cell of a marked board."""
+    """The Hard shooter's density d for every unshot cell of a marked board, or with
+    --exact how many layouts fitting the marks put a ship on each cell."""
     chosen = make_rules(rules, size, fleet, no_touch)
     grid = chosen.grid
     observation = bs.Observation.from_marks(
@@ -266,25 +270,39 @@ def density(
         sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
         afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
     )
-    report = bs.density(observation)
+    report = bs.exact(observation) if exact else bs.density(observation)
     if as_json:
         print_json(
             {"rules": chosen.describe(), "afloat": list(observation.afloat), **report.as_dict()}
         )
         return
-    width = max(len(str(int(report.d.max()))), 2) if report.d.size else 2
-    best = set(report.best)
-    console.print("    " + " ".join(f"{grid.name(c)[0]:>{width}}" for c in range(grid.cols)))
+    if exact:
+        values = [f"{100 * float(report.probability(c)):.1f}" for c in range(chosen.cells)]
+        top = report.counts[report.best[0]] if report.best else 0
+        summary = f"{report.total:,} layouts fit; best: {', '.join(report.best_names) or 'none'}"
+        summary += f" ({top:,} layouts, {100 * top / report.total:.2f} %)"
+    else:
+        values = [str(int(d)) for d in report.d]
+        top = int(report.d[report.best[0]]) if report.best else 0
+        summary = f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})"
+    console.print(_heat(observation, values, set(report.best)), highlight=False)
+    console.print(summary, highlight=False)
+
+
+def _heat(observation: bs.Observation, values: list[str], best: set[int]) -> str:
+    """The board with a value on each unshot cell, the best cells highlighted."""
+    grid = observation.grid
+    width = max(2, *(len(v) for v in values))
     symbols = {1: "o", 2: "X", 3: "#", 4: "~"}
+    lines = ["    " + " ".join(f"{grid.name(c)[0]:>{width}}" for c in range(grid.cols))]
     for r in range(grid.rows):
         cells = []
         for c in range(r * grid.cols, (r + 1) * grid.cols):
             mark = int(observation.marks[c])
-            text = f"{symbols[mark]:>{width}}" if mark else f"{int(report.d[c]):>{width}}"
+            text = f"{symbols[mark]:>{width}}" if mark else f"{values[c]:>{width}}"
             cells.append(f"[bold yellow]{text}[/bold yellow]" if c in best else text)
-        console.print(f"{r + 1:>3} " + " ".join(cells), highlight=False)
-    top = int(report.d[report.best[0]]) if report.best else 0
-    console.print(f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})")
+        lines.append(f"{r + 1:>3} " + " ".join(cells))
+    return "\n".join(lines)
 
 
 @app.command()
@@ -305,7 +323,7 @@ def play(
     same game number and moves replay the same game.
     """
     chosen = make_rules(rules, size, fleet, no_touch)
-    shooter = bs.get_shooter(level)
+    shooter = bs.get_shooter(level, chosen)
     number = game if game is not None else secrets.randbelow(999_999) + 1
     theirs = bs.Ocean(bs.random_fleet(chosen, game_stream(number, FLEET_STREAM)))
     yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))

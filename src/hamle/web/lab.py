@@ -1,4 +1,5 @@
-"""The density lab: the Hard shooter's density d for any board marked by hand.
+"""The density lab: the Hard shooter's density d for any board marked by hand, and
+under Russian rules the exact number of layouts that put a ship on each cell.
 
 The page sends misses, hits and sunk ships; the engine checks them against the rules and
 answers d for every unshot cell (as decimal strings: d can exceed 2^53), the best cells,
@@ -7,6 +8,8 @@ w and the cells known to be water. Contradictory marks get the engine's text as 
 
 from __future__ import annotations
 
+import threading
+from functools import lru_cache
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Response
@@ -14,7 +17,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
 
-from .common import Strict
+from .common import Refused, Strict
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"])
 
@@ -53,6 +56,24 @@ class Density(BaseModel):
     heat: dict[str, float]
     best: list[str]
     best_d: str
+    afloat: list[int]
+    water: list[str]
+
+
+class Exact(BaseModel):
+    """How many layouts fit the marks (``total``) and how many put a ship on each unshot
+    cell (decimal strings), each cell's probability, its share of the best (0..1), the
+    best cells, the afloat lengths and the cells known to be water."""
+
+    rules: str
+    rows: int
+    cols: int
+    total: str
+    counts: dict[str, str]
+    probability: dict[str, float]
+    heat: dict[str, float]
+    best: list[str]
+    best_count: str
     afloat: list[int]
     water: list[str]
 
@@ -117,7 +138,59 @@ async def density(marks: Marks) -> Response:
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
+# An exact map takes up to a second or two of one core: at most two requests may run or
+# wait for it at once; more are told to come back.
+_exact_slots = threading.BoundedSemaphore(2)
+
+
+@router.post("/exact", response_model=Exact)
+def exact(marks: Marks) -> Exact:
+    """Exact layout counts of a marked board under no-touch rules (400 with the engine's
+    text for touching rules or contradictory marks; 409 while the counter is busy)."""
+    key = (
+        marks.rules,
+        tuple(sorted(marks.miss)),
+        tuple(sorted(marks.hit)),
+        tuple(sorted(tuple(sorted(ship)) for ship in marks.sunk)),
+        None if marks.afloat is None else tuple(sorted(marks.afloat)),
+    )
+    if not _exact_slots.acquire(blocking=False):
+        raise Refused("the exact counter is busy with other boards; try again in a moment")
+    try:
+        return _exact(key)
+    finally:
+        _exact_slots.release()
+
+
+@lru_cache(maxsize=512)
+def _exact(key: tuple) -> Exact:
+    name, miss, hit, sunk, afloat = key
+    rules = RULES[name]
+    observation = bs.Observation.from_marks(rules, miss, hit, sunk, afloat)
+    report = bs.exact(observation)
+    grid = observation.grid
+    unshot = [int(cell) for cell in observation.unshot]
+    top = report.counts[report.best[0]] if report.best else 0
+    values = {grid.name(cell): report.counts[cell] for cell in unshot}
+    known = {grid.index(cell) for cell in (*miss, *hit, *(c for ship in sunk for c in ship))}
+    known.update(unshot)
+    return Exact(
+        rules=name,
+        rows=rules.rows,
+        cols=rules.cols,
+        total=str(report.total),
+        counts={cell: str(n) for cell, n in values.items()},
+        probability={cell: round(n / report.total, 6) for cell, n in values.items()},
+        heat={cell: round(n / top, 4) if top else 0.0 for cell, n in values.items()},
+        best=report.best_names,
+        best_count=str(top),
+        afloat=list(observation.afloat),
+        water=[grid.name(cell) for cell in range(rules.cells) if cell not in known],
+    )
+
+
 def warm_up() -> None:
     """Build the placement tables and load the density kernel before the first request."""
     for rules in RULES.values():
         bs.density(bs.Observation.from_marks(rules, hit=["E5"]))
+    bs.exact(bs.Observation.start(bs.Rules.custom(4, [2, 1], touching=False)))

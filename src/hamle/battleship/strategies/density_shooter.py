@@ -20,6 +20,7 @@ class DensityShooter:
     """
 
     name: str = "density"
+    touching = True
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(density(observation, check=False).best, rng)

@@ -26,6 +26,7 @@ class ExactShooter:
     """
 
     name: str = "exact"
+    touching = False
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(best_cells(observation), rng)

@@ -78,6 +78,7 @@ class HuntTarget:
     (on the parity pattern of the shortest afloat ship when ``parity``)."""
 
     parity: bool = True
+    touching = True
 
     @property
     def name(self) -> str:

@@ -18,6 +18,7 @@ class RandomShooter:
     """
 
     name: str = "random"
+    touching = True
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(observation.unshot, rng)

@@ -1,5 +1,6 @@
 // The density lab: mark a board by hand, ask the engine for the density d of every
 // unshot cell, and draw it as a heat map with the best cells, w and the focused cell's d.
+// Under rules where ships may not touch it can count every layout instead (exact mode).
 
 import {
   addTexts,
@@ -45,6 +46,11 @@ addTexts({
     "lab.removed": "removed",
     "lab.on.board": "sunk at {cells}",
     "lab.rules": "Rules",
+    "lab.exact": "Exact counts: every layout of the ships afloat",
+    "lab.exact.best": "Most likely cell",
+    "lab.exact.total": "Layouts that fit",
+    "lab.exact.cell": "{cell} · {count} of the layouts ({share})",
+    "lab.exact.busy": "Counting every layout…",
     "lab.reset": "Reset the board",
     "lab.mark.miss": "miss",
     "lab.mark.hit": "hit",
@@ -88,6 +94,11 @@ addTexts({
     "lab.removed": "kaldırıldı",
     "lab.on.board": "{cells} hücrelerinde battı",
     "lab.rules": "Kurallar",
+    "lab.exact": "Kesin sayım: su üstündeki gemilerin her dizilişi",
+    "lab.exact.best": "En olası hücre",
+    "lab.exact.total": "Uyan dizilişler",
+    "lab.exact.cell": "{cell} · dizilişlerin {count} tanesi ({share})",
+    "lab.exact.busy": "Her diziliş sayılıyor…",
     "lab.reset": "Tahtayı sıfırla",
     "lab.mark.miss": "ıska",
     "lab.mark.hit": "isabet",
@@ -109,6 +120,7 @@ const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
 const board = document.getElementById("board");
 const status = document.getElementById("status");
 const rulesPicker = document.getElementById("rules");
+const exactBox = document.getElementById("exact");
 
 let presets = [];
 let state = restore();
@@ -119,8 +131,8 @@ let lastSunk = null;
 let result = null;
 let asked = 0;
 
-function emptyBoard(rules = "classic") {
-  return { rules, miss: [], hit: [], sunk: [], removed: [] };
+function emptyBoard(rules = "classic", exact = false) {
+  return { rules, miss: [], hit: [], sunk: [], removed: [], exact };
 }
 
 // The saved board, or an empty one if nothing (or something malformed) was saved.
@@ -138,7 +150,7 @@ function restore() {
       Array.isArray(saved.removed) &&
       saved.removed.every(Number.isInteger)
     ) {
-      return saved;
+      return { ...saved, exact: saved.exact === true };
     }
   } catch {
     // fall through to an empty board
@@ -152,6 +164,11 @@ function save() {
 
 function rules() {
   return presets.find((preset) => preset.name === state.rules);
+}
+
+// Exact counts are offered where ships may not touch.
+function exactMode() {
+  return state.exact && !rules().touching;
 }
 
 function markOf(name) {
@@ -283,8 +300,12 @@ async function update() {
   save();
   const mine = ++asked;
   render();
+  const exact = exactMode();
+  if (exact) say(status, t("lab.exact.busy"));
   try {
-    const answer = await api("/api/battleship/density", { method: "POST", body: request() });
+    const url = exact ? "/api/battleship/exact" : "/api/battleship/density";
+    const answer = await api(url, { method: "POST", body: request() });
+    answer.exact = exact;
     if (mine !== asked) return;
     result = answer;
     say(status, "");
@@ -326,9 +347,25 @@ function inBaseW(d, w) {
   return ` = ${terms.join(" + ")}`;
 }
 
+function percent(share) {
+  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 2 }).format(
+    share,
+  );
+}
+
+function grouped(digits) {
+  return BigInt(digits).toLocaleString(language());
+}
+
 function describeCell(name) {
   const mark = markOf(name);
   if (mark) return `${name} · ${t(`lab.mark.${mark}`)}`;
+  if (result && result.exact) {
+    const count = result.counts[name];
+    if (count === undefined) return `${name} · —`;
+    const share = percent(result.probability[name]);
+    return t("lab.exact.cell", { cell: name, count: grouped(count), share });
+  }
   const d = result && result.density[name];
   if (d === undefined || d === null) return `${name} · d = —`;
   return `${name} · d = ${d}${inBaseW(d, result.w)}`;
@@ -359,11 +396,20 @@ function renderCells() {
 
 function renderFigures() {
   const best = document.getElementById("best");
+  const exact = result && result.exact;
+  best.previousElementSibling.textContent = t(exact ? "lab.exact.best" : "lab.best");
+  document.getElementById("weight-label").textContent = t(exact ? "lab.exact.total" : "lab.weight");
   if (!result) best.textContent = "—";
   else if (!result.best.length) best.textContent = t("lab.best.none");
-  else best.textContent = `${listNames(result.best)} · d = ${result.best_d}`;
+  else if (exact) {
+    best.textContent = `${listNames(result.best)} · ${percent(result.probability[result.best[0]])}`;
+  } else best.textContent = `${listNames(result.best)} · d = ${result.best_d}`;
   document.getElementById("focus").textContent = describeCell(focused);
-  document.getElementById("weight").textContent = result ? `w = ${result.w}` : "w = —";
+  const weight = document.getElementById("weight");
+  if (exact) weight.textContent = grouped(result.total);
+  else weight.textContent = result ? `w = ${result.w}` : "w = —";
+  document.getElementById("exact-row").classList.toggle("hidden", rules().touching);
+  exactBox.checked = state.exact;
 }
 
 function renderShips() {
@@ -461,8 +507,12 @@ async function start() {
     buildBoard();
     update();
   });
+  exactBox.addEventListener("change", () => {
+    state = { ...state, exact: exactBox.checked };
+    update();
+  });
   document.getElementById("reset").addEventListener("click", () => {
-    state = emptyBoard(state.rules);
+    state = emptyBoard(state.rules, state.exact);
     update();
   });
   document.addEventListener("languagechange", () => {

@@ -1,0 +1,275 @@
+"""Exact no-touch counts (spec § 5): the profile DP against enumeration on small boards,
+seed 003's figures on the Russian board, invariants, errors, and the exact shooter."""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from battleship import reference as ref
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from hamle.battleship import (
+    CountTooLargeError,
+    MarksError,
+    Observation,
+    Ocean,
+    Rules,
+    RulesError,
+    count_fleets,
+    exact,
+    get_shooter,
+    layouts,
+    play_game,
+    random_fleet,
+    simulate,
+)
+from hamle.battleship.observation import HIT, SUNK, UNKNOWN
+from hamle.battleship.strategies.exact_shooter import _symmetries, best_cells
+
+exact_module = importlib.import_module("hamle.battleship.exact")  # the package exports exact()
+SETTINGS = settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+RUSSIAN = Rules.russian()
+SEED_TOTAL = 1_855_545_978_831_780
+# Seed 003's empty-board map, every count divided by 10^9 (rows 1..10, columns A..J).
+SEED_MAP = [
+    [438487, 418064, 475795, 466986, 459000, 459000, 466986, 475795, 418064, 438487],
+    [418064, 273993, 311381, 287231, 287065, 287065, 287231, 311381, 273993, 418064],
+    [475795, 311381, 378334, 357367, 361127, 361127, 357367, 378334, 311381, 475795],
+    [466986, 287231, 357367, 330652, 334756, 334756, 330652, 357367, 287231, 466986],
+    [459000, 287065, 361127, 334756, 338709, 338709, 334756, 361127, 287065, 459000],
+]
+
+
+@st.composite
+def small_rules(draw) -> Rules:
+    """No-touch rules on boards of 1..5 × 1..6 cells with a fleet that fits."""
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 6))
+    longest = max(rows, cols)
+    fleet = draw(st.lists(st.integers(1, min(4, longest)), min_size=1, max_size=4))
+    assume(sum(fleet) <= rows * cols)
+    return Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+
+
+@st.composite
+def played(draw) -> Observation:
+    """The observation after some shots at a random legal fleet."""
+    rules = draw(small_rules())
+    count = count_fleets(rules)
+    if count.fleets < count.product / 1000:  # too rare for the rejection sampler
+        return Observation.start(rules)
+    ocean = Ocean(random_fleet(rules, np.random.default_rng(draw(st.integers(0, 2**32)))))
+    cells = draw(st.permutations(range(rules.cells)))
+    for cell in cells[: draw(st.integers(0, rules.cells))]:
+        if ocean.over:
+            break
+        if ocean.observation.marks[cell] == UNKNOWN:
+            ocean.fire(cell)
+    return ocean.observation
+
+
+@st.composite
+def marked(draw) -> Observation:
+    """Misses and hits strewn at random: often no layout fits them."""
+    rules = draw(small_rules())
+    marks = draw(st.lists(st.sampled_from("..mh"), min_size=rules.cells, max_size=rules.cells))
+    names = [rules.grid.name(c) for c in range(rules.cells)]
+    return Observation.from_marks(
+        rules,
+        miss=[n for n, m in zip(names, marks, strict=True) if m == "m"],
+        hit=[n for n, m in zip(names, marks, strict=True) if m == "h"],
+    )
+
+
+@SETTINGS
+@given(played())
+def test_small_boards_agree_with_enumeration(obs):
+    total, counts = ref.exact_map(obs)
+    if total == 0:
+        with pytest.raises(MarksError):
+            exact(obs)
+        return
+    report = exact(obs)
+    assert report.total == total
+    assert list(report.counts) == counts
+    unknown = [c for c in range(obs.rules.cells) if obs.marks[c] == UNKNOWN]
+    if unknown:
+        top = max(counts[c] for c in unknown)
+        assert report.best == tuple(c for c in unknown if counts[c] == top)
+
+
+@SETTINGS
+@given(marked())
+def test_arbitrary_marks_agree_with_enumeration_or_are_refused(obs):
+    total, counts = ref.exact_map(obs)
+    if total == 0:
+        with pytest.raises(MarksError):
+            exact(obs)
+    else:
+        assert list(exact(obs).counts) == counts
+
+
+@SETTINGS
+@given(played())
+def test_counts_add_up_to_total_times_ship_cells(obs):
+    # Every layout puts the afloat ships on their cells and the sunk ones on theirs.
+    try:
+        report = exact(obs)
+    except MarksError:
+        return
+    cells = sum(obs.afloat) + sum(ship.length for ship in obs.sunk)
+    assert sum(report.counts) == report.total * cells
+    assert all(report.counts[c] == report.total for c in np.flatnonzero(obs.marks == HIT))
+    assert all(report.counts[c] == report.total for c in np.flatnonzero(obs.marks == SUNK))
+
+
+@SETTINGS
+@given(played())
+def test_cached_best_cells_follow_the_board_through_turns_and_flips(obs):
+    try:
+        expected = exact(obs).best
+    except MarksError:
+        return
+    assert best_cells(obs) == expected
+    for turn in _symmetries(obs.rules.rows, obs.rules.cols):
+        turned = Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
+        assert best_cells(turned) == tuple(
+            sorted(int(np.flatnonzero(turn == c)[0]) for c in expected)
+        )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.custom(4, [2, 2, 1], touching=False),
+        Rules.custom((3, 7), [3, 2, 1], touching=False),
+        Rules.custom((7, 3), [3, 2, 1], touching=False),
+        Rules.custom(5, [3, 2, 2, 1], touching=False),
+        Rules.custom(6, [4, 3, 2, 1], touching=False),
+    ],
+    ids=lambda r: r.describe(),
+)
+def test_fleet_counts_agree_with_brute_force(rules):
+    fleets = ref.fleets(rules)
+    result = count_fleets(rules)
+    assert result.fleets == len(fleets)
+    assert result.layouts == ref.layouts(rules, fleets) == layouts(rules)
+
+
+def test_extra_lanes_give_the_same_numbers():
+    # Counts beyond 2**64 need prime lanes and the Chinese remainder theorem; forcing
+    # more lanes than needed must not change a thing.
+    marks = np.zeros(36, np.uint8)
+    marks[[7, 20]] = [1, 2]
+    dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1))
+    one = dp.run(np.array([0], np.uint64), True)
+    three = dp.run(np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
+    assert one[0] == three[0] and list(one[1]) == list(three[1])
+
+
+def test_counts_beyond_64_bits():
+    # 16 boats on a 13 × 13 board: more than 2**64 layouts, so prime lanes carry the
+    # count. Two different sets of primes must rebuild the same number.
+    rules = Rules.custom(13, [1] * 16, touching=False)
+    total = layouts(rules)
+    assert total > 2**64
+    dp = exact_module._Dp(13, 13, np.zeros(169, np.uint8), rules.lengths)
+    primes = exact_module._PRIMES
+    assert dp.run(np.array([0, primes[3], primes[4]], np.uint64), False)[0] == total
+    assert dp.run(np.array([0], np.uint64), False)[0] == total % 2**64
+
+
+def test_russian_empty_board_is_seed_003():
+    report = exact(Observation.start(RUSSIAN))
+    assert report.total == SEED_TOTAL == layouts(RUSSIAN)
+    board = np.array(report.counts, dtype=object).reshape(10, 10)
+    assert (board // 10**9)[:5].tolist() == SEED_MAP
+    for turned in (board[::-1], board[:, ::-1], board.T):
+        assert (turned == board).all()
+    assert report.best_names == ["C1", "H1", "A3", "J3", "A8", "J8", "C10", "H10"]
+    least = min(report.counts)
+    assert [c for c in range(100) if report.counts[c] == least] == [11, 18, 81, 88]  # B2 …
+    assert report.probability("C1") == Fraction(report.at("C1"), SEED_TOTAL)
+
+
+def test_russian_all_miss_sequence_starts_as_in_the_seed():
+    obs = Observation.start(RUSSIAN).after(RUSSIAN.grid.index("C1"), "miss")
+    report = exact(obs)
+    assert report.best_names == ["J8"]
+    assert report.at("A1") // 10**9 == 292453 and report.at("J10") // 10**9 == 334105
+    obs = obs.after(RUSSIAN.grid.index("J8"), "miss")
+    assert exact(obs).best_names == ["A8", "C10"]
+
+
+def test_open_hits_never_make_a_whole_ship():
+    # A 2-cell ship on the two hits would have been reported sunk, so the hits belong to
+    # a longer ship: only A3 can finish it.
+    rules = Rules.custom(3, [3, 2], touching=False)
+    obs = Observation.from_marks(rules, hit=["A1", "A2"], afloat=[3])
+    report = exact(obs)
+    assert report.total == 1 and report.best_names == ["A3"]
+    with pytest.raises(MarksError, match="no layout"):
+        exact(Observation.from_marks(rules, hit=["A1", "A2"], miss=["A3"], afloat=[3, 2]))
+
+
+def test_sunk_ships_and_their_water():
+    obs = Observation.from_marks(RUSSIAN, sunk=[["A1", "A2", "A3", "A4"]], miss=["J10"])
+    report = exact(obs)
+    assert report.at("A1") == report.total and report.at("B2") == report.at("A5") == 0
+    as_json = report.as_dict()
+    assert as_json["total"] == report.total and as_json["counts"]["A1"] == report.total
+    assert len(as_json["counts"]) == 100 and as_json["best"] == report.best_names
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "message"),
+    [
+        (lambda: exact(Observation.start(Rules.classic())), RulesError, "may not touch"),
+        (
+            lambda: exact(
+                Observation.from_marks(RUSSIAN, hit=["A1"], miss=["A2", "B1"], afloat=[2])
+            ),
+            MarksError,
+            "hit at A1",
+        ),
+        (
+            lambda: exact(Observation.from_marks(RUSSIAN, hit=["A1", "C1"], afloat=[1])),
+            MarksError,
+            "2 open hits",
+        ),
+        (
+            lambda: layouts(Rules.custom(26, [4, 1], touching=False)),
+            CountTooLargeError,
+            "too wide",
+        ),
+        (lambda: get_shooter("exact", Rules.classic()), RulesError, "may not touch"),
+        (lambda: simulate(Rules.classic(), ["exact"], games=1), RulesError, "may not touch"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(make, error, message):
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_exact_shooter_plays_whole_games_and_replays_them():
+    rules = Rules.custom(7, [3, 2, 2, 1, 1], touching=False)
+    for game in (1, 2):
+        record = play_game(rules, "exact", game)
+        cells = [shot.cell for shot in record.shots]
+        assert len(set(cells)) == len(cells)
+        assert sum(shot.answer == "sunk" for shot in record.shots) == 5
+        assert record == play_game(rules, "exact", game)
+
+
+def test_exact_shooter_fires_at_a_best_cell():
+    obs = Observation.from_marks(RUSSIAN, hit=["E5"], miss=["C1", "J8", "A8"])
+    best = set(exact(obs).best)
+    shooter = get_shooter("exact", RUSSIAN)
+    assert {shooter.choose(obs, np.random.default_rng(s)) for s in range(10)} <= best
