@@ -178,11 +178,11 @@ def bench_table(rules: bs.Rules, games: int, jobs: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/exact.json")
-    parser.add_argument("--games", type=int, help="games per shooter (default 1000, quick 40)")
+    parser.add_argument("--games", type=int, help="games per shooter (default 1000, quick 20)")
     parser.add_argument("--jobs", type=int, default=2, help="processes for the table")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
-    games = args.games or (40 if args.quick else 1000)
+    games = args.games or (20 if args.quick else 1000)
     rules = bs.Rules.russian()
     exact(bs.Observation.start(bs.Rules.custom(4, [2, 1], touching=False)))
     layouts(rules)

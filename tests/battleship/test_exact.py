@@ -169,8 +169,8 @@ def test_extra_lanes_give_the_same_numbers():
     marks = np.zeros(36, np.uint8)
     marks[[7, 20]] = [1, 2]
     dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1))
-    one = dp.run(np.array([0], np.uint64), True)
-    three = dp.run(np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
+    one = dp.run(dp.plan(True), np.array([0], np.uint64), True)
+    three = dp.run(dp.plan(True), np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
     assert one[0] == three[0] and list(one[1]) == list(three[1])
 
 
@@ -182,8 +182,9 @@ def test_counts_beyond_64_bits():
     assert total > 2**64
     dp = exact_module._Dp(13, 13, np.zeros(169, np.uint8), rules.lengths)
     primes = exact_module._PRIMES
-    assert dp.run(np.array([0, primes[3], primes[4]], np.uint64), False)[0] == total
-    assert dp.run(np.array([0], np.uint64), False)[0] == total % 2**64
+    plan = dp.plan(False)
+    assert dp.run(plan, np.array([0, primes[3], primes[4]], np.uint64), False)[0] == total
+    assert dp.run(plan, np.array([0], np.uint64), False)[0] == total % 2**64
 
 
 def test_russian_empty_board_is_seed_003():
@@ -249,6 +250,11 @@ def test_sunk_ships_and_their_water():
             CountTooLargeError,
             "too wide",
         ),
+        (
+            lambda: layouts(Rules.custom(15, [4, 3, 3, 2, 2, 2, 1, 1, 1, 1], touching=False)),
+            CountTooLargeError,
+            "too many partial layouts",
+        ),
         (lambda: get_shooter("exact", Rules.classic()), RulesError, "may not touch"),
         (lambda: simulate(Rules.classic(), ["exact"], games=1), RulesError, "may not touch"),
     ],
@@ -256,6 +262,12 @@ def test_sunk_ships_and_their_water():
 def test_bad_input_gets_a_clear_error(make, error, message):
     with pytest.raises(error, match=message):
         make()
+
+
+def test_a_board_that_would_not_fit_in_memory_is_refused(monkeypatch):
+    monkeypatch.setattr(exact_module, "MEMORY_LIMIT", 10_000)
+    with pytest.raises(CountTooLargeError, match="GiB of memory"):
+        exact(Observation.start(Rules.custom(6, [3, 2, 1], touching=False)))
 
 
 def test_exact_shooter_plays_whole_games_and_replays_them():

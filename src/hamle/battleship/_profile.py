@@ -99,11 +99,12 @@ def transition(key, c, cols, bits, lmax, mark, in_fleet):
 
 
 @njit(cache=True, nogil=True)
-def feasible(key, cols, bits, lmax, at_least):
+def feasible(key, cols, bits, lmax, at_least, open_by_length):
     """Whether the open ships of a profile can still become ships of the fleet: for each
-    k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``)."""
+    k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``).
+    ``open_by_length`` is scratch space of lmax + 1 entries."""
     mask = (1 << bits) - 1
-    open_by_length = np.zeros(lmax + 2, np.int64)
+    open_by_length[:] = 0
     for c in range(cols):
         k = _length((key >> (c * bits)) & mask, lmax)
         if k:
@@ -129,12 +130,13 @@ def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
         size *= 2
     slots = np.full(size, -1, np.int64)
     nxt = np.empty(2 * n, np.int64)
+    scratch = np.empty(lmax + 1, np.int64)
     m = 0
     for s in range(n):
         ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
         for j in range(2):
             key = ke if j == 0 else kf
-            if key < 0 or not feasible(key, cols, bits, lmax, at_least):
+            if key < 0 or not feasible(key, cols, bits, lmax, at_least, scratch):
                 continue
             h = ((key * _GOLDEN) >> 20) & (size - 1)
             while slots[h] >= 0 and nxt[slots[h]] != key:
@@ -238,11 +240,16 @@ def push(vals, out, start, order, closes, shift, moduli, band, next_band):
 
 
 @njit(cache=True, nogil=True)
-def pull(later, out, succ, closes, shift, moduli, band, next_band):
-    """Backward: per profile of this step, the number of completions for each count
-    vector index in its band, from those of the next step (same band rule as ``push``)."""
+def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
+    """Backward: fill ``out`` with, per profile of this step, the number of completions
+    for each count vector index in its band, from those of the next step (same band rule
+    as ``push``). With the forward vectors ``vals`` of this step (an empty array skips
+    it), also the number of whole layouts, per lane, that occupy this step's cell:
+    Σ forward × backward through the 'occupied' choice."""
     n = succ.shape[0]
     lanes = later.shape[1]
+    occupied = np.zeros(lanes, np.uint64)
+    counting = len(vals) > 0
     for s in range(n):
         lo, hi = band[s, 0], band[s, 1]
         for lane in range(lanes):
@@ -265,34 +272,18 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band):
                         b = row[a]
                         if t_lo <= b < t_hi:
                             dst[a] = _add(dst[a], src[b], m)
-    return out[:n]
-
-
-@njit(cache=True, nogil=True)
-def occupied(vals, later, succ, closes, shift, moduli, band, next_band):
-    """Per lane, the number of completed layouts that occupy this step's cell:
-    Σ over profiles and count indices of forward × backward through the 'occupied' choice."""
-    lanes = vals.shape[1]
-    out = np.zeros(lanes, np.uint64)
-    for lane in range(lanes):
-        m = moduli[lane]
-        total = np.uint64(0)
-        for s in range(succ.shape[0]):
-            t = succ[s, 1]
-            if t < 0:
-                continue
-            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
-            row = shift[closes[s, 1]]
-            src = vals[s, lane]
-            dst = later[t, lane]
-            part = np.uint64(0)
-            for a in range(band[s, 0], band[s, 1]):
-                b = row[a]
-                if t_lo <= b < t_hi:
-                    if m == 0:
-                        part += src[a] * dst[b]
+                if counting and j == 1:
+                    mine = vals[s, lane]
+                    part = np.uint64(0)
+                    if m == 0 and closes[s, j] == 0:
+                        for a in range(max(lo, t_lo), min(hi, t_hi)):
+                            part += mine[a] * src[a]
                     else:
-                        part = _add(part, (src[a] * dst[b]) % m, m)
-            total = _add(total, part, m)
-        out[lane] = total
-    return out
+                        for a in range(lo, hi):
+                            b = row[a]
+                            if t_lo <= b < t_hi:
+                                part = _add(
+                                    part, (mine[a] * src[b]) % m if m else mine[a] * src[b], m
+                                )
+                    occupied[lane] = _add(occupied[lane], part, m)
+    return out[:n], occupied

@@ -31,8 +31,12 @@ from .observation import HIT, SUNK, UNKNOWN, Observation
 from .rules import Rules, placement_table
 
 WRAP = 2**64
-PROFILE_LIMIT = 3_000_000
 KEY_BITS = 62
+# Guards against boards too big to count: profiles at one step and over the whole board
+# (the 10×10 Russian board has at most 27,490 and 1.8 million), and count buffer memory.
+PROFILE_LIMIT = 600_000
+TOTAL_PROFILE_LIMIT = 60_000_000
+MEMORY_LIMIT = 4 * 2**30
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,13 +104,8 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
     _require_no_touch(rules)
     if not afloat:
         return int(not (np.asarray(marks) == HIT).any()), np.zeros(rules.cells, object)
-    bound = layouts(_fleet_rules(rules.rows, rules.cols, tuple(sorted((*afloat, *sunk)))))
-    return _solve(rules.rows, rules.cols, marks, afloat, bound, True)
-
-
-@cache
-def _fleet_rules(rows: int, cols: int, lengths: tuple[int, ...]) -> Rules:
-    return Rules.custom((rows, cols), list(lengths), touching=False)
+    fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
+    return _solve(rules.rows, rules.cols, marks, afloat, lambda: layouts(fleet), True)
 
 
 @cache
@@ -122,7 +121,7 @@ def layouts(rules: Rules) -> int:
     for length, m in Counter(rules.lengths).items():
         bound *= math.comb(table.ranges[length][1] - table.ranges[length][0], m)
     marks = np.zeros(rules.cells, np.uint8)
-    total, _ = _solve(rules.rows, rules.cols, marks, rules.lengths, bound, False)
+    total, _ = _solve(rules.rows, rules.cols, marks, rules.lengths, lambda: bound, False)
     return total
 
 
@@ -134,7 +133,8 @@ def _require_no_touch(rules: Rules) -> None:
 
 
 def _solve(rows, cols, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
-    """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints."""
+    """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints.
+    ``bound()`` bounds the total; it is asked only once the board is known to fit."""
     board = np.asarray(marks).reshape(rows, cols)
     board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
     transposed = cols > rows
@@ -142,9 +142,10 @@ def _solve(rows, cols, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]
         board = board.T
     height, width = board.shape
     dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat)
-    moduli = _moduli(bound)
+    plan = dp.plan(want_map)
+    moduli = _moduli(bound())
     with _ARENA_LOCK:
-        total, occupancy = dp.run(moduli, want_map)
+        total, occupancy = dp.run(plan, moduli, want_map)
     cells = np.zeros(rows * cols, object)
     if want_map:
         grid = occupancy.reshape(height, width)
@@ -229,11 +230,28 @@ class _Dp:
         )
         self.width = span
 
-    def run(self, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
-        cells, cols = self.rows * self.cols, self.cols
+    def plan(self, want_map: bool, lanes: int = 1) -> tuple[list, list]:
+        """The profiles of every step (see ``_profiles``), once their count buffers are
+        known to fit in memory with ``lanes`` lanes."""
         steps, bands = self._profiles()
-        arena = _ARENA
+        self._check_memory(bands, lanes, want_map)
+        return steps, bands
+
+    def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
+        slots = 4 + self.rows + self.cols if want_map else 2
+        need = max(len(band) for band in bands) * lanes * self.width * 8 * slots
+        if need > MEMORY_LIMIT:
+            raise CountTooLargeError(
+                f"counting this board exactly needs about {need / 2**30:.1f} GiB of memory; "
+                "try a smaller board or fleet"
+            )
+
+    def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
+        cells, cols = self.rows * self.cols, self.cols
+        steps, bands = plan
         lanes = len(moduli)
+        self._check_memory(bands, lanes, want_map)
+        arena = _ARENA
         vals = arena.take(0, 1, lanes, self.width)
         vals[0, :, 0] = 1
         starts = []
@@ -257,10 +275,11 @@ class _Dp:
         later = arena.take(spare + (cells + cols) % 2, 1, lanes, self.width)
         later[...] = 0
         later[0, :, self.full] = 1
+        nothing = np.zeros((0, lanes, self.width), np.uint64)
         for i in range(cells + cols - 1, cells - 1, -1):
             out = arena.take(spare + i % 2, len(steps[i][0]), lanes, self.width)
-            later = _profile.pull(
-                later, out, *steps[i][:2], self.shift, moduli, bands[i], bands[i + 1]
+            later, _ = _profile.pull(
+                later, out, *steps[i][:2], self.shift, moduli, bands[i], bands[i + 1], nothing
             )
         for r in range(self.rows - 1, -1, -1):
             row = [starts[r][:, :lanes]]
@@ -282,13 +301,19 @@ class _Dp:
                 )
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 succ, closes = steps[i][:2]
-                band, after = bands[i], bands[i + 1]
-                counts = _profile.occupied(
-                    row[i - r * cols], later, succ, closes, self.shift, moduli, band, after
+                out = arena.take(spare + i % 2, len(succ), lanes, self.width)
+                later, counts = _profile.pull(
+                    later,
+                    out,
+                    succ,
+                    closes,
+                    self.shift,
+                    moduli,
+                    bands[i],
+                    bands[i + 1],
+                    row[i - r * cols],
                 )
                 occupancy[i] = _crt(counts, moduli)
-                out = arena.take(spare + i % 2, len(succ), lanes, self.width)
-                later = _profile.pull(later, out, succ, closes, self.shift, moduli, band, after)
         return total, occupancy
 
     def _profiles(self) -> tuple[list, list]:
@@ -297,14 +322,18 @@ class _Dp:
         cells, cols = self.rows * self.cols, self.cols
         keys = np.zeros(1, np.int64)
         low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        steps, forward = [], [(low, high)]
+        steps, forward, seen = [], [(low, high)], 0
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
             keys, succ, closes = _profile.expand(
                 keys, i % cols, cols, self.bits, self.lmax, mark, self.in_fleet, self.at_least
             )
-            if len(keys) > PROFILE_LIMIT:
-                raise CountTooLargeError("this board has too many partial layouts to count")
+            seen += len(keys)
+            if len(keys) > PROFILE_LIMIT or seen > TOTAL_PROFILE_LIMIT:
+                raise CountTooLargeError(
+                    "this board and fleet have too many partial layouts to count exactly; "
+                    "try a smaller board or fleet"
+                )
             steps.append((succ, closes, *_profile.predecessors(succ, len(keys))))
             low, high = _profile.forward_bounds(low, high, succ, closes, len(keys))
             forward.append((low, high))
@@ -347,6 +376,6 @@ class _Arena:
 
 
 _ARENA = _Arena()
-# The kernels hold the GIL, so threads gain nothing by running DPs at once; one arena
-# behind a lock keeps memory at one set of buffers however many threads ask.
+# One arena behind a lock: memory stays at one set of buffers however many threads (the
+# site's requests) ask for counts at once; they take turns.
 _ARENA_LOCK = threading.Lock()
