@@ -17,7 +17,8 @@ const TEXTS = {
     "lang.label": "Language",
     "error.network": "The server did not answer. Is it running?",
     "home.battleship": "Sink the computer's fleet before it sinks yours — three levels, the hardest with a heat map of its thinking.",
-    "home.lab": "Mark misses, hits and sunk ships and watch the density engine pick its next shot.",
+    "home.lab":
+      "Mark misses, hits and sunk ships and watch the density engine pick its next shot; under Russian rules, count every layout exactly.",
     "home.stats": "How many shots each strategy needs, over a thousand numbered games.",
     "home.replay": "Step through any numbered game, shot by shot.",
     "home.mastermind": "Break the server's code, or let the computer break yours.",
@@ -42,7 +43,8 @@ const TEXTS = {
     "lang.label": "Dil",
     "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
     "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — üç seviye, en zorunda düşüncesinin ısı haritası.",
-    "home.lab": "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle.",
+    "home.lab":
+      "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle; Rus kurallarında her dizilişi tam olarak say.",
     "home.stats": "Her stratejinin kaç atışa ihtiyaç duyduğu, bin numaralı oyun üzerinden.",
     "home.replay": "Numaralı herhangi bir oyunu atış atış izle.",
     "home.mastermind": "Sunucunun şifresini kır ya da bilgisayar seninkini kırsın.",
