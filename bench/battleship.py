@@ -2,7 +2,7 @@
 
 Measured on classic rules, one core, with ``time.perf_counter``:
 
-- decisions: µs per ``shooter.choose(observation, rng)`` for every registered shooter,
+- decisions: µs per ``shooter.choose(observation, rng)`` for every shooter with a baseline,
   over the observations before each shot of games 1..K played by that shooter (rebuilt by
   replaying the game in an ``Ocean``); best and median of several passes. The baseline
   (``naive_battleship``) makes the same decision on plain lists, and every one of our
@@ -21,7 +21,6 @@ the classic count under 5 s. Numba kernels are warmed up before anything is time
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -36,7 +35,7 @@ import hamle.battleship as bs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_battleship as naive
-from machine import machine
+from machine import machine, write_report
 
 CLASSIC_FLEETS = 30093975536
 AIM_DECISION_US = 200
@@ -79,7 +78,8 @@ def naive_pass(name, plain, rows, cols, rng) -> None:
 def bench_decisions(rules: bs.Rules, games: int, repeat: int) -> dict:
     rows, cols = rules.rows, rules.cols
     out = {}
-    for name, shooter in bs.SHOOTERS.items():
+    for name in naive.CANDIDATES:  # the shooters with a baseline (exact: bench/exact.py)
+        shooter = bs.get_shooter(name)
         seen = observations(rules, name, games)
         plain = [(o.marks.tolist(), list(o.afloat)) for o in seen]
         rng = np.random.default_rng(0)
@@ -109,7 +109,7 @@ def bench_decisions(rules: bs.Rules, games: int, repeat: int) -> dict:
 
 def bench_games(rules: bs.Rules, games: int, baseline_games: int) -> dict:
     out = {}
-    for name in bs.SHOOTERS:
+    for name in naive.CANDIDATES:
         start = perf_counter()
         table = bs.simulate(rules, [name], games=games, jobs=1)
         seconds = perf_counter() - start
@@ -196,10 +196,7 @@ def main() -> int:
         and report["count"]["small"]["baseline_agrees"]
         and not any(d["choices_outside_baseline_candidates"] for d in decisions.values())
     )
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    write_report(report, args.out)
     return 0 if report["checks_passed"] else 1
 
 

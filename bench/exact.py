@@ -25,7 +25,6 @@ than the first, and ``exact`` ahead of ``density`` by more than two standard err
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -41,7 +40,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import machine
+from machine import machine, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 SEED_ALL_MISS = ["C1", "J8", "A8", "H1", "A4", "J4", "D10", "G10", "E1", "D2"]
@@ -212,10 +211,7 @@ def main() -> int:
         and "B2" in empty["least_likely"]
         and report["baseline"]["baseline_agrees"]
     )
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    write_report(report, args.out)
     return 0 if report["checks_passed"] else 1
 
 

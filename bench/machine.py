@@ -1,5 +1,7 @@
-"""What every benchmark records about the machine it ran on."""
+"""What every benchmark shares: what it records about the machine it ran on, and how it
+writes its report."""
 
+import json
 import os
 import platform
 from pathlib import Path
@@ -24,3 +26,11 @@ def machine() -> dict:
         "numba": numba.__version__,
         "load_average_1_min_at_start": round(os.getloadavg()[0], 2),
     }
+
+
+def write_report(report: dict, out: Path) -> None:
+    """Write the report as indented JSON to ``out`` (creating its folder) and print it."""
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text + "\n", encoding="utf-8")
+    print(text)

@@ -29,7 +29,6 @@ hamle's opening guesses instead of computing them, and plays fewer sampled secre
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from datetime import UTC, datetime
@@ -42,7 +41,7 @@ import hamle.mastermind as mm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_mastermind as naive
-from machine import machine
+from machine import machine, write_report
 
 AIM_CLASSIC_SECONDS = 1
 AIM_SUPER_SECONDS = 10
@@ -231,10 +230,7 @@ def main() -> int:
         s["baseline_agrees"] for s in report["baseline"]["strategies"].values()
     )
     report["benchmark_seconds"] = round(perf_counter() - started, 1)
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    write_report(report, args.out)
     return 0 if report["baseline_agrees"] else 1
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import socket
 import subprocess
@@ -27,7 +26,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import numpy as np
-from machine import machine
+from machine import machine, write_report
 
 import hamle.battleship as bs
 import hamle.mastermind as mm
@@ -249,10 +248,7 @@ def main() -> None:
         kind: endpoints[kind].get("p99_ms", float("inf")) < 50
         for kind in ("density", "tour_quick_hint")
     }
-    text = json.dumps(report, indent=2)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n")
-    print(text)
+    write_report(report, args.out)
 
 
 if __name__ == "__main__":

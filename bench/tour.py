@@ -55,7 +55,7 @@ from hamle.tour.board import CELLS, TARGETS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
-from machine import machine
+from machine import machine, write_report
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -311,10 +311,7 @@ def main() -> int:
     report["checks_passed"] = baseline["baseline_agrees"] and (
         node is None or node["agrees_where_comparable"]
     )
-    text = json.dumps(report, indent=2, ensure_ascii=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    write_report(report, args.out)
     for row in baseline["disagreements"]:
         print(f"baseline disagrees: {json.dumps(row, ensure_ascii=False)}", file=sys.stderr)
     return 0 if report["checks_passed"] else 1
