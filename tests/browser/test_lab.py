@@ -178,6 +178,7 @@ def test_exact_counts_under_russian_rules(server, page, screenshot):
         "C1, H1, A3, J3, A8, J8, C10, and H10 · 25.64%", timeout=60_000
     )
     expect(page.locator("#weight")).to_have_text("1,855,545,978,831,780")
+    expect(page.locator("#best-legend")).to_have_text("Most likely")
     expect(page.locator("#focus")).to_have_text("A1 · 438,487,728,189,216 of the layouts (23.63%)")
     cell(page, "C1").click()  # a miss at C1, as in the seed: J8 alone is best next
     expect(page.locator("#best")).to_have_text(re.compile(r"^J8 · 26\.26%$"), timeout=60_000)
@@ -187,4 +188,5 @@ def test_exact_counts_under_russian_rules(server, page, screenshot):
     expect(page.locator("#best")).to_have_text(re.compile(r"^J8 · "), timeout=60_000)
     page.get_by_label("Rules").select_option("classic")
     expect(page.locator("#best")).to_have_text(re.compile(r"d = "))
+    expect(page.locator("#best-legend")).to_have_text("Highest density")
     assert page.js_errors == []

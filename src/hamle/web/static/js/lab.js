@@ -48,6 +48,7 @@ addTexts({
     "lab.rules": "Rules",
     "lab.exact": "Exact counts: every layout of the ships afloat",
     "lab.exact.best": "Most likely cell",
+    "lab.exact.legend": "Most likely",
     "lab.exact.total": "Layouts that fit",
     "lab.exact.cell": "{cell} · {count} of the layouts ({share})",
     "lab.exact.busy": "Counting every layout…",
@@ -96,6 +97,7 @@ addTexts({
     "lab.rules": "Kurallar",
     "lab.exact": "Kesin sayım: su üstündeki gemilerin her dizilişi",
     "lab.exact.best": "En olası hücre",
+    "lab.exact.legend": "En olası",
     "lab.exact.total": "Uyan dizilişler",
     "lab.exact.cell": "{cell} · dizilişlerin {count} tanesi ({share})",
     "lab.exact.busy": "Her diziliş sayılıyor…",
@@ -399,6 +401,7 @@ function renderFigures() {
   const exact = result && result.exact;
   best.previousElementSibling.textContent = t(exact ? "lab.exact.best" : "lab.best");
   document.getElementById("weight-label").textContent = t(exact ? "lab.exact.total" : "lab.weight");
+  document.getElementById("best-legend").textContent = t(exact ? "lab.exact.legend" : "lab.best.legend");
   if (!result) best.textContent = "—";
   else if (!result.best.length) best.textContent = t("lab.best.none");
   else if (exact) {
