@@ -2,9 +2,11 @@
 
 Measured with ``time.perf_counter`` after the numba kernels are warmed up:
 
-- ``empty_map``: seconds for ``exact(empty Russian board)`` (best and median of several
-  runs), checked against seed 003: the total 1,855,545,978,831,780, a map symmetric
-  under the board's 8 turns and flips, C1 most and B2 least likely.
+- ``empty_map``: seconds for ``exact(empty Russian board)``: the first call of the
+  process (``cold``: it also allocates and first touches the ~0.6 GiB of count buffers)
+  and the best and median of several calls after it; checked against seed 003: the
+  total 1,855,545,978,831,780, a map symmetric under the board's 8 turns and flips, C1
+  most and B2 least likely.
 - ``count``: seconds for ``layouts(russian)`` alone (no map).
 - ``baseline``: ours beside ``naive_exact`` (every layout enumerated in plain Python)
   on a small board both can finish; totals and maps must agree.
@@ -64,11 +66,13 @@ def symmetric(counts: list[int], n: int) -> bool:
 
 
 def bench_empty(rules: bs.Rules, repeat: int) -> dict:
+    cold, _, _ = timed(lambda: exact(bs.Observation.start(rules)), 1)
     best, median, report = timed(lambda: exact(bs.Observation.start(rules)), repeat)
     counts = list(report.counts)
     grid = rules.grid
     top, bottom = max(counts), min(counts)
     return {
+        "cold_seconds": round(cold, 3),
         "seconds_best": round(best, 3),
         "seconds_median": round(median, 3),
         "repetitions": repeat,
@@ -78,7 +82,7 @@ def bench_empty(rules: bs.Rules, repeat: int) -> dict:
         "most_likely": [grid.name(c) for c in range(rules.cells) if counts[c] == top],
         "least_likely": [grid.name(c) for c in range(rules.cells) if counts[c] == bottom],
         "map_in_1e9": [[counts[r * 10 + c] // 10**9 for c in range(10)] for r in range(10)],
-        "meets_aim": median < AIM_MAP_SECONDS,
+        "meets_aim": max(cold, median) < AIM_MAP_SECONDS,
     }
 
 
