@@ -55,6 +55,15 @@ def test_jobs_do_not_change_results():
     assert one.results[1].shots[0] == play_game(Rules.classic(), "density", 40).shots_fired
 
 
+def test_jobs_do_not_change_exact_results():
+    # The exact shooter remembers best cells per process; sharing games out must not
+    # change a single shot.
+    rules = Rules.custom(7, [3, 2, 2, 1, 1], touching=False)
+    one = simulate(rules, ["exact"], games=8, first=3)
+    assert one == simulate(rules, ["exact"], games=8, first=3, jobs=2)
+    assert one.results[0].shots[4] == play_game(rules, "exact", 7).shots_fired
+
+
 def test_progress_reaches_the_total():
     seen = []
     simulate(Rules.classic(), ["random"], games=5, progress=lambda d, t: seen.append((d, t)))
