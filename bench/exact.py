@@ -3,7 +3,7 @@
 Measured with ``time.perf_counter`` after the numba kernels are warmed up:
 
 - ``empty_map``: seconds for ``exact(empty Russian board)``: the first call of the
-  process (``cold``: it also allocates and first touches the ~0.6 GiB of count buffers)
+  process (``cold``: it also allocates and first touches about 0.5 GiB of count buffers)
   and the best and median of several calls after it; checked against seed 003: the
   total 1,855,545,978,831,780, a map symmetric under the board's 8 turns and flips, C1
   most and B2 least likely.
