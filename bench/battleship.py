@@ -11,9 +11,20 @@ Measured on classic rules, one core, with ``time.perf_counter``:
   the baseline plays fewer games (``baseline_games``), extrapolated to 1000.
 - count: seconds for ``count_fleets(classic)`` (checked against 30093975536), and ours
   beside the baseline's backtracking count on a smaller problem both can finish.
+- density_kernel: the density decision on the positions before every shot of density
+  games 1..K, three ways beside the old path (counts kernel, then d combined in NumPy):
+  the bitboard kernel called in a loop from numba (no Python between decisions), the
+  same kernel called once per position from Python (the wrapper's cost is the
+  difference), and ``shooter.choose``; every decision is checked against the old path's.
+- game_kernel: seconds for ``play_games(classic, name, 1..N)`` (whole games in one
+  kernel call; the Python part, fleets and streams, timed apart), beside the old path:
+  the shot-by-shot loop with the old density decision, and with the new one, over fewer
+  games, extrapolated to N; the kernel's games are checked shot for shot against both.
 
 Aims (``meets_aim``): a density decision under 0.2 ms, 1000 density games under 15 s,
-the classic count under 5 s. Numba kernels are warmed up before anything is timed.
+the classic count under 5 s; the density decision under 5 µs inside the kernel and
+under 10 µs through ``choose``, 1000 density games under 0.5 s through the game kernel.
+Numba kernels are warmed up before anything is timed.
 
     .venv/bin/python bench/battleship.py [--out FILE] [--games N] [--quick]
 """
@@ -26,12 +37,18 @@ import statistics
 import sys
 from datetime import UTC, datetime
 from functools import partial
+from importlib import import_module
 from pathlib import Path
 from time import perf_counter
 
 import numpy as np
+from numba import njit
 
 import hamle.battleship as bs
+from hamle.battleship import _kernels
+from hamle.battleship.density import best_cells, density, kernel_plan
+from hamle.battleship.strategies.common import pcg_words, pick
+from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_battleship as naive
@@ -41,6 +58,9 @@ CLASSIC_FLEETS = 30093975536
 AIM_DECISION_US = 200
 AIM_GAMES_SECONDS = 15
 AIM_COUNT_SECONDS = 5
+AIM_KERNEL_DECISION_US = 5
+AIM_CHOOSE_US = 10
+AIM_KERNEL_GAMES_SECONDS = 0.5
 
 
 def timed(run, repeat: int = 1) -> tuple[float, float]:
@@ -164,6 +184,137 @@ def bench_count(small: bs.Rules, repeat: int) -> dict:
     }
 
 
+class OldDensity:
+    """The density shooter's decision before the bitboard kernel: counts[k, cell] from
+    ``_kernels.density_counts``, d combined in NumPy, then ``pick``."""
+
+    name = "density"
+    touching = True
+    kernel = None
+
+    def choose(self, observation: bs.Observation, rng: np.random.Generator) -> int:
+        return pick(density(observation, check=False).best, rng)
+
+
+@njit
+def decide_in_loop(marks, cells, masks, plans, used, repeat):
+    """Every position's density decision, ``repeat`` times, without leaving numba."""
+    n_cells = marks.shape[1]
+    d = np.empty(n_cells, np.int64)
+    best = np.empty(n_cells, np.int64)
+    blocked = np.empty(masks.shape[1], np.uint64)
+    hits = np.empty(masks.shape[1], np.uint64)
+    ties = 0
+    for _ in range(repeat):
+        for i in range(marks.shape[0]):
+            _kernels.density_into(marks[i], cells, masks, plans[i, : used[i]], d, blocked, hits)
+            ties += _kernels.best_of(marks[i], d, best)
+    return ties
+
+
+def kernel_pass(seen, plans) -> None:
+    for observation, plan in zip(seen, plans, strict=True):
+        _kernels.density_best(observation.marks, plan.cells, plan.masks, plan.groups)
+
+
+def call_pass(function, seen) -> None:
+    for observation in seen:
+        function(observation)
+
+
+def bench_density_kernel(rules: bs.Rules, games: int, repeat: int) -> dict:
+    seen = observations(rules, "density", games)
+    plans = [kernel_plan(rules, o.afloat) for o in seen]
+    marks = np.array([o.marks for o in seen])
+    width = max(len(p.groups) for p in plans)
+    stacked = np.zeros((len(seen), width), np.int64)
+    for i, plan in enumerate(plans):
+        stacked[i, : len(plan.groups)] = plan.groups
+    used = np.array([len(p.groups) for p in plans], np.int64)
+    table = plans[0]
+    shooter = bs.get_shooter("density")
+    differ = sum(  # also warms up every kernel
+        tuple(int(c) for c in best_cells(o)) != density(o, check=False).best for o in seen
+    )
+    decide_in_loop(marks, table.cells, table.masks, stacked, used, 1)
+    loops = max(1, 20_000 // len(seen))
+    inside = timed(
+        lambda: decide_in_loop(marks, table.cells, table.masks, stacked, used, loops), repeat
+    )
+    per_call = timed(partial(kernel_pass, seen, plans), repeat)
+    public = timed(partial(call_pass, best_cells, seen), repeat)
+    rng = np.random.default_rng(0)
+    choose = timed(partial(call_pass, lambda o: shooter.choose(o, rng), seen), repeat)
+    old_decision = timed(partial(call_pass, lambda o: density(o, check=False).best, seen), repeat)
+    old = OldDensity()
+    old_choose = timed(partial(call_pass, lambda o: old.choose(o, rng), seen), repeat)
+
+    def us(seconds: tuple[float, float], calls: int = len(seen)) -> float:
+        return round(1e6 * seconds[0] / calls, 2)
+
+    kernel_us = us(inside, loops * len(seen))
+    choose_us = us(choose)
+    return {
+        "games": games,
+        "positions": len(seen),
+        "repetitions": repeat,
+        "decisions_differing_from_old_path": differ,
+        "kernel_in_numba_loop_us": kernel_us,
+        "kernel_called_from_python_us": us(per_call),
+        "wrapper_us": round(us(per_call) - kernel_us, 2),
+        "best_cells_us": us(public),
+        "choose_us": choose_us,
+        "old_decision_us": us(old_decision),
+        "old_choose_us": us(old_choose),
+        "ratio_old_over_new_choose": round(us(old_choose) / choose_us, 1),
+        "aim_kernel_us": AIM_KERNEL_DECISION_US,
+        "aim_choose_us": AIM_CHOOSE_US,
+        "meets_aim": kernel_us < AIM_KERNEL_DECISION_US and choose_us < AIM_CHOOSE_US,
+    }
+
+
+def game_setup(rules: bs.Rules, games: int) -> None:
+    """The Python part of ``play_games``: fleets, boards and shooter streams."""
+    for game in range(1, games + 1):
+        bs.random_fleet(rules, game_stream(game, FLEET_STREAM)).board()
+        pcg_words(game_stream(game, SHOOTER_STREAM))
+
+
+def bench_game_kernel(rules: bs.Rules, games: int, slow_games: int) -> dict:
+    play = import_module("hamle.battleship.simulate")._play
+    numbers = range(1, games + 1)
+    out = {}
+    for name in ("random", "hunt-target", "parity", "density"):
+        bs.play_games(rules, name, [1])  # warm up
+        start = perf_counter()
+        played = bs.play_games(rules, name, numbers)
+        seconds = perf_counter() - start
+        out[name] = {
+            "seconds": round(seconds, 3),
+            "mean_shots": round(float(played.shots.mean()), 3),
+            "hunt_mean": round(float(played.hunt.mean()), 3),
+        }
+    setup, _ = timed(partial(game_setup, rules, games))
+    density_games = out["density"]
+    density_games["python_setup_seconds"] = round(setup, 3)
+    played = bs.play_games(rules, "density", range(1, slow_games + 1))
+    slow = {}
+    same = True
+    for label, shooter in (("old", OldDensity()), ("new_choose", bs.get_shooter("density"))):
+        start = perf_counter()
+        records = [play(rules, shooter, game) for game in range(1, slow_games + 1)]
+        slow[label] = (perf_counter() - start) * games / slow_games
+        same &= all(played.fired(r.game) == tuple(shot.cell for shot in r.shots) for r in records)
+    density_games["shot_by_shot_games"] = slow_games
+    density_games["old_path_extrapolated_seconds"] = round(slow["old"], 3)
+    density_games["new_choose_loop_extrapolated_seconds"] = round(slow["new_choose"], 3)
+    density_games["ratio_old_over_kernel"] = round(slow["old"] / density_games["seconds"], 1)
+    density_games["same_shots_as_shot_by_shot"] = same
+    density_games["aim_seconds_per_1000"] = AIM_KERNEL_GAMES_SECONDS
+    density_games["meets_aim"] = density_games["seconds"] * 1000 / games < AIM_KERNEL_GAMES_SECONDS
+    return {"games": games, "jobs": 1, "shooters": out}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -184,17 +335,29 @@ def main() -> int:
         "decisions": bench_decisions(rules, 3 if args.quick else 20, 2 if args.quick else 5),
         "games": bench_games(rules, games, max(1, games // 10)),
         "count": bench_count(small, 1 if args.quick else 3),
+        "density_kernel": bench_density_kernel(
+            rules, 3 if args.quick else 20, 3 if args.quick else 7
+        ),
+        "game_kernel": bench_game_kernel(rules, games, max(1, games // 10)),
     }
     decisions, played = report["decisions"]["shooters"], report["games"]["shooters"]
     report["aims"] = {
         "density_decision_under_0.2_ms": decisions["density"]["meets_aim"],
         "1000_density_games_under_15_s": played["density"]["meets_aim"],
         "classic_count_under_5_s": report["count"]["classic"]["meets_aim"],
+        "density_decision_under_5_us_in_kernel_and_10_us_through_choose": report["density_kernel"][
+            "meets_aim"
+        ],
+        "1000_density_games_under_0.5_s_in_the_game_kernel": report["game_kernel"]["shooters"][
+            "density"
+        ]["meets_aim"],
     }
     report["checks_passed"] = (
         report["count"]["classic"]["correct"]
         and report["count"]["small"]["baseline_agrees"]
         and not any(d["choices_outside_baseline_candidates"] for d in decisions.values())
+        and report["density_kernel"]["decisions_differing_from_old_path"] == 0
+        and report["game_kernel"]["shooters"]["density"]["same_shots_as_shot_by_shot"]
     )
     write_report(report, args.out)
     return 0 if report["checks_passed"] else 1

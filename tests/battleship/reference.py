@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections import Counter
 from math import factorial, prod
 
+import numpy as np
+
+from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN, WATER, Observation
 from hamle.battleship.rules import Rules, placements, zone
 
@@ -74,6 +77,19 @@ def sample_fleet(rules: Rules, seed: int, tries: int = 1_000_000) -> tuple[int, 
         else:
             return tuple(chosen)
     return None
+
+
+PCG_MULTIPLIER = 0x2360ED051FC65DA44385DF649FCCF645
+
+
+def pcg64(state: list[int], increment: int) -> int:
+    """numpy's PCG64 ``random_raw``: step the 128-bit LCG in ``state`` (a one-element list),
+    then output XSL-RR of the new state: (high ^ low) rotated right by the top 6 bits."""
+    state[0] = (state[0] * PCG_MULTIPLIER + increment) % 2**128
+    high, low = state[0] >> 64, state[0] & MASK
+    rotation = high >> 58
+    x = high ^ low
+    return ((x >> rotation) | (x << (64 - rotation))) & MASK
 
 
 # --- density (spec § 3, Hard) --------------------------------------------------------
@@ -274,3 +290,31 @@ def hunt_target(obs: Observation, parity: bool) -> tuple[str, set[int]]:
         if pattern & every:
             return "hunt", pattern & every
     return "hunt", every
+
+
+# --- boards to test on ----------------------------------------------------------------
+
+
+def partial_game(rules: Rules, seed: int, shots: int, focus: float) -> Observation:
+    """The observation after up to ``shots`` random shots at a random fleet (never the
+    final, game-ending one). With probability ``focus`` a shot goes next to an open hit,
+    so lines of hits and sunk ships show up."""
+    rng = np.random.default_rng(seed)
+    ocean = Ocean(random_fleet(rules, rng))
+    for _ in range(shots):
+        before = ocean.observation
+        unshot = before.unshot
+        if len(unshot) == 0:
+            break
+        near = _near_open_hits(before)
+        pool = near if len(near) and rng.random() < focus else unshot
+        ocean.fire(int(pool[rng.integers(len(pool))]))
+        if ocean.over:
+            return before
+    return ocean.observation
+
+
+def _near_open_hits(obs: Observation) -> np.ndarray:
+    grid = obs.grid
+    cells = {n for h in obs.open_hits.tolist() for n in grid.neighbours(h)}
+    return np.array(sorted(c for c in cells if obs.marks[c] == UNKNOWN), np.int64)

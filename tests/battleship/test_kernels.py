@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hamle.battleship import _kernels
 from hamle.battleship.count import count_fleets
 from hamle.battleship.density import density
-from hamle.battleship.fleet import Ocean, random_fleet
-from hamle.battleship.observation import UNKNOWN, Observation
+from hamle.battleship.fleet import random_fleet
+from hamle.battleship.observation import Observation
 from hamle.battleship.rules import Rules, placement_table, placements
 from hamle.battleship.strategies.hunt_target import candidates
 
@@ -194,31 +194,6 @@ def test_count_classic_seed_value():
 # --- density ----------------------------------------------------------------------------
 
 
-def partial_game(rules: Rules, seed: int, shots: int, focus: float) -> Observation:
-    """The observation after up to ``shots`` random shots at a random fleet (never the
-    final, game-ending one). With probability ``focus`` a shot goes next to an open hit,
-    so lines of hits and sunk ships show up."""
-    rng = np.random.default_rng(seed)
-    ocean = Ocean(random_fleet(rules, rng))
-    for _ in range(shots):
-        before = ocean.observation
-        unshot = before.unshot
-        if len(unshot) == 0:
-            break
-        near = _near_open_hits(before)
-        pool = near if len(near) and rng.random() < focus else unshot
-        ocean.fire(int(pool[rng.integers(len(pool))]))
-        if ocean.over:
-            return before
-    return ocean.observation
-
-
-def _near_open_hits(obs: Observation) -> np.ndarray:
-    grid = obs.grid
-    cells = {n for h in obs.open_hits.tolist() for n in grid.neighbours(h)}
-    return np.array(sorted(c for c in cells if obs.marks[c] == UNKNOWN), np.int64)
-
-
 def assert_density_matches(obs: Observation) -> None:
     w, d, best = ref.density(obs)
     got = density(obs)
@@ -242,7 +217,7 @@ def test_density_empty_board_matches_twin(rules):
     focus=st.sampled_from([0.0, 0.7, 0.95]),
 )
 def test_density_matches_twin_on_partial_games(rules, seed, fraction, focus):
-    obs = partial_game(rules, seed, int(fraction * rules.cells), focus)
+    obs = ref.partial_game(rules, seed, int(fraction * rules.cells), focus)
     assert_density_matches(obs)
 
 
@@ -252,7 +227,7 @@ def test_density_partial_games_reach_interesting_boards():
     lines = sunk = 0
     for seed in range(60):
         rules = RULESETS[seed % len(RULESETS)]
-        obs = partial_game(rules, seed, (seed * 7) % rules.cells, focus=0.9)
+        obs = ref.partial_game(rules, seed, (seed * 7) % rules.cells, focus=0.9)
         assert_density_matches(obs)
         rule, _ = ref.hunt_target(obs, parity=True)
         lines += rule == "line"
@@ -352,7 +327,7 @@ def assert_candidates_match(obs: Observation) -> str:
     focus=st.sampled_from([0.0, 0.7, 0.95]),
 )
 def test_hunt_target_matches_spec_on_partial_games(rules, seed, fraction, focus):
-    obs = partial_game(rules, seed, int(fraction * rules.cells), focus)
+    obs = ref.partial_game(rules, seed, int(fraction * rules.cells), focus)
     assert_candidates_match(obs)
 
 
@@ -360,7 +335,7 @@ def test_hunt_target_covers_every_rule():
     seen = set()
     for seed in range(150):
         rules = RULESETS[seed % len(RULESETS)]
-        obs = partial_game(rules, seed, seed % rules.cells, focus=0.8)
+        obs = ref.partial_game(rules, seed, seed % rules.cells, focus=0.8)
         seen.add(assert_candidates_match(obs))
     assert seen == {"line", "target", "hunt"}
 

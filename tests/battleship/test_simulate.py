@@ -28,6 +28,18 @@ def test_thousand_game_means_land_where_the_seed_does(thousand_games):
     assert rows["density"]["within_50"] > 0.7 > rows["parity"]["within_50"] > 0.4
 
 
+def test_thousand_game_table_is_pinned(thousand_games):
+    # Games 1..1000 are fixed by their numbers: any change to a shooter's shots shows here.
+    rows = thousand_games.as_dict()["strategies"]
+    got = {name: (rows[name]["mean"], rows[name]["hunt_mean"]) for name in SEED_MEANS}
+    assert got == {
+        "random": (95.457, 5.654),
+        "hunt-target": (59.257, 42.154),
+        "parity": (50.357, 32.604),
+        "density": (44.603, 27.385),
+    }
+
+
 def test_random_row_matches_the_exact_law(thousand_games):
     data = thousand_games.as_dict()
     row, exact = data["strategies"]["random"], data["exact_random"]

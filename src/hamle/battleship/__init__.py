@@ -14,7 +14,15 @@ from .exact import ExactMap, exact, layouts
 from .fleet import Fleet, Ocean, Shot, random_fleet
 from .observation import Observation, SunkShip, draw
 from .rules import Rules, Ship, placements
-from .simulate import GameRecord, ShotRecord, SimulationTable, play_game, simulate
+from .simulate import (
+    GameRecord,
+    PlayedGames,
+    ShotRecord,
+    SimulationTable,
+    play_game,
+    play_games,
+    simulate,
+)
 from .strategies import ALIASES, SHOOTERS, Shooter, get_shooter
 
 __all__ = [
@@ -30,6 +38,7 @@ __all__ = [
     "MarksError",
     "Observation",
     "Ocean",
+    "PlayedGames",
     "RandomLaw",
     "Rules",
     "RulesError",
@@ -49,6 +58,7 @@ __all__ = [
     "layouts",
     "placements",
     "play_game",
+    "play_games",
     "random_fleet",
     "simulate",
     "weight",

@@ -11,6 +11,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 MAX_FLEET_TRIES = 20_000_000
+# The shooters the game kernel plays (``play_games``).
+SHOOT_RANDOM, SHOOT_HUNT_TARGET, SHOOT_PARITY, SHOOT_DENSITY = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -182,3 +184,302 @@ def count_from_first(first, occ, zone, starts, stops, after_previous, conflicts)
             depth += 1
             position[depth] = p if after_previous[depth] else starts[depth] - 1
     return total
+
+
+# --- PCG64: numpy's default bit generator, bit for bit -----------------------------------
+
+_LOW32 = np.uint64(0xFFFFFFFF)
+PCG_MULT_HIGH = np.uint64(0x2360ED051FC65DA4)
+PCG_MULT_LOW = np.uint64(0x4385DF649FCCF645)
+
+
+@njit(cache=True)
+def _mul_high(a, b):
+    """The high 64 bits of the 128-bit product of two uint64."""
+    a_low, a_high = a & _LOW32, a >> np.uint64(32)
+    b_low, b_high = b & _LOW32, b >> np.uint64(32)
+    cross_1 = a_low * b_high
+    cross_2 = a_high * b_low
+    middle = ((a_low * b_low) >> np.uint64(32)) + (cross_1 & _LOW32) + (cross_2 & _LOW32)
+    return (
+        a_high * b_high
+        + (cross_1 >> np.uint64(32))
+        + (cross_2 >> np.uint64(32))
+        + (middle >> np.uint64(32))
+    )
+
+
+@njit(cache=True)
+def pcg64_next(pcg):
+    """Advance ``pcg`` (uint64 [state high, state low, increment high, increment low]) and
+    return its next 64-bit output, as numpy's ``PCG64.random_raw()`` does: the 128-bit LCG
+    steps first, then the XSL-RR output of the new state."""
+    high, low = pcg[0], pcg[1]
+    new_high = _mul_high(low, PCG_MULT_LOW) + low * PCG_MULT_HIGH + high * PCG_MULT_LOW
+    new_low = low * PCG_MULT_LOW
+    low = new_low + pcg[3]
+    high = new_high + pcg[2] + (np.uint64(1) if low < new_low else np.uint64(0))
+    pcg[0], pcg[1] = high, low
+    x = high ^ low
+    rotation = high >> np.uint64(58)
+    return (x >> rotation) | (x << ((np.uint64(64) - rotation) & np.uint64(63)))
+
+
+@njit(cache=True)
+def pick_index(pcg, n):
+    """An index in [0, n) as ``strategies.common.pick`` draws it: a raw word, redrawn when
+    it falls in the last, incomplete block of n."""
+    bound = np.uint64(n)
+    tail = (np.uint64(0) - bound) % bound  # 2**64 mod n
+    while True:
+        word = pcg64_next(pcg)
+        if word <= _ALL - tail:
+            return np.int64(word % bound)
+
+
+# --- the density decision on bitboards ----------------------------------------------------
+
+
+@njit(cache=True)
+def _bitboards(marks, blocked, hits):
+    """Cells no placement may cover (miss, sunk, water) and open hits, as bitboards;
+    whether there is an open hit."""
+    blocked[:] = 0
+    hits[:] = 0
+    any_hit = False
+    for cell in range(marks.shape[0]):
+        mark = marks[cell]
+        if mark == 0:
+            continue
+        bit = np.uint64(1) << np.uint64(cell & 63)
+        if mark == 2:
+            hits[cell >> 6] |= bit
+            any_hit = True
+        else:
+            blocked[cell >> 6] |= bit
+    return any_hit
+
+
+@njit(cache=True)
+def density_into(marks, cells, masks, plan, d, blocked, hits):
+    """d[cell] = Σ mult · w^k over the consistent placements covering the cell, in int64.
+
+    ``plan`` is [w, then start, stop, multiplicity, length for each afloat length]; the
+    caller makes sure d cannot overflow. ``blocked`` and ``hits`` are scratch bitboards.
+    """
+    words = masks.shape[1]
+    any_hit = _bitboards(marks, blocked, hits)
+    d[:] = 0
+    w = plan[0]
+    for group in range((plan.shape[0] - 1) // 4):
+        at = 1 + 4 * group
+        multiplicity, length = plan[at + 2], plan[at + 3]
+        for p in range(plan[at], plan[at + 1]):
+            clear = True
+            k = 0
+            for word in range(words):
+                mask = masks[p, word]
+                if mask & blocked[word]:
+                    clear = False
+                    break
+                if any_hit:
+                    k += _popcount(mask & hits[word])
+            if not clear or k == length:
+                continue
+            weight = multiplicity
+            for _ in range(k):
+                weight *= w
+            for j in range(length):
+                d[cells[p, j]] += weight
+
+
+@njit(cache=True)
+def best_of(marks, d, best):
+    """Write the unknown cells of greatest d to ``best`` in increasing order; their number."""
+    top = np.int64(-1)
+    n = 0
+    for cell in range(marks.shape[0]):
+        if marks[cell] != 0:
+            continue
+        if d[cell] > top:
+            top = d[cell]
+            n = 0
+        if d[cell] == top:
+            best[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def density_best(marks, cells, masks, plan):
+    """The unknown cells of greatest density d (see ``density_into``), in increasing order."""
+    words = masks.shape[1]
+    d = np.empty(marks.shape[0], np.int64)
+    density_into(
+        marks, cells, masks, plan, d, np.empty(words, np.uint64), np.empty(words, np.uint64)
+    )
+    best = np.empty(marks.shape[0], np.int64)
+    return best[: best_of(marks, d, best)]
+
+
+# --- whole games ----------------------------------------------------------------------------
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@njit(cache=True)
+def unknown_cells(marks, out):
+    """Write the unknown cells to ``out`` in increasing order; their number."""
+    n = 0
+    for cell in range(marks.shape[0]):
+        if marks[cell] == 0:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def hunt_target_cells(marks, rows, cols, parity, shortest, flags, out):
+    """``hunt_target.candidates`` on plain arrays: the cells beyond a line of open hits,
+    else the unknown neighbours of open hits, else the hunt cells (on the pattern of the
+    ``shortest`` afloat ship when ``parity``), written to ``out`` in increasing order;
+    their number. ``flags`` is per-cell scratch."""
+    flags[:] = 0
+    want = 0
+    for hit in range(marks.shape[0]):
+        if marks[hit] != 2:
+            continue
+        r, c = hit // cols, hit % cols
+        for dr, dc in _STEPS:
+            if not (0 <= r + dr < rows and 0 <= c + dc < cols):
+                continue
+            ahead = (r + dr) * cols + c + dc
+            if marks[ahead] != 0:
+                continue
+            flags[ahead] |= 1
+            want = max(want, 1)
+            if 0 <= r - dr < rows and 0 <= c - dc < cols and marks[(r - dr) * cols + c - dc] == 2:
+                flags[ahead] |= 2
+                want = 2
+    n = 0
+    if want:
+        for cell in range(marks.shape[0]):
+            if flags[cell] & want:
+                out[n] = cell
+                n += 1
+        return n
+    if parity:
+        for cell in range(marks.shape[0]):
+            if marks[cell] == 0 and (cell // cols + cell % cols) % shortest == 0:
+                out[n] = cell
+                n += 1
+        if n:
+            return n
+    return unknown_cells(marks, out)
+
+
+@njit(cache=True)
+def _density_plan(afloat, ranges, plan):
+    """Fill ``plan`` for ``density_into`` from the number of afloat ships of each length;
+    the number of entries used."""
+    used = 1
+    cells = 0
+    for length in range(afloat.shape[0] - 1, 0, -1):
+        if afloat[length]:
+            plan[used] = ranges[length, 0]
+            plan[used + 1] = ranges[length, 1]
+            plan[used + 2] = afloat[length]
+            plan[used + 3] = length
+            used += 4
+            cells += afloat[length] * length
+    plan[0] = 1 + 2 * cells
+    return used
+
+
+@njit(cache=True)
+def _sink(marks, board, ship, rows, cols, touching):
+    """Mark the cells of ``ship`` sunk and, when ships may not touch, the unknown cells
+    around them water."""
+    for cell in range(board.shape[0]):
+        if board[cell] != ship:
+            continue
+        if not touching:
+            r, c = cell // cols, cell % cols
+            for nr in range(max(r - 1, 0), min(r + 2, rows)):
+                for nc in range(max(c - 1, 0), min(c + 2, cols)):
+                    if marks[nr * cols + nc] == 0:
+                        marks[nr * cols + nc] = 4
+        marks[cell] = 3
+
+
+@njit(cache=True)
+def play_games(
+    shooter, rows, cols, touching, ship_lengths, boards, pcgs, cells, masks, ranges, fired
+):
+    """Play one game per row of ``boards`` (the ship index on each cell, -1 for water) with
+    ``shooter`` (a SHOOT_* code), drawing its choices from that game's PCG64 words
+    ``pcgs[g]`` exactly as ``pick`` draws them. Writes the cells fired to ``fired[g]`` and
+    returns (shots, hunt shots) per game; shots is -1 where a shooter had no cell to fire at.
+    ``cells``, ``masks`` and ``ranges`` (start and stop per length) are the placement table's.
+    """
+    n_cells = rows * cols
+    games = boards.shape[0]
+    longest = ship_lengths.max()
+    shots = np.zeros(games, np.int64)
+    hunt = np.zeros(games, np.int64)
+    marks = np.empty(n_cells, np.uint8)
+    left = np.empty(ship_lengths.shape[0], np.int64)
+    afloat = np.empty(longest + 1, np.int64)
+    plan = np.empty(1 + 4 * longest, np.int64)
+    d = np.empty(n_cells, np.int64)
+    choices = np.empty(n_cells, np.int64)
+    flags = np.empty(n_cells, np.uint8)
+    blocked = np.empty(masks.shape[1], np.uint64)
+    hits = np.empty(masks.shape[1], np.uint64)
+    pcg = np.empty(4, np.uint64)
+    for g in range(games):
+        board = boards[g]
+        marks[:] = 0
+        left[:] = ship_lengths
+        afloat[:] = 0
+        for length in ship_lengths:
+            afloat[length] += 1
+        pcg[:] = pcgs[g]
+        ships_afloat = ship_lengths.shape[0]
+        open_hits = 0
+        used = _density_plan(afloat, ranges, plan)
+        while ships_afloat:
+            if shooter == SHOOT_DENSITY:
+                density_into(marks, cells, masks, plan[:used], d, blocked, hits)
+                n = best_of(marks, d, choices)
+            elif shooter == SHOOT_RANDOM:
+                n = unknown_cells(marks, choices)
+            else:
+                shortest = 1
+                while afloat[shortest] == 0:
+                    shortest += 1
+                parity = shooter == SHOOT_PARITY
+                n = hunt_target_cells(marks, rows, cols, parity, shortest, flags, choices)
+            if n == 0:
+                shots[g] = -1
+                break
+            cell = choices[pick_index(pcg, n)]
+            fired[g, shots[g]] = cell
+            shots[g] += 1
+            if open_hits == 0:
+                hunt[g] += 1
+            ship = board[cell]
+            if ship < 0:
+                marks[cell] = 1
+                continue
+            left[ship] -= 1
+            marks[cell] = 2
+            if left[ship]:
+                open_hits += 1
+                continue
+            _sink(marks, board, ship, rows, cols, touching)
+            open_hits -= ship_lengths[ship] - 1
+            afloat[ship_lengths[ship]] -= 1
+            ships_afloat -= 1
+            used = _density_plan(afloat, ranges, plan)
+    return shots, hunt

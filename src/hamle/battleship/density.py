@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -123,3 +124,56 @@ def _counts(rules: Rules, marks: np.ndarray, afloat: Counter) -> tuple[np.ndarra
     return _kernels.density_counts(
         table.cells, table.lengths, starts, stops, multiplicity, marks, lengths[0] - 1
     )
+
+
+def best_cells(observation: Observation) -> np.ndarray | tuple[int, ...]:
+    """The unshot cells of greatest d in increasing order (the Hard shooter's choice), as
+    ``density(observation, check=False).best`` finds them, from one bitboard kernel call
+    (or from ``density`` itself when d could outgrow int64).
+
+    >>> obs = Observation.from_marks(Rules.classic(), hit=["E5", "F5"])
+    >>> [obs.grid.name(int(c)) for c in best_cells(obs)]
+    ['D5', 'G5']
+    """
+    if not observation.afloat:
+        return ()
+    plan = kernel_plan(observation.rules, observation.afloat)
+    if not plan.fits:
+        return density(observation, check=False).best
+    return _kernels.density_best(observation.marks, plan.cells, plan.masks, plan.groups)
+
+
+@dataclass(frozen=True, eq=False)
+class KernelPlan:
+    """What the bitboard density kernel needs for one afloat fleet: the placement table's
+    ``cells`` and ``masks``, and ``groups`` = [w, then start, stop, multiplicity, length
+    for each afloat length]. ``fits`` says d is sure to fit in int64 on every board."""
+
+    cells: np.ndarray
+    masks: np.ndarray
+    groups: np.ndarray
+    fits: bool
+
+
+@lru_cache(maxsize=4096)
+def kernel_plan(rules: Rules, afloat: tuple[int, ...]) -> KernelPlan:
+    """The kernel plan of ``afloat`` under ``rules`` (computed once per afloat fleet).
+
+    >>> plan = kernel_plan(Rules.classic(), (5, 4, 3, 3, 2))
+    >>> plan.groups.tolist()[:5], plan.fits
+    ([35, 0, 120, 1, 5], True)
+    """
+    table = placement_table(rules)
+    ships = Counter(afloat)
+    groups = [weight(afloat)]
+    cover = np.zeros(rules.cells, np.int64)
+    for length in sorted(ships, reverse=True):
+        start, stop = table.ranges[length]
+        groups += [start, stop, ships[length], length]
+        cells = table.cells[start:stop, :length].ravel()
+        cover += ships[length] * np.bincount(cells, minlength=rules.cells)
+    # No count can exceed the empty board's, so this bound implies combine()'s int64 test
+    # on every board with these ships afloat, and then d is exact in int64.
+    bound = int(cover.max(initial=0))
+    fits = bound * weight(afloat) ** max(afloat, default=0) < INT64_LIMIT
+    return KernelPlan(table.cells, table.masks, np.array(groups, np.int64), fits)

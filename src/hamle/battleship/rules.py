@@ -199,11 +199,14 @@ class PlacementTable:
     """Every placement of every ship length of a rule set, as flat arrays for kernels.
 
     ``cells[p]`` lists placement p's cells and ``zone[p]`` the cells no other ship may
-    cover (both padded with -1); ``ranges[length]`` is the slice of placements of that length.
+    cover (both padded with -1); ``masks[p]`` is placement p's cells as a bitboard (cell c
+    is bit c % 64 of word c // 64); ``ranges[length]`` is the slice of placements of that
+    length.
     """
 
     cells: np.ndarray
     zone: np.ndarray
+    masks: np.ndarray
     lengths: np.ndarray
     ranges: dict[int, tuple[int, int]]
 
@@ -213,8 +216,8 @@ def placement_table(rules: Rules) -> PlacementTable:
     """The placement table of ``rules`` (computed once per rule set).
 
     >>> table = placement_table(Rules.classic())
-    >>> table.ranges[2], table.cells.shape
-    ((420, 600), (600, 5))
+    >>> table.ranges[2], table.cells.shape, table.masks.shape
+    ((420, 600), (600, 5), (600, 2))
     """
     distinct = sorted(set(rules.lengths), reverse=True)
     longest = distinct[0]
@@ -228,9 +231,15 @@ def placement_table(rules: Rules) -> PlacementTable:
         ranges[length] = (start, len(rows))
     widest = max(len(z) for z in zones)
     zone_table = np.array([z + [-1] * (widest - len(z)) for z in zones], dtype=np.int32)
+    words = (rules.cells + 63) // 64
+    masks = np.zeros((len(rows), words), dtype=np.uint64)
+    for p, placement in enumerate(rows):
+        for cell in placement[: lengths[p]]:
+            masks[p, cell // 64] |= np.uint64(1 << (cell % 64))
     return PlacementTable(
         cells=np.array(rows, dtype=np.int32),
         zone=zone_table,
+        masks=masks,
         lengths=np.array(lengths, dtype=np.int32),
         ranges=ranges,
     )

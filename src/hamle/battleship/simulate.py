@@ -3,6 +3,9 @@
 Game g draws its fleet from stream 0 and the shooter's choices from stream 1 of g, so
 every strategy meets the same fleets and every game replays identically.
 
+Shooters with a game kernel (all but ``exact``) play many games in one compiled call
+(``play_games``); ``play_game`` plays one game in Python, shot by shot, and the two agree.
+
 >>> table = simulate(Rules.classic(), ["parity"], games=3)
 >>> table.results[0].shots == tuple(play_game(Rules.classic(), "parity", g).shots_fired
 ...                                 for g in (1, 2, 3))
@@ -14,19 +17,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
+from . import _kernels
 from .analysis import RandomLaw
+from .density import kernel_plan
 from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
-from .rules import Rules
-from .strategies import get_shooter
+from .rules import Rules, placement_table
+from .strategies import Shooter, get_shooter
+from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
 WITHIN = 50
@@ -139,9 +145,17 @@ def _with_pattern(observation) -> np.ndarray:
 
 def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
     """Play numbered game ``game`` with the named strategy to the last sunk ship."""
+    _check_game(game)
+    return _play(rules, get_shooter(strategy, rules), game)
+
+
+def _check_game(game: int) -> None:
     if not isinstance(game, int) or isinstance(game, bool) or game < 1:
         raise BattleshipError(f"game numbers start at 1, not {game!r}")
-    shooter = get_shooter(strategy, rules)
+
+
+def _play(rules: Rules, shooter: Shooter, game: int) -> GameRecord:
+    """Game ``game`` played shot by shot through ``shooter.choose``."""
     fleet = random_fleet(rules, game_stream(game, FLEET_STREAM))
     rng = game_stream(game, SHOOTER_STREAM)
     ocean = Ocean(fleet)
@@ -205,12 +219,84 @@ class SimulationTable:
         }
 
 
+@dataclass(frozen=True, eq=False)
+class PlayedGames:
+    """The cells fired in numbered games of one strategy: ``cells[i, :shots[i]]`` are the
+    shots of game ``games[i]`` in order (-1 after), ``hunt[i]`` how many of them were
+    fired with no open hit on the board."""
+
+    strategy: str
+    games: tuple[int, ...]
+    cells: np.ndarray
+    shots: np.ndarray
+    hunt: np.ndarray
+
+    def fired(self, game: int) -> tuple[int, ...]:
+        """The cells fired in game number ``game``, in order."""
+        i = self.games.index(game)
+        return tuple(int(c) for c in self.cells[i, : self.shots[i]])
+
+
+def play_games(rules: Rules, strategy: str, games: Sequence[int]) -> PlayedGames:
+    """Play the numbered ``games`` with the named strategy: the same games as
+    ``play_game``, shot for shot, in one compiled call when the shooter has a game kernel.
+
+    >>> played = play_games(Rules.classic(), "density", [743, 744])
+    >>> record = play_game(Rules.classic(), "density", 743)
+    >>> played.fired(743) == tuple(shot.cell for shot in record.shots)
+    True
+    """
+    shooter = get_shooter(strategy, rules)
+    numbers = tuple(games)
+    for game in numbers:
+        _check_game(game)
+    cells = np.full((len(numbers), rules.cells), -1, np.int64)
+    if not _has_kernel(rules, shooter):
+        records = [_play(rules, shooter, game) for game in numbers]
+        for i, record in enumerate(records):
+            cells[i, : record.shots_fired] = [shot.cell for shot in record.shots]
+        shots = np.array([r.shots_fired for r in records], np.int64)
+        hunt = np.array([r.hunt for r in records], np.int64)
+        return PlayedGames(shooter.name, numbers, cells, shots, hunt)
+    boards = np.empty((len(numbers), rules.cells), np.int64)
+    pcgs = np.empty((len(numbers), 4), np.uint64)
+    for i, game in enumerate(numbers):
+        boards[i] = random_fleet(rules, game_stream(game, FLEET_STREAM)).board()
+        pcgs[i] = pcg_words(game_stream(game, SHOOTER_STREAM))
+    table = placement_table(rules)
+    lengths = np.array(rules.lengths, np.int64)
+    shape = (shooter.kernel, rules.rows, rules.cols, rules.touching, lengths)
+    tables = (table.cells, table.masks, _length_ranges(rules))
+    shots, hunt = _kernels.play_games(*shape, boards, pcgs, *tables, cells)
+    if (shots < 0).any():
+        raise BattleshipError(f"the {shooter.name} shooter found no cell to fire at")
+    return PlayedGames(shooter.name, numbers, cells, shots, hunt)
+
+
+def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
+    if shooter.kernel is None:
+        return False
+    # The int64 bound of kernel_plan only falls as ships sink (fewer placements, smaller w,
+    # shorter longest ship), so a fleet that fits at the start fits for the whole game.
+    return shooter.kernel != _kernels.SHOOT_DENSITY or kernel_plan(rules, rules.lengths).fits
+
+
+@cache
+def _length_ranges(rules: Rules) -> np.ndarray:
+    """Per ship length, the start and stop of its placements in the placement table."""
+    table = placement_table(rules)
+    ranges = np.zeros((max(rules.lengths) + 1, 2), np.int64)
+    for length, (start, stop) in table.ranges.items():
+        ranges[length] = start, stop
+    return ranges
+
+
 def _play_chunk(rules: Rules, strategy: str, games: Sequence[int]) -> list[tuple[int, int, int]]:
-    out = []
-    for game in games:
-        record = play_game(rules, strategy, game)
-        out.append((record.shots_fired, record.hunt, record.target))
-    return out
+    played = play_games(rules, strategy, games)
+    return [
+        (int(shots), int(hunt), int(shots - hunt))
+        for shots, hunt in zip(played.shots, played.hunt, strict=True)
+    ]
 
 
 def simulate(

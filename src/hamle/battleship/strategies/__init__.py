@@ -28,6 +28,7 @@ class Shooter(Protocol):
 
     name: str
     touching: bool  # whether it can play rules that let ships touch
+    kernel: int | None  # its _kernels.SHOOT_* code when play_games can play it in one call
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int: ...
 

@@ -3,6 +3,7 @@
 import numpy as np
 
 _SPAN = 2**64
+_LOW64 = _SPAN - 1
 
 
 def pick(cells, rng: np.random.Generator) -> int:
@@ -20,3 +21,18 @@ def pick(cells, rng: np.random.Generator) -> int:
         word = int(rng.bit_generator.random_raw())
         if word < limit:
             return int(cells[word % n])
+
+
+def pcg_words(rng: np.random.Generator) -> np.ndarray:
+    """The PCG64 state of ``rng`` as the kernels' ``pcg64_next`` takes it: uint64
+    [state high, state low, increment high, increment low].
+
+    >>> pcg_words(np.random.default_rng(0)).dtype
+    dtype('uint64')
+    """
+    state = rng.bit_generator.state
+    if state["bit_generator"] != "PCG64":
+        raise ValueError(f"expected a PCG64 stream, not {state['bit_generator']}")
+    value, increment = state["state"]["state"], state["state"]["inc"]
+    words = [value >> 64, value & _LOW64, increment >> 64, increment & _LOW64]
+    return np.array(words, np.uint64)

@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..density import density
+from .. import _kernels
+from ..density import best_cells
 from ..observation import Observation
 from .common import pick
 
@@ -21,6 +22,7 @@ class DensityShooter:
 
     name: str = "density"
     touching = True
+    kernel = _kernels.SHOOT_DENSITY
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
-        return pick(density(observation, check=False).best, rng)
+        return pick(best_cells(observation), rng)

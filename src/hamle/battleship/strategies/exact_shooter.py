@@ -27,6 +27,7 @@ class ExactShooter:
 
     name: str = "exact"
     touching = False
+    kernel = None
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(best_cells(observation), rng)

@@ -5,6 +5,7 @@ from functools import cache
 
 import numpy as np
 
+from .. import _kernels
 from ..observation import HIT, UNKNOWN, Observation
 from .common import pick
 
@@ -83,6 +84,10 @@ class HuntTarget:
     @property
     def name(self) -> str:
         return "parity" if self.parity else "hunt-target"
+
+    @property
+    def kernel(self) -> int:
+        return _kernels.SHOOT_PARITY if self.parity else _kernels.SHOOT_HUNT_TARGET
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(candidates(observation, self.parity)[1], rng)

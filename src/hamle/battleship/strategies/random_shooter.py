@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _kernels
 from ..observation import Observation
 from .common import pick
 
@@ -19,6 +20,7 @@ class RandomShooter:
 
     name: str = "random"
     touching = True
+    kernel = _kernels.SHOOT_RANDOM
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return pick(observation.unshot, rng)
