@@ -1,5 +1,5 @@
-"""Variants, codes and feedback: the packed-lane kernels against the plain score of
-``reference.py``, the properties of § 2, parsing and formatting, and bad input."""
+"""Variants, codes and feedback: the packed kernels and the NumPy table against the plain
+score of ``reference.py``, the properties of § 2, parsing and formatting, and bad input."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mastermind import reference as ref
 
 import hamle.mastermind as mm
-from hamle.mastermind import _kernels
+from hamle.mastermind import _kernels, _vector
 from hamle.mastermind.codes import MAX_CODES
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -62,35 +62,55 @@ def test_code_table_is_the_lexicographic_enumeration(spec):
 
 
 @pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
-def test_pack_puts_colours_and_counts_in_lanes(spec):
+def test_pack_puts_colours_places_and_counts_in_words(spec):
     variant = mm.Variant(*spec)
-    colours, tallies = _kernels.pack(variant.codes(), variant.colour_counts())
-    for i, code in enumerate(ref.plain(*spec).codes):
-        word, tally = int(colours[i]), int(tallies[i])
+    digits, places, unary, sets = variant.packed()
+    assert len(digits) == variant.size + _kernels.LANES
+    width = variant.pegs if variant.repeat else 1
+    onehot = variant.pegs * variant.colours <= 64
+    for i, code in enumerate(ref.plain(*spec).codes[:5000]):
+        word, place, tally = int(digits[i]), int(places[i]), int(unary[i])
         assert [(word >> (4 * j)) & 15 for j in range(variant.pegs)] == list(code)
         assert word >> (4 * variant.pegs) == 0
-        assert [(tally >> (6 * c)) & 63 for c in range(variant.colours)] == [
-            code.count(c) for c in range(variant.colours)
-        ]
+        if onehot:
+            assert place == sum(1 << (j * variant.colours + c) for j, c in enumerate(code))
+        else:
+            assert place == word
+        runs = [(tally >> (width * c)) & ((1 << width) - 1) for c in range(variant.colours)]
+        assert [bin(r).count("1") for r in runs] == [code.count(c) for c in range(variant.colours)]
+        assert int(sets[i]) == sum(1 << c for c in set(code))
 
 
-@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
-def test_kernels_equal_the_plain_score_on_every_pair(spec):
+@pytest.mark.parametrize("spec", [s for s in SMALL if len(ref.all_codes(*s)) <= 1296], ids=str)
+def test_kernels_and_the_vector_table_equal_the_plain_score_on_every_pair(spec):
     variant = mm.Variant(*spec)
     expected = encoded(variant, ref.plain(*spec).table)  # expected[secret, guess]
-    colours, tallies = variant.packed()
-    table = _kernels.feedback_table(colours, tallies, variant.pegs)
-    assert np.array_equal(table, expected)
+    packed = variant.packed()
+    assert np.array_equal(_kernels.feedback_table(packed, variant.pegs), expected)
+    assert np.array_equal(_vector.table(variant.codes(), variant.colour_counts()), expected)
     library = mm.feedback_table(variant)
     assert library is not None and np.array_equal(library, expected)
     targets = np.arange(variant.size, dtype=np.int64)
     for guess in range(variant.size):
-        row = _kernels.feedback_row(colours, tallies, variant.pegs, guess, targets)
+        row = _kernels.answer_row(packed, variant.pegs, guess, targets)
         assert np.array_equal(row, expected[:, guess]), variant.format(guess)
         assert np.array_equal(variant.feedback(guess), expected[:, guess])
     some = targets[::3][::-1].copy()
     for guess in (0, variant.size // 2, variant.size - 1):
         assert np.array_equal(variant.feedback(guess, some), expected[some, guess])
+
+
+def test_kernels_score_sampled_pairs_of_a_variant_too_wide_for_one_hot_pegs():
+    variant = mm.Variant(7, 10, False)
+    codes = ref.all_codes(7, 10, repeat=False)
+    rng = np.random.default_rng(5)
+    pairs = rng.integers(variant.size, size=(2000, 2))
+    row = _kernels.answer_row(variant.packed(), 7, int(pairs[0, 0]), pairs[:, 1].copy())
+    want = [ref.score(codes[j], codes[int(pairs[0, 0])]) for j in pairs[:, 1].tolist()]
+    assert row.tolist() == [b * 8 + w for b, w in want]
+    for i, j in pairs[:300].tolist():
+        b, w = ref.score(codes[i], codes[j])
+        assert variant.feedback(i, np.array([j])).tolist() == [b * 8 + w]
 
 
 @pytest.mark.parametrize("spec", [s for s in SMALL if len(ref.all_codes(*s)) <= 150], ids=str)
@@ -117,13 +137,12 @@ def test_bulls_and_cows_sampled_pairs():
     rng = np.random.default_rng(11)
     pairs = rng.integers(variant.size, size=(3000, 2))
     table = mm.feedback_table(variant)
-    colours, tallies = variant.packed()
     for i, j in pairs.tolist():
         b, w = ref.score(codes[i], codes[j])
         assert table[i, j] == b * 5 + w
         assert mm.score(variant, i, j) == (b, w)
     guess = int(pairs[0, 0])
-    row = _kernels.feedback_row(colours, tallies, 4, guess, pairs[:, 1].copy())
+    row = _kernels.answer_row(variant.packed(), 4, guess, pairs[:, 1].copy())
     want = [ref.score(codes[j], codes[guess]) for j in pairs[:, 1].tolist()]
     assert row.tolist() == [b * 5 + w for b, w in want]
 
@@ -154,8 +173,7 @@ def test_big_variants_equal_the_plain_score(case):
     answer = variant.answer(b, w)
     assert variant.split(answer) == (b, w)
     assert variant.feedback(g, np.array([s, g])).tolist() == [answer, variant.solved]
-    colours_, tallies = variant.packed()
-    row = _kernels.feedback_row(colours_, tallies, pegs, s, np.array([g, s], np.int64))
+    row = _kernels.answer_row(variant.packed(), pegs, s, np.array([g, s], np.int64))
     assert row.tolist() == [answer, variant.solved]
 
 

@@ -1,122 +1,488 @@
-"""Numba kernels of the Mastermind engine. Each has a plain-Python twin in the tests.
+"""Numba kernels of the Mastermind engine, for code spaces too big for ``_vector``.
 
-Codes are rows of colours; ``counts[i, c]`` is how often colour c occurs in code i; an
-answer is ``black * (pegs + 1) + white``. Kernels take codes packed by ``pack``: colours
-as 4-bit lanes (black = lanes equal) and counts as 6-bit lanes (white + black = Σ of
-lane-wise minima), so an answer costs a few word operations.
+``pack`` turns each code into words: ``digits`` (colours as 4-bit lanes), ``places`` (one
+bit per peg and colour, so black = popcount(places_a & places_b)) and ``unary`` (each
+colour's count as a run of bits in a lane of its own, so black + white =
+popcount(unary_a & unary_b)). An answer is ``black * (pegs + 1) + white``.
+
+Partition strategies score 64 guesses at once: one pass over the candidates counts, for
+every answer and each of the 64 guesses, the candidates that give it (loops the compiler
+turns into vector code); the values then follow from these counts alone.
+
+>>> import numpy as np
+>>> codes = np.array([[0, 0, 1, 2], [2, 1, 0, 0]], np.uint8)
+>>> counts = np.array([[2, 1, 1], [2, 1, 1]], np.uint8)
+>>> packed = pack(codes, counts, 4)
+>>> int(answer_row(packed, 4, 0, np.array([1]))[0])  # 0 black, 4 white
+4
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-MAX_PART = 0
-SUM_SQUARES = 1
-SUM_N_LOG_N = 2
-FEWER_PARTS = 3
+from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
+
+LANES = 64  # guesses scored together; the packed code arrays carry LANES spare entries
+SYMMETRY_DEPTH = 3  # look for peg symmetries of histories of at most this many guesses
+
+_NIBBLE_LOW = np.uint64(0x1111111111111111)
 
 
-_NIBBLE_LOW = np.uint64(0x11111111)
-_LANES_6 = np.uint64(0x820820820820820)  # bit 5 of each of ten 6-bit lanes
-_SUM_6 = np.uint64(0x41041041041041)  # bit 0 of each of ten 6-bit lanes
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of a uint64 (one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.zext(builder.ctpop(args[0]), context.get_value_type(types.int64))
+
+    return types.int64(types.uint64), codegen
 
 
 @njit(cache=True)
-def pack(codes, counts):
-    """Per code, its colours as 4-bit lanes and its colour counts as 6-bit lanes."""
-    n = codes.shape[0]
-    colours = np.zeros(n, np.uint64)
-    tallies = np.zeros(n, np.uint64)
+def pack(codes, counts, width):
+    """Per code: its colours as 4-bit lanes; the word black is counted on (one bit per
+    peg and colour where they fit in 64 bits, else the 4-bit lanes); its colour counts
+    in unary in lanes of ``width`` bits; and the set of its colours as a bit mask."""
+    n, pegs = codes.shape
+    colours = counts.shape[1]
+    digits = np.zeros(n, np.uint64)
+    places = np.zeros(n, np.uint64)
+    unary = np.zeros(n, np.uint64)
+    sets = np.zeros(n, np.int64)
     for i in range(n):
-        for j in range(codes.shape[1]):
-            colours[i] |= np.uint64(codes[i, j]) << np.uint64(4 * j)
+        for j in range(pegs):
+            digits[i] |= np.uint64(codes[i, j]) << np.uint64(4 * j)
+            places[i] |= np.uint64(1) << np.uint64(j * colours + codes[i, j])
+            sets[i] |= np.int64(1) << np.int64(codes[i, j])
+        if pegs * colours > 64:
+            places[i] = digits[i]
         for c in range(counts.shape[1]):
-            tallies[i] |= np.uint64(counts[i, c]) << np.uint64(6 * c)
-    return colours, tallies
+            run = (np.uint64(1) << np.uint64(counts[i, c])) - np.uint64(1)
+            unary[i] |= run << np.uint64(width * c)
+    return digits, places, unary, sets
 
 
 @njit(cache=True, inline="always")
-def _answer(colours, tallies, pegs, a, b):
-    """black * (pegs + 1) + white of codes a and b, lane-parallel on packed words."""
-    x = colours[a] ^ colours[b]
+def _answer(da, ua, db, ub, pegs, onehot):
+    """black * (pegs + 1) + white = black * pegs + (black + white)."""
+    if onehot:
+        return popcount(da & db) * pegs + popcount(ua & ub)
+    x = da ^ db
     differ = (x | (x >> np.uint64(1)) | (x >> np.uint64(2)) | (x >> np.uint64(3))) & _NIBBLE_LOW
-    black = pegs - np.int64(((differ * _NIBBLE_LOW) >> np.uint64(28)) & np.uint64(15))
-    ta = tallies[a]
-    tb = tallies[b]
-    keep_b = (((ta | _LANES_6) - tb) & _LANES_6) >> np.uint64(5)  # lanes where ta >= tb
-    keep_b = keep_b * np.uint64(63)
-    least = (tb & keep_b) | (ta & ~keep_b)
-    common = np.int64(((least * _SUM_6) >> np.uint64(54)) & np.uint64(63))
-    return black * (pegs + 1) + common - black
+    black = pegs - popcount(differ)
+    return black * pegs + popcount(ua & ub)
+
+
+@njit(cache=True, inline="always")
+def _onehot(digits, places):
+    """Whether black is counted on one bit per peg and colour (``pack`` keeps the 4-bit
+    lanes where those bits do not fit in a word, and they differ for code 0)."""
+    return places[0] != digits[0]
 
 
 @njit(cache=True)
-def feedback_row(colours, tallies, pegs, guess, targets):
+def answer_row(packed, pegs, guess, targets):
     """Answers of ``guess`` against each code in ``targets``."""
+    digits, places, unary, _ = packed
+    onehot = _onehot(digits, places)
     out = np.empty(targets.shape[0], np.uint8)
+    gp, gu = places[guess], unary[guess]
     for j in range(targets.shape[0]):
-        out[j] = _answer(colours, tallies, pegs, guess, targets[j])
+        t = targets[j]
+        out[j] = _answer(gp, gu, places[t], unary[t], pegs, onehot)
     return out
 
 
 @njit(cache=True)
-def feedback_table(colours, tallies, pegs):
+def feedback_table(packed, pegs):
     """The full table of answers, every code against every code."""
-    n = colours.shape[0]
-    table = np.empty((n, n), np.uint8)
+    n = packed[0].shape[0] - LANES
+    out = np.empty((n, n), np.uint8)
+    targets = np.arange(n)
     for a in range(n):
-        for b in range(a, n):
-            f = _answer(colours, tallies, pegs, a, b)
-            table[a, b] = f
-            table[b, a] = f
-    return table
+        out[a] = answer_row(packed, pegs, a, targets)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _digit(d, j):
+    return np.int64((d >> np.uint64(4 * j)) & np.uint64(15))
+
+
+@njit(cache=True, inline="always")
+def _limit(best):
+    """Values at or above this cannot replace ``best`` (they tie or are worse)."""
+    return best - TIE * max(1.0, abs(best))
 
 
 @njit(cache=True)
-def first_best(guesses, candidates, colours, tallies, pegs, table, criterion, slots, best, enough):
-    """(i, value) for the first guess whose partition of ``candidates`` by answer has a
-    value strictly below ``best`` and below every earlier guess, or (-1, best) if none.
+def lower_bound(criterion, n, pegs):
+    """The best value any guess could reach on n candidates: parts as even as the
+    p(p + 3)/2 answers allow."""
+    parts = min(n, pegs * (pegs + 3) // 2)
+    small = n // parts
+    extra = n - small * parts
+    if criterion == MAX_PART:
+        return float(small + 1 if extra else small)
+    if criterion == SUM_SQUARES:
+        return float(extra * (small + 1) ** 2 + (parts - extra) * small * small)
+    if criterion == SUM_N_LOG_N:
+        total = 0.0
+        for _ in range(extra):
+            total += (small + 1) * np.log(small + 1)
+        if small > 1:
+            for _ in range(parts - extra):
+                total += small * np.log(small)
+        return total
+    return -float(parts)
 
-    Values (lower is better): the largest part, Σ part², Σ part·ln(part), or minus the
-    number of parts; float sums closer than a relative 1e-9 count as equal. The scan
-    stops at a value ≤ ``enough`` (a lower bound), and a guess is abandoned as soon as
-    it cannot beat the best so far. ``table`` is the feedback table or an empty 2-D
-    array (answers computed on the fly).
+
+@njit(cache=True, inline="always")
+def _canonical(d, pegs, free):
+    """Whether the free colours (a bit mask) first appear in increasing order in ``d``."""
+    seen = 0
+    for j in range(pegs):
+        bit = np.int64(1) << _digit(d, j)
+        if free & bit and not seen & bit:
+            waiting = free & ~seen
+            if bit != waiting & -waiting:
+                return False
+            seen |= bit
+    return True
+
+
+@njit(cache=True)
+def _orbit_least(d, pegs, free, perms, taus, m, image, relabel, free_list):
+    """Whether the free-canonical code ``d`` is the least of its orbit under the m
+    symmetries combined with any permutation of the free colours."""
+    for e in range(m):
+        for j in range(pegs):
+            c = _digit(d, j)
+            image[perms[e, j]] = taus[e, c] if taus[e, c] >= 0 else c
+        relabel[:] = -1
+        fresh = 0
+        for j in range(pegs):
+            c = image[j]
+            if free & (np.int64(1) << c):
+                if relabel[c] < 0:
+                    relabel[c] = free_list[fresh]
+                    fresh += 1
+                c = relabel[c]
+            x = _digit(d, j)
+            if c < x:
+                return False
+            if c > x:
+                break
+    return True
+
+
+@njit(cache=True)
+def symmetries(path, length, pegs, colours, all_perms, perms, taus):
+    """The peg permutations that, with the colour map they force, turn every guess of
+    ``path[:length]`` into itself; their count, the identity left out. Such a map keeps
+    every answer, so guesses it relates split the candidates alike."""
+    m = 0
+    tau = np.empty(colours, np.int64)
+    inverse = np.empty(colours, np.int64)
+    for q in range(all_perms.shape[0]):
+        pi = all_perms[q]
+        moved = False
+        for j in range(pegs):
+            moved |= pi[j] != j
+        if not moved:
+            continue
+        tau[:] = -1
+        inverse[:] = -1
+        ok = True
+        for i in range(length):
+            for j in range(pegs):
+                a = _digit(path[i], j)
+                b = _digit(path[i], pi[j])
+                if tau[a] < 0 and inverse[b] < 0:
+                    tau[a] = b
+                    inverse[b] = a
+                elif tau[a] != b:
+                    ok = False
+            if not ok:
+                break
+        if ok:
+            perms[m] = pi
+            taus[m] = tau
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _count_block(gp, gu, g0, cp, cu, n, pegs, onehot, answers, lane_answers, counts):
+    """counts[k, t]: how many candidates give guess g0 + t the answer answers[k]."""
+    counts[:] = 0
+    for j in range(n):
+        p = cp[j]
+        u = cu[j]
+        for t in range(LANES):
+            lane_answers[t] = _answer(gp[g0 + t], gu[g0 + t], p, u, pegs, onehot)
+        for k in range(answers.shape[0]):
+            a = answers[k]
+            for t in range(LANES):
+                counts[k, t] += lane_answers[t] == a
+
+
+@njit(cache=True, inline="always")
+def _count_parts(gp, gu, g0, cp, cu, n, pegs, onehot, masks, values):
+    """values[t]: minus the number of answers guess g0 + t gets from the candidates
+    (answers as bits of one word, so pegs * (pegs + 1) < 64)."""
+    masks[:] = 0
+    for j in range(n):
+        p = cp[j]
+        u = cu[j]
+        for t in range(LANES):
+            masks[t] |= np.uint64(1) << np.uint64(
+                _answer(gp[g0 + t], gu[g0 + t], p, u, pegs, onehot)
+            )
+    for t in range(LANES):
+        values[t] = -np.float64(popcount(masks[t]))
+
+
+@njit(cache=True, inline="always")
+def _block_values(criterion, counts, n_log_n, values):
+    """Each lane's value (lower is better): the largest part, Σ part², Σ part·ln(part),
+    or minus the number of parts; sums run over the answers in order."""
+    values[:] = 0.0
+    rows = counts.shape[0]
+    if criterion == MAX_PART:
+        for k in range(rows):
+            for t in range(LANES):
+                values[t] = max(values[t], np.float64(counts[k, t]))
+    elif criterion == SUM_SQUARES:
+        for k in range(rows):
+            for t in range(LANES):
+                c = np.float64(counts[k, t])
+                values[t] += c * c
+    elif criterion == SUM_N_LOG_N:
+        for k in range(rows):
+            for t in range(LANES):
+                values[t] += n_log_n[counts[k, t]]
+    else:
+        for k in range(rows):
+            for t in range(LANES):
+                values[t] -= np.float64(counts[k, t] > 0)
+
+
+@njit(cache=True)
+def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perms, taus, work):
+    """The guess a partition strategy plays: the first canonical candidate of least
+    value, unless (``from_all``) a code is strictly better; then the first such code.
+
+    Only the least code of each class of codes equal up to the free colours and the
+    first ``symmetric`` symmetries is scored: a class shares one value, and the first
+    best code is always the least of its class.
     """
+    digits, places, unary, _ = packed
+    marks, stamp, answers, cp, cu, gp, gu, ids, n_log_n, counts, lanes, values = work[:12]
+    image, relabel, free_list, masks = work[12:]
+    onehot = _onehot(digits, places)
+    by_mask = criterion == FEWER_PARTS and pegs * (pegs + 1) < 64
     n = candidates.shape[0]
-    sizes = np.zeros(slots, np.int64)
-    n_log_n = np.zeros(n + 1, np.float64)
-    for k in range(2, n + 1):
-        n_log_n[k] = k * np.log(k)
-    use_table = table.shape[0] > 0
-    found = -1
-    for i in range(guesses.shape[0]):
-        g = guesses[i]
-        sizes[:] = 0
-        value = 0.0
-        beaten = False
-        for j in range(n):
-            if use_table:
-                s = table[g, candidates[j]]
+    size = digits.shape[0] - LANES
+    stamp[0] += 1
+    mark = stamp[0]
+    for j in range(n):
+        c = candidates[j]
+        cp[j] = places[c]
+        cu[j] = unary[c]
+        marks[c] = mark
+    fresh = 0
+    for c in range(16):
+        if free & (np.int64(1) << c):
+            free_list[fresh] = c
+            fresh += 1
+    bound = lower_bound(criterion, n, pegs)
+    enough = bound + TIE * max(1.0, abs(bound))
+    best = np.inf
+    chosen = -1
+    for phase in range(2):
+        if phase == 1 and (not from_all or best <= enough):
+            break
+        total = 0
+        direct = phase == 1 and free == 0 and symmetric == 0
+        if direct:
+            total = size
+            pool_p, pool_u = places, unary
+        else:
+            for j in range(n if phase == 0 else size):
+                g = candidates[j] if phase == 0 else j
+                if phase == 1 and marks[g] == mark:
+                    continue
+                d = digits[g]
+                if _canonical(d, pegs, free) and _orbit_least(
+                    d, pegs, free, perms, taus, symmetric, image, relabel, free_list
+                ):
+                    ids[total] = g
+                    gp[total] = places[g]
+                    gu[total] = unary[g]
+                    total += 1
+            pool_p, pool_u = gp, gu
+        for g0 in range(0, total, LANES):
+            if by_mask:
+                _count_parts(pool_p, pool_u, g0, cp, cu, n, pegs, onehot, masks, values)
             else:
-                s = _answer(colours, tallies, pegs, g, candidates[j])
-            size = sizes[s] + 1
-            sizes[s] = size
-            if criterion == MAX_PART:
-                if size > value:
-                    value = size
-            elif criterion == SUM_SQUARES:
-                value += 2 * size - 1
-            elif criterion == SUM_N_LOG_N:
-                value += n_log_n[size] - n_log_n[size - 1]
-            elif size == 1:
-                value -= 1.0
-            reachable = value - (n - 1 - j) if criterion == FEWER_PARTS else value
-            if reachable >= best - 1e-9 * max(1.0, abs(best)):
-                beaten = True
-                break
-        if not beaten:
-            found = i
-            best = value
-            if value <= enough + 1e-9 * max(1.0, abs(enough)):
-                break
-    return found, best
+                _count_block(pool_p, pool_u, g0, cp, cu, n, pegs, onehot, answers, lanes, counts)
+                _block_values(criterion, counts, n_log_n, values)
+            width = min(LANES, total - g0)
+            lowest = np.inf
+            for t in range(width):
+                lowest = min(lowest, values[t])
+            if lowest >= _limit(best):
+                continue
+            for t in range(width):
+                if values[t] >= _limit(best):
+                    continue
+                g = g0 + t if direct else ids[g0 + t]
+                if phase == 1 and marks[g] == mark:
+                    continue
+                best = values[t]
+                chosen = g
+                if best <= enough:
+                    return chosen
+    return chosen
+
+
+@njit(cache=True)
+def workspace(size, colours, pegs, answers, n_log_n, counts):
+    """Scratch arrays for ``_choose`` on a code space of ``size`` codes; ``counts`` has a
+    row per answer and LANES columns, of a type that holds the largest part."""
+    spare = size + LANES
+    return (
+        np.zeros(size, np.int64),
+        np.zeros(1, np.int64),
+        answers,
+        np.zeros(spare, np.uint64),
+        np.zeros(spare, np.uint64),
+        np.zeros(spare, np.uint64),
+        np.zeros(spare, np.uint64),
+        np.zeros(spare, np.int64),
+        n_log_n,
+        counts,
+        np.zeros(LANES, np.uint8),
+        np.zeros(LANES, np.float64),
+        np.zeros(pegs, np.int64),
+        np.zeros(colours, np.int64),
+        np.zeros(colours, np.int64),
+        np.zeros(LANES, np.uint64),
+    )
+
+
+@njit(cache=True)
+def _symmetry_buffers(all_perms, pegs, colours):
+    rows = max(all_perms.shape[0], 1)
+    return np.zeros((rows, pegs), np.int64), np.zeros((rows, colours), np.int64)
+
+
+@njit(cache=True)
+def choose(packed, pegs, colours, criterion, from_all, candidates, path, free, tables):
+    """The guess of a partition strategy after the guesses ``path`` (packed digits;
+    ``free``: the colours none of them uses), with ``tables`` = (answers, n log n, peg
+    permutations); the code arrays carry LANES spare entries at the end."""
+    answers, n_log_n, all_perms = tables
+    counts = np.zeros((answers.shape[0], LANES), np.uint32)
+    work = workspace(packed[0].shape[0] - LANES, colours, pegs, answers, n_log_n, counts)
+    perms, taus = _symmetry_buffers(all_perms, pegs, colours)
+    symmetric = 0
+    if path.shape[0] <= SYMMETRY_DEPTH:
+        symmetric = symmetries(path, path.shape[0], pegs, colours, all_perms, perms, taus)
+    return _choose(
+        packed, candidates, pegs, criterion, from_all, free, symmetric, perms, taus, work
+    )
+
+
+@njit(cache=True)
+def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tables):
+    """Guesses per secret below a node: ``histogram[k]`` of the ``candidates`` take k
+    guesses in all, the guesses ``path`` (packed digits, leaving the colours ``free``)
+    already made.
+
+    The node's candidates are kept in one array; splitting a node by the answers to its
+    guess reorders its slice stably, so every child is a sorted slice of its own.
+    """
+    digits, places, unary, sets = packed
+    answers, n_log_n, all_perms = tables
+    onehot = _onehot(digits, places)
+    total = candidates.shape[0]
+    size = digits.shape[0] - LANES
+    made = path.shape[0]
+    solved = pegs * (pegs + 1)
+    slots = (pegs + 1) * (pegs + 1)
+    rows = answers.shape[0]
+    work8 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint8))
+    work16 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint16))
+    work32 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint32))
+    perms, taus = _symmetry_buffers(all_perms, pegs, colours)
+    histogram = np.zeros(made + total + 2, np.int64)
+    segment = candidates.copy()
+    spare = np.empty(total, np.int64)
+    node_answers = np.empty(total, np.int64)
+    offsets = np.zeros(slots + 1, np.int64)
+    # pending nodes: slice start and length, guesses made, free colours, parent record
+    pending = np.empty((total + 1, 5), np.int64)
+    # one record per node played: its parent record and its guess
+    parents = np.empty(2 * total + 2, np.int64)
+    guesses = np.empty(2 * total + 2, np.int64)
+    trail = np.empty(made + total + 2, np.uint64)
+    trail[:made] = path
+    records = 0
+    top = 0
+    pending[0] = (0, total, made, free, -1)
+    while top >= 0:
+        start, n, depth, free_now, parent = pending[top]
+        top -= 1
+        if n == 1:
+            histogram[depth + 1] += 1
+            continue
+        symmetric = 0
+        if depth <= SYMMETRY_DEPTH:
+            at, r = depth, parent
+            while r >= 0:
+                at -= 1
+                trail[at] = digits[guesses[r]]
+                r = parents[r]
+            symmetric = symmetries(trail, depth, pegs, colours, all_perms, perms, taus)
+        node = segment[start : start + n]
+        args = (node, pegs, criterion, from_all, free_now, symmetric, perms, taus)
+        if n < 256:
+            guess = _choose(packed, *args, work8)
+        elif n < 65536:
+            guess = _choose(packed, *args, work16)
+        else:
+            guess = _choose(packed, *args, work32)
+        parents[records] = parent
+        guesses[records] = guess
+        gp, gu = places[guess], unary[guess]
+        offsets[:] = 0
+        for j in range(n):
+            c = node[j]
+            a = _answer(gp, gu, places[c], unary[c], pegs, onehot)
+            node_answers[j] = a
+            offsets[a + 1] += 1
+        if offsets[solved + 1]:
+            histogram[depth + 1] += 1
+        for s in range(slots):
+            offsets[s + 1] += offsets[s]
+        for s in range(slots):
+            part = offsets[s + 1] - offsets[s]
+            if part and s != solved:
+                top += 1
+                pending[top] = (
+                    start + offsets[s],
+                    part,
+                    depth + 1,
+                    free_now & ~sets[guess],
+                    records,
+                )
+        records += 1
+        for j in range(n):
+            a = node_answers[j]
+            spare[offsets[a]] = node[j]
+            offsets[a] += 1
+        segment[start : start + n] = spare[:n]
+    return histogram

@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from . import _kernels
+from . import _vector
 from .errors import AnswerError, CodeError, VariantError
 
 MAX_PEGS = 8
@@ -172,10 +172,13 @@ class Variant:
         table = feedback_table(self)
         if table is not None:
             return table[guess, targets]
-        return _kernels.feedback_row(*self.packed(), self.pegs, guess, targets)
+        from . import _kernels
 
-    def packed(self) -> tuple[np.ndarray, np.ndarray]:
-        """The codes packed for the kernels (see ``_kernels.pack``)."""
+        return _kernels.answer_row(self.packed(), self.pegs, guess, targets)
+
+    def packed(self) -> tuple[np.ndarray, ...]:
+        """The codes packed for the kernels (see ``_kernels.pack``), with LANES spare
+        entries after the last code."""
         return _packed(self.pegs, self.colours, self.repeat)
 
 
@@ -197,7 +200,12 @@ def feedback_table(variant: Variant) -> np.ndarray | None:
 @cache
 def _table(pegs: int, colours: int, repeat: bool) -> np.ndarray:
     variant = Variant(pegs, colours, repeat)
-    table = _kernels.feedback_table(*variant.packed(), pegs)
+    if variant.size <= _vector.VECTOR_LIMIT:
+        table = _vector.table(variant.codes(), variant.colour_counts())
+    else:
+        from . import _kernels
+
+        table = _kernels.feedback_table(variant.packed(), pegs)
     table.flags.writeable = False
     return table
 
@@ -217,9 +225,15 @@ def _possible_answers(variant: Variant) -> frozenset[int]:
 
 
 @cache
-def _packed(pegs: int, colours: int, repeat: bool) -> tuple[np.ndarray, np.ndarray]:
+def _packed(pegs: int, colours: int, repeat: bool) -> tuple[np.ndarray, ...]:
+    from . import _kernels
+
     variant = Variant(pegs, colours, repeat)
-    return _kernels.pack(variant.codes(), variant.colour_counts())
+    words = _kernels.pack(variant.codes(), variant.colour_counts(), pegs if repeat else 1)
+    padded = [np.concatenate([w, np.zeros(_kernels.LANES, w.dtype)]) for w in words[:3]]
+    for array in (*padded, words[3]):
+        array.flags.writeable = False
+    return (*padded, words[3])
 
 
 @cache

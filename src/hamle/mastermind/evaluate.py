@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .codes import Variant
+from . import _vector
+from .codes import Variant, free_colours
 from .errors import MastermindError
 from .history import History
-from .strategies import Partition, Strategy, get_strategy
+from .strategies import Partition, Strategy, colour_mask, get_strategy, kernel_tables
 
 EVALUATE_LIMIT = 100_000  # code spaces larger than this take hours for scoring strategies
 
@@ -134,6 +135,9 @@ def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: in
 
 def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Counter[int]:
     """Guesses per secret below a node whose history already holds len(turns) guesses."""
+    variant = history.variant
+    if isinstance(strategy, Partition) and variant.size > _vector.VECTOR_LIMIT:
+        return _play_kernel(strategy, history, candidates)
     out: Counter[int] = Counter()
     stack = [(history, candidates)]
     while stack:
@@ -147,3 +151,24 @@ def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Count
             out[made + 1] += 1
         stack.extend(_children(node, guess, codes))
     return out
+
+
+def _play_kernel(strategy: Partition, history: History, candidates: np.ndarray) -> Counter[int]:
+    """``_play`` in one kernel call: the same guesses, node by node."""
+    from . import _kernels
+
+    variant = history.variant
+    guesses = [g for g, _ in history.turns]
+    packed = variant.packed()
+    histogram = _kernels.play(
+        packed,
+        variant.pegs,
+        variant.colours,
+        strategy.criterion,
+        strategy.from_all_codes,
+        np.asarray(candidates, np.int64),
+        packed[0][np.asarray(guesses, np.int64)],
+        colour_mask(free_colours(variant, guesses)),
+        kernel_tables(variant),
+    )
+    return Counter({k: int(n) for k, n in enumerate(histogram) if n})

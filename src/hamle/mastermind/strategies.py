@@ -13,18 +13,17 @@ guesses equal up to such colours is scored: the result is the same, found faster
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
-from . import _kernels
+from . import _vector
+from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
 from .codes import Variant, canonical_guesses, feedback_table, free_colours
 from .errors import MastermindError
 from .history import History
-
-EMPTY_TABLE = np.zeros((0, 0), np.uint8)
-TIE = 1e-9  # entropy sums are floats: closer than this (relative) counts as a tie
 
 
 @dataclass(frozen=True)
@@ -80,22 +79,69 @@ class Partition(Strategy):
     """Minimise a value of the partition of the candidates, over all codes or over the
     candidates only."""
 
-    criterion: int = _kernels.MAX_PART
+    criterion: int = MAX_PART
     from_all_codes: bool = True
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
         variant = history.variant
-        bound = lower_bound(self.criterion, len(candidates), variant.pegs)
-        free = free_colours(variant, [g for g, _ in history.turns])
-        pool = canonical_guesses(variant, free=free)
-        # The lowest of equally good codes is canonical, so candidates outside the pool
-        # can be skipped; a non-candidate must do strictly better, as candidates win ties.
-        first = candidates[_membership(variant, free)[candidates]]
-        at, value = _first_best(variant, first, candidates, self.criterion, np.inf, bound)
-        if _close(value, bound) or not self.from_all_codes:
-            return int(first[at])
-        better, _ = _first_best(variant, pool, candidates, self.criterion, value, bound)
-        return int(pool[better] if better >= 0 else first[at])
+        guesses = [g for g, _ in history.turns]
+        free = free_colours(variant, guesses)
+        candidates = np.asarray(candidates, np.int64)
+        if variant.size <= _vector.VECTOR_LIMIT:
+            return _choose_vector(variant, candidates, free, self.criterion, self.from_all_codes)
+        from . import _kernels
+
+        packed = variant.packed()
+        path = packed[0][np.asarray(guesses, np.int64)]
+        return int(
+            _kernels.choose(
+                packed,
+                variant.pegs,
+                variant.colours,
+                self.criterion,
+                self.from_all_codes,
+                candidates,
+                path,
+                colour_mask(free),
+                kernel_tables(variant),
+            )
+        )
+
+
+def _choose_vector(variant: Variant, candidates, free, criterion: int, from_all: bool) -> int:
+    """``Partition.choose`` in NumPy: the same scan as the kernels, value by value."""
+    table = feedback_table(variant)
+    listed, logs = _vector_tables(variant)
+    bound = lower_bound(criterion, len(candidates), variant.pegs)
+    enough = bound + TIE * max(1.0, abs(bound))
+    # The lowest of equally good codes is canonical, so candidates outside the pool
+    # can be skipped; a non-candidate must do strictly better, as candidates win ties.
+    first = candidates[_membership(variant, free)[candidates]]
+    scores = _vector.values(table, first, candidates, criterion, listed, logs)
+    at, value = _vector.first_best(scores, np.inf, enough)
+    if value <= enough or not from_all:
+        return int(first[at])
+    pool = canonical_guesses(variant, free=free)
+    scores = _vector.values(table, pool, candidates, criterion, listed, logs)
+    better, _ = _vector.first_best(scores, value, enough)
+    return int(pool[better] if better >= 0 else first[at])
+
+
+@cache
+def _vector_tables(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    return _vector.answers(variant.pegs), _vector.n_log_n(variant.size)
+
+
+@cache
+def kernel_tables(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the kernels need beside the codes: the answers, k ln k, the peg permutations."""
+    perms = np.array(list(itertools.permutations(range(variant.pegs))), np.int64)
+    return _vector.answers(variant.pegs), _vector.n_log_n(variant.size), perms
+
+
+def colour_mask(colours) -> int:
+    """The colours as bits of an int."""
+    return sum(1 << c for c in colours)
 
 
 @cache
@@ -105,42 +151,23 @@ def _membership(variant: Variant, free: tuple[int, ...]) -> np.ndarray:
     return inside
 
 
-def _close(value: float, bound: float) -> bool:
-    return value <= bound + TIE * max(1.0, abs(bound))
-
-
 def lower_bound(criterion: int, n: int, pegs: int) -> float:
     """The best value any guess could reach on n candidates: parts as even as the
     p(p + 3)/2 answers allow.
 
-    >>> lower_bound(_kernels.MAX_PART, 1296, 4), lower_bound(_kernels.FEWER_PARTS, 5, 4)
+    >>> lower_bound(MAX_PART, 1296, 4), lower_bound(FEWER_PARTS, 5, 4)
     (93.0, -5.0)
     """
     parts = min(n, pegs * (pegs + 3) // 2)
     small, extra = divmod(n, parts)
     sizes = [small + 1] * extra + [small] * (parts - extra)
-    if criterion == _kernels.MAX_PART:
+    if criterion == MAX_PART:
         return float(max(sizes))
-    if criterion == _kernels.SUM_SQUARES:
+    if criterion == SUM_SQUARES:
         return float(sum(k * k for k in sizes))
-    if criterion == _kernels.SUM_N_LOG_N:
+    if criterion == SUM_N_LOG_N:
         return float(sum(k * np.log(k) for k in sizes if k > 1))
     return -float(parts)
-
-
-def _first_best(variant: Variant, guesses, candidates, criterion: int, best, enough):
-    table = feedback_table(variant)
-    return _kernels.first_best(
-        np.asarray(guesses, np.int64),
-        np.asarray(candidates, np.int64),
-        *variant.packed(),
-        variant.pegs,
-        EMPTY_TABLE if table is None else table,
-        criterion,
-        variant.answer_slots,
-        float(best),
-        float(enough),
-    )
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -154,11 +181,9 @@ STRATEGIES: dict[str, Strategy] = {
             "smallest largest part, over the candidates",
             from_all_codes=False,
         ),
-        Partition(
-            "expected-size", "Irving: smallest Σ part², over all codes", _kernels.SUM_SQUARES
-        ),
-        Partition("entropy", "largest answer entropy, over all codes", _kernels.SUM_N_LOG_N),
-        Partition("most-parts", "Kooi: most non-empty parts, over all codes", _kernels.FEWER_PARTS),
+        Partition("expected-size", "Irving: smallest Σ part², over all codes", SUM_SQUARES),
+        Partition("entropy", "largest answer entropy, over all codes", SUM_N_LOG_N),
+        Partition("most-parts", "Kooi: most non-empty parts, over all codes", FEWER_PARTS),
     )
 }
 
