@@ -7,18 +7,33 @@ import secrets
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table
 
-import hamle.battleship as bs
 from hamle.grid import CellError, Grid
-from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import clean_errors, console, print_json, progress_bar
+from .common import clean_errors, console, listing, print_json, progress_bar
 
-app = typer.Typer(help="Battleship: fleets, computer shooters, simulations.", no_args_is_help=True)
-handled = clean_errors(bs.BattleshipError, CellError)
+if TYPE_CHECKING:
+    import hamle.battleship as bs
+
+app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    import hamle.battleship as bs
+
+    return bs.BattleshipError, CellError
+
+
+def _shooters() -> list[str]:
+    import hamle.battleship as bs
+
+    return list(bs.SHOOTERS)
+
+
+handled = clean_errors(_errors)
 
 RULES = typer.Option("classic", "--rules", help="Preset: classic or russian.")
 SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overriding the preset.")
@@ -29,6 +44,8 @@ JSON = typer.Option(False, "--json", help="Print one JSON object.")
 
 def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:
     """The preset ``name`` with the board size, fleet and touching policy overridden."""
+    import hamle.battleship as bs
+
     preset = bs.Rules.named(name)
     side = preset.rows if size is None else size
     ships = preset.fleet
@@ -38,6 +55,8 @@ def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -
 
 
 def parse_lengths(text: str, option: str) -> list[int]:
+    import hamle.battleship as bs
+
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not parts or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
         raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {text!r}")
@@ -71,6 +90,8 @@ def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
 
 
 def _cells(grid: Grid, text: str) -> list[int]:
+    import hamle.battleship as bs
+
     out = []
     for token in re.split(r"[,\s]+", text.strip()):
         if "-" in token:
@@ -102,6 +123,10 @@ def count(
     as_json: bool = JSON,
 ) -> None:
     """Count every legal fleet exactly (ships labelled, and equal ships alike)."""
+    from rich.table import Table
+
+    import hamle.battleship as bs
+
     chosen = make_rules(rules, size, fleet, no_touch)
     started = time.perf_counter()
     with progress_bar("counting", enabled=not as_json) as update:
@@ -142,6 +167,8 @@ def simulate(
     as_json: bool = JSON,
 ) -> None:
     """Play numbered games with each shooter and tabulate the shots they need."""
+    import hamle.battleship as bs
+
     chosen = make_rules(rules, size, fleet, no_touch)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
@@ -168,6 +195,8 @@ def simulate(
 
 def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
+    from rich.table import Table
+
     table = Table(title=f"Shots to sink the whole fleet, {data['games']} games, {data['rules']}")
     for column in ("strategy", "mean", "median", "p10–p90", "best", "worst", "±se", "≤50"):
         table.add_column(column, justify="left" if column == "strategy" else "right")
@@ -200,11 +229,11 @@ def print_table(data: dict) -> None:
     console.print(table)
 
 
-@app.command()
+@app.command(cls=listing(_shooters))
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
-    strategy: str = typer.Option(..., "--strategy", help=f"One of: {', '.join(bs.SHOOTERS)}."),
+    strategy: str = typer.Option(..., "--strategy", help="One of: {names}."),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
         None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."
@@ -217,6 +246,8 @@ def replay(
 ) -> None:
     """Replay one numbered game shot by shot (compare parity with hunt-target: the same
     game with the pattern on and off)."""
+    import hamle.battleship as bs
+
     record = bs.play_game(make_rules(rules, size, fleet, no_touch), strategy, game)
     pictures = record.boards(pattern=record.strategy == "parity" if pattern is None else pattern)
     if as_json:
@@ -261,6 +292,8 @@ def density(
 ) -> None:
     """The Hard shooter's density d for every unshot cell of a marked board, or with
     --exact how many layouts fitting the marks put a ship on each cell."""
+    import hamle.battleship as bs
+
     chosen = make_rules(rules, size, fleet, no_touch)
     grid = chosen.grid
     observation = bs.Observation.from_marks(
@@ -322,6 +355,9 @@ def play(
     Game g gives the computer's fleet, your fleet and the computer's choices, so the
     same game number and moves replay the same game.
     """
+    import hamle.battleship as bs
+    from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
+
     chosen = make_rules(rules, size, fleet, no_touch)
     shooter = bs.get_shooter(level, chosen)
     number = game if game is not None else secrets.randbelow(999_999) + 1
@@ -361,6 +397,8 @@ def _answer(shot: bs.Shot) -> str:
 
 def _boards(theirs: bs.Ocean, yours: bs.Ocean) -> str:
     """Your view of the enemy's waters beside your own fleet under fire."""
+    import hamle.battleship as bs
+
     enemy = bs.draw(theirs.fleet.rules.grid, theirs.observation.marks).splitlines()
     marks = yours.observation.marks.copy()
     ships = yours.fleet.board() >= 0

@@ -1,37 +1,78 @@
-"""What every sub-app shares: clean errors, JSON output, progress bars."""
+"""What every sub-app shares: clean errors, registry names in help, JSON output, progress
+bars. The engines are imported by the commands, never here, so help is quick."""
 
 from __future__ import annotations
 
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperCommand
+
+if TYPE_CHECKING:
+    import click
+
+
+class _Console:
+    """A rich Console made on first use: commands that print JSON never import rich."""
+
+    def __init__(self, **options) -> None:
+        self._options = options
+        self._console = None
+
+    def get(self):
+        """The rich Console itself."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str):
+        return getattr(self.get(), name)
+
 
 # Piped output is not cut to 80 columns.
-console = Console(width=None if sys.stdout.isatty() else 120)
-errors = Console(stderr=True)
+console = _Console(width=None if sys.stdout.isatty() else 120)
+errors = _Console(stderr=True)
 
 
-def clean_errors(*kinds: type[Exception]) -> Callable:
-    """Print the listed exceptions as one ``error:`` line and exit with status 2."""
+def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
+    """Print the exceptions ``kinds()`` names as one ``error:`` line and exit with status 2.
+
+    ``kinds`` is called only once the command raises, so it may import the engine.
+    """
 
     def wrap(command: Callable) -> Callable:
         @functools.wraps(command)
         def run(*args, **kwargs):
             try:
                 return command(*args, **kwargs)
-            except kinds as exc:
+            except kinds() as exc:
                 errors.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
 
         return run
 
     return wrap
+
+
+def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
+    """A command class that writes ``names()`` where an option's help says ``{names}``, at
+    the moment the help is shown: the names come from an engine's registry."""
+
+    class Listing(TyperCommand):
+        def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            for param in self.params:
+                if param.help and "{names}" in param.help:
+                    param.help = param.help.replace("{names}", ", ".join(names()))
+            super().format_help(ctx, formatter)
+
+    return Listing
 
 
 def print_json(value: dict) -> None:
@@ -44,12 +85,20 @@ def progress_bar(label: str, enabled: bool = True):
     if not enabled:
         yield lambda done, total: None
         return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=errors,
+        console=errors.get(),
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=None)

@@ -5,19 +5,34 @@ from __future__ import annotations
 import re
 import secrets
 import sys
+from typing import TYPE_CHECKING
 
-import numpy as np
 import typer
-from rich.table import Table
 
-import hamle.mastermind as mm
+from .common import clean_errors, console, listing, print_json, progress_bar
 
-from .common import clean_errors, console, print_json, progress_bar
+if TYPE_CHECKING:
+    import numpy as np
 
-app = typer.Typer(
-    help="Mastermind: scoring, strategies, a solver for people.", no_args_is_help=True
-)
-handled = clean_errors(mm.MastermindError)
+    import hamle.mastermind as mm
+
+app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    import hamle.mastermind as mm
+
+    return (mm.MastermindError,)
+
+
+def _strategies() -> list[str]:
+    import hamle.mastermind as mm
+
+    return list(mm.STRATEGIES)
+
+
+handled = clean_errors(_errors)
+with_strategies = listing(_strategies)
 
 VARIANT = typer.Option(
     "classic", "--variant", help="Preset: classic, 4x8, super (5×8), 6x9, bulls-and-cows."
@@ -25,13 +40,15 @@ VARIANT = typer.Option(
 PEGS = typer.Option(None, "--pegs", help="Pegs per code, overriding the preset.")
 COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (10: digits 0-9).")
 NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
-STRATEGY = typer.Option("minimax", "--strategy", help=f"One of: {', '.join(mm.STRATEGIES)}.")
+STRATEGY = typer.Option("minimax", "--strategy", help="One of: {names}.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 LIST_AT_MOST = 12
 
 
 def make_variant(name: str, pegs: int | None, colours: int | None, no_repeat: bool) -> mm.Variant:
     """The preset ``name`` with pegs, colours and repetition overridden."""
+    import hamle.mastermind as mm
+
     preset = mm.Variant.named(name)
     return mm.Variant(
         preset.pegs if pegs is None else pegs,
@@ -52,6 +69,8 @@ def score(
     as_json: bool = JSON,
 ) -> None:
     """Black (right colour, right place) and white (right colour, wrong place)."""
+    import hamle.mastermind as mm
+
     chosen = make_variant(variant, pegs, colours, no_repeat)
     black, white = mm.score(chosen, chosen.parse(secret), chosen.parse(guess))
     if as_json:
@@ -60,7 +79,7 @@ def score(
         console.print(f"{black} black, {white} white", highlight=False)
 
 
-@app.command()
+@app.command(cls=with_strategies)
 @handled
 def evaluate(
     strategy: str = STRATEGY,
@@ -72,6 +91,10 @@ def evaluate(
     as_json: bool = JSON,
 ) -> None:
     """Play every secret with one strategy: total, average, worst case, histogram."""
+    from rich.table import Table
+
+    import hamle.mastermind as mm
+
     chosen = make_variant(variant, pegs, colours, no_repeat)
     mm.get_strategy(strategy)
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
@@ -110,7 +133,7 @@ def _read(prompt: str) -> str | None:
     return None if not line else line.strip()
 
 
-@app.command()
+@app.command(cls=with_strategies)
 @handled
 def solve(
     strategy: str = STRATEGY,
@@ -123,6 +146,8 @@ def solve(
 
     Also: 'undo' takes back the last answer, 'fix N B W' corrects answer N, 'q' quits.
     """
+    import hamle.mastermind as mm
+
     chosen = make_variant(variant, pegs, colours, no_repeat)
     breaker = mm.get_strategy(strategy)
     console.print(f"{chosen.describe()}; strategy {breaker.name}.", highlight=False)
@@ -154,6 +179,8 @@ def solve(
 
 def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> mm.History:
     """The history after a typed answer or command (undo, fix N B W)."""
+    import hamle.mastermind as mm
+
     words = line.lower().split()
     if words == ["undo"]:
         if not history.turns:
@@ -172,7 +199,7 @@ def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> m
     return history.then(guess, variant.parse_answer(line))
 
 
-@app.command()
+@app.command(cls=with_strategies)
 @handled
 def play(
     strategy: str = STRATEGY,
@@ -184,6 +211,10 @@ def play(
 ) -> None:
     """The computer holds the secret; type guesses. '?' shows the candidates left and a
     suggestion, 'q' quits."""
+    import numpy as np
+
+    import hamle.mastermind as mm
+
     chosen = make_variant(variant, pegs, colours, no_repeat)
     helper = mm.get_strategy(strategy)
     number = game if game is not None else secrets.randbelow(999_999) + 1

@@ -7,8 +7,6 @@ import sqlite3
 
 import typer
 
-from .common import console
-
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
@@ -21,6 +19,8 @@ def serve(
 ) -> None:
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
+
+    from hamle.cli.common import console
 
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB

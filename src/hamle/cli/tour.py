@@ -4,17 +4,25 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
-import hamle.tour as tour
-
 from .common import clean_errors, console, print_json
 
-app = typer.Typer(
-    help="Yüz Yüze: the 100-cell number tour and its hint engine.", no_args_is_help=True
-)
-handled = clean_errors(tour.TourError)
+if TYPE_CHECKING:
+    import hamle.tour as tour
+
+app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+
+
+def _errors() -> tuple[type[Exception], ...]:
+    import hamle.tour as tour
+
+    return (tour.TourError,)
+
+
+handled = clean_errors(_errors)
 
 START = typer.Option(..., "--start", help="The start cell, like E5.")
 MOVES = typer.Option("", "--moves", help="Cells played after the start, like E8,G10.")
@@ -22,6 +30,8 @@ JSON = typer.Option(False, "--json", help="Print one JSON object.")
 
 
 def make_position(start: str, moves: str) -> tour.Position:
+    import hamle.tour as tour
+
     return tour.Position.from_moves(start, [m for m in re.split(r"[,\s]+", moves.strip()) if m])
 
 
@@ -32,6 +42,8 @@ def daily(
     as_json: bool = JSON,
 ) -> None:
     """The daily puzzle: the same start cell for everyone, changing at midnight in Turkey."""
+    import hamle.tour as tour
+
     puzzle = tour.daily_puzzle(date)
     if as_json:
         print_json(puzzle.as_dict())
@@ -48,6 +60,8 @@ def hint(
     as_json: bool = JSON,
 ) -> None:
     """The engine's best next move, with the value of every legal move."""
+    import hamle.tour as tour
+
     result = tour.hint(make_position(start, moves), mode)
     if as_json:
         print_json(result.as_dict())
@@ -67,6 +81,8 @@ def hint(
 @handled
 def solve(start: str = START, moves: str = MOVES, as_json: bool = JSON) -> None:
     """A full board from the position, or the best score found (and whether it is proven)."""
+    import hamle.tour as tour
+
     solution = tour.solve(make_position(start, moves))
     if as_json:
         print_json(solution.as_dict())
@@ -89,6 +105,8 @@ def play(
     Legal cells are marked *, the hinted cell ?. The combo counts moves in a row that
     match the engine's quick hint.
     """
+    import hamle.tour as tour
+
     if start is not None and (daily or date):
         raise tour.TourError("choose either --start (free play) or --daily/--date, not both")
     puzzle = tour.daily_puzzle(date) if start is None else None
@@ -128,6 +146,8 @@ def play(
 
 def _board(position: tour.Position, marked: int | None) -> str:
     """The board with numbers, * on legal cells and ? on the hinted one."""
+    import hamle.tour as tour
+
     numbers = {cell: str(n) for n, cell in enumerate(position.path, 1)}
     for cell in position.legal_moves():
         numbers[cell] = "*"

@@ -25,9 +25,14 @@ TIE = 1e-9  # entropy sums are floats: closer than this (relative) counts as a t
 def table(codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """answer[a, b] = black * (pegs + 1) + white of every pair of codes."""
     pegs = codes.shape[1]
-    black = (codes[:, None, :] == codes[None, :, :]).sum(axis=2, dtype=np.uint8)
-    common = np.minimum(counts[:, None, :], counts[None, :, :]).sum(axis=2, dtype=np.uint8)
-    return black * np.uint8(pegs) + common
+    black = np.zeros((len(codes), len(codes)), np.uint8)
+    for column in codes.T:
+        black += column[:, None] == column[None, :]
+    common = np.zeros_like(black)
+    for column in counts.T:
+        common += np.minimum(column[:, None], column[None, :])
+    black *= np.uint8(pegs)
+    return black + common
 
 
 def answers(pegs: int) -> np.ndarray:
@@ -55,23 +60,21 @@ def values(
     answers_table: np.ndarray, guesses, candidates, criterion: int, listed, logs
 ) -> np.ndarray:
     """The value of each guess (lower is better) over the partition of the candidates,
-    summed over the ``listed`` answers in order, as the kernels do."""
-    sub = answers_table[np.ix_(guesses, candidates)]
+    as the kernels compute it (entropy summed over the ``listed`` answers in order)."""
+    # The table is symmetric: gathering whole rows of the candidates first is faster.
+    sub = np.take(answers_table[candidates], guesses, axis=1)
     slots = int(listed.max()) + 1
-    keys = sub + slots * np.arange(len(guesses))[:, None]
+    keys = sub + (slots * np.arange(len(guesses), dtype=np.int64))
     counts = np.bincount(keys.ravel(), minlength=slots * len(guesses)).reshape(-1, slots)
-    counts = counts[:, listed]
+    if criterion == MAX_PART:
+        return counts.max(axis=1).astype(np.float64)
+    if criterion == SUM_SQUARES:
+        return (counts * counts).sum(axis=1).astype(np.float64)
+    if criterion == FEWER_PARTS:
+        return -np.count_nonzero(counts, axis=1).astype(np.float64)
     out = np.zeros(len(guesses))
-    for column in counts.T:
-        if criterion == MAX_PART:
-            out = np.maximum(out, column.astype(np.float64))
-        elif criterion == SUM_SQUARES:
-            c = column.astype(np.float64)
-            out = out + c * c
-        elif criterion == SUM_N_LOG_N:
-            out = out + logs[column]
-        else:
-            out = out - (column > 0)
+    for column in counts[:, listed].T:
+        out = out + logs[column]
     return out
 
 

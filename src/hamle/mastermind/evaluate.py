@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,7 +84,7 @@ def evaluate(
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(_children(root, first, np.arange(variant.size)))
     if jobs > 1:
-        subtrees = _balance(chosen, subtrees, histogram, variant.size // (2 * jobs))
+        subtrees = _balance(chosen, subtrees, histogram, variant.size // (8 * jobs))
     subtrees.sort(key=lambda item: -len(item[1]))
     if jobs == 1:
         results = (_play(chosen, h, c) for h, c in subtrees)
@@ -94,6 +93,8 @@ def evaluate(
             if progress:
                 progress(done, len(subtrees))
     else:
+        from concurrent.futures import ProcessPoolExecutor  # only here: it is slow to import
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
             for done, future in enumerate(futures, 1):
@@ -111,10 +112,11 @@ def _children(history: History, guess: int, candidates: np.ndarray):
     answers = variant.feedback(guess, candidates)
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], candidates[order]
-    cuts = np.flatnonzero(np.diff(answers)) + 1
-    for part, codes in zip(np.split(answers, cuts), np.split(candidates, cuts), strict=True):
-        if part[0] != variant.solved:
-            yield history.then(guess, int(part[0])), codes
+    bounds = [0, *(np.flatnonzero(np.diff(answers)) + 1).tolist(), len(answers)]
+    for low, high in zip(bounds, bounds[1:]):
+        answer = int(answers[low])
+        if answer != variant.solved:
+            yield history.then(guess, answer), candidates[low:high]
 
 
 def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: int) -> list:

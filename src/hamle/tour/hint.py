@@ -23,7 +23,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _kernels
 from .board import CELLS, GRID, TARGETS, Position
 from .errors import MoveError, TourError
 
@@ -112,6 +111,8 @@ def hint(position: Position, mode: str = "hint") -> Hint:
 
 def _monte_carlo(after: dict[int, Position], moves, found, n: int, mode: str) -> Hint:
     """Rollouts for the moves the search did not settle; exact moves keep their value."""
+    from . import _kernels
+
     open_moves = [m for m, (_, exact, _) in zip(moves, found, strict=True) if not exact]
     totals = dict.fromkeys(open_moves, 0)
     runs = dict.fromkeys(open_moves, 0)
@@ -163,6 +164,8 @@ def _degree(after: Position) -> int:
 
 def _search(position: Position, budget: int | None) -> tuple[int, bool, tuple[int, ...]]:
     """(best final count found, whether the search finished, a full tour if found)."""
+    from . import _kernels  # numba: imported when a hint is computed, not with the package
+
     path = np.empty(CELLS, np.int64)
     limit = np.iinfo(np.int64).max if budget is None else budget
     best, finished, length = _kernels.search(

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
 from .board import CELLS, GRID, TARGETS, Position
 
 SOLVE_ROLLOUTS = 20_000
@@ -47,6 +46,8 @@ class Solution:
 def solve(position: Position) -> Solution:
     """Warnsdorff games from the position's own stream first (they find full boards
     fast), then an exhaustive depth-first search within SOLVE_BUDGET nodes."""
+    from . import _kernels  # numba: imported on first use, not with the package
+
     if position.over:
         return Solution(position.path, True)
     state = np.array([position.seed()], np.uint64)
