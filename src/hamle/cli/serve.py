@@ -21,7 +21,6 @@ def serve(
     import uvicorn
 
     from hamle.cli.common import console
-
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB
 

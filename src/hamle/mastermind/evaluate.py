@@ -10,6 +10,7 @@ and its candidates are split by answer among the children.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -113,7 +114,7 @@ def _children(history: History, guess: int, candidates: np.ndarray):
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], candidates[order]
     bounds = [0, *(np.flatnonzero(np.diff(answers)) + 1).tolist(), len(answers)]
-    for low, high in zip(bounds, bounds[1:]):
+    for low, high in itertools.pairwise(bounds):
         answer = int(answers[low])
         if answer != variant.solved:
             yield history.then(guess, answer), candidates[low:high]
