@@ -25,6 +25,7 @@ from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
 
 LANES = 64  # guesses scored together; the packed code arrays carry LANES spare entries
 SYMMETRY_DEPTH = 3  # look for peg symmetries of histories of at most this many guesses
+POOL_LEVELS = 4  # pools kept for the first levels of a subtree (deeper ones are made anew)
 
 _NIBBLE_LOW = np.uint64(0x1111111111111111)
 
@@ -270,21 +271,45 @@ def _block_values(criterion, counts, n_log_n, values):
 
 
 @njit(cache=True)
-def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perms, taus, work):
-    """The guess a partition strategy plays: the first canonical candidate of least
-    value, unless (``from_all``) a code is strictly better; then the first such code.
+def _fill_pool(packed, pegs, free, symmetric, perms, taus, pool, scratch):
+    """Put in ``pool`` (ids, places, unary) the codes worth scoring after a history: the
+    least code of each class of codes equal up to the free colours and the first
+    ``symmetric`` symmetries (a class shares one value, and the first best code is the
+    least of its class). Returns how many, or -1 when that is every code."""
+    if free == 0 and symmetric == 0:
+        return -1
+    digits, places, unary, _ = packed
+    ids, gp, gu = pool
+    image, relabel, free_list = scratch
+    fresh = 0
+    for c in range(16):
+        if free & (np.int64(1) << c):
+            free_list[fresh] = c
+            fresh += 1
+    total = 0
+    for g in range(digits.shape[0] - LANES):
+        d = digits[g]
+        if _canonical(d, pegs, free) and _orbit_least(
+            d, pegs, free, perms, taus, symmetric, image, relabel, free_list
+        ):
+            ids[total] = g
+            gp[total] = places[g]
+            gu[total] = unary[g]
+            total += 1
+    return total
 
-    Only the least code of each class of codes equal up to the free colours and the
-    first ``symmetric`` symmetries is scored: a class shares one value, and the first
-    best code is always the least of its class.
-    """
+
+@njit(cache=True)
+def _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work):
+    """The guess a partition strategy plays: the first candidate of least value, unless
+    (``from_all``) a code is strictly better; then the first such code. Only the codes
+    of ``pool`` (its first ``pooled``, or every code if ``pooled`` < 0) are scored."""
     digits, places, unary, _ = packed
     marks, stamp, answers, cp, cu, gp, gu, ids, n_log_n, counts, lanes, values = work[:12]
-    image, relabel, free_list, masks = work[12:]
+    masks = work[15]
     onehot = _onehot(digits, places)
     by_mask = criterion == FEWER_PARTS and pegs * (pegs + 1) < 64
     n = candidates.shape[0]
-    size = digits.shape[0] - LANES
     stamp[0] += 1
     mark = stamp[0]
     for j in range(n):
@@ -292,11 +317,15 @@ def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perm
         cp[j] = places[c]
         cu[j] = unary[c]
         marks[c] = mark
-    fresh = 0
-    for c in range(16):
-        if free & (np.int64(1) << c):
-            free_list[fresh] = c
-            fresh += 1
+    # The candidates worth scoring are those in the pool.
+    listed = 0
+    for j in range(n):
+        c = candidates[j]
+        if pooled < 0 or _in_pool(pool[0], pooled, c):
+            ids[listed] = c
+            gp[listed] = places[c]
+            gu[listed] = unary[c]
+            listed += 1
     bound = lower_bound(criterion, n, pegs)
     enough = bound + TIE * max(1.0, abs(bound))
     best = np.inf
@@ -304,25 +333,13 @@ def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perm
     for phase in range(2):
         if phase == 1 and (not from_all or best <= enough):
             break
-        total = 0
-        direct = phase == 1 and free == 0 and symmetric == 0
-        if direct:
-            total = size
-            pool_p, pool_u = places, unary
+        direct = phase == 1 and pooled < 0
+        if phase == 0:
+            total, pool_ids, pool_p, pool_u = listed, ids, gp, gu
+        elif direct:
+            total, pool_ids, pool_p, pool_u = digits.shape[0] - LANES, ids, places, unary
         else:
-            for j in range(n if phase == 0 else size):
-                g = candidates[j] if phase == 0 else j
-                if phase == 1 and marks[g] == mark:
-                    continue
-                d = digits[g]
-                if _canonical(d, pegs, free) and _orbit_least(
-                    d, pegs, free, perms, taus, symmetric, image, relabel, free_list
-                ):
-                    ids[total] = g
-                    gp[total] = places[g]
-                    gu[total] = unary[g]
-                    total += 1
-            pool_p, pool_u = gp, gu
+            total, pool_ids, pool_p, pool_u = pooled, pool[0], pool[1], pool[2]
         for g0 in range(0, total, LANES):
             if by_mask:
                 _count_parts(pool_p, pool_u, g0, cp, cu, n, pegs, onehot, masks, values)
@@ -338,7 +355,7 @@ def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perm
             for t in range(width):
                 if values[t] >= _limit(best):
                     continue
-                g = g0 + t if direct else ids[g0 + t]
+                g = g0 + t if direct else pool_ids[g0 + t]
                 if phase == 1 and marks[g] == mark:
                     continue
                 best = values[t]
@@ -346,6 +363,13 @@ def _choose(packed, candidates, pegs, criterion, from_all, free, symmetric, perm
                 if best <= enough:
                     return chosen
     return chosen
+
+
+@njit(cache=True, inline="always")
+def _in_pool(ids, count, code):
+    """Whether ``code`` is among the sorted ``ids[:count]``."""
+    at = np.searchsorted(ids[:count], code)
+    return at < count and ids[at] == code
 
 
 @njit(cache=True)
@@ -385,15 +409,22 @@ def choose(packed, pegs, colours, criterion, from_all, candidates, path, free, t
     ``free``: the colours none of them uses), with ``tables`` = (answers, n log n, peg
     permutations); the code arrays carry LANES spare entries at the end."""
     answers, n_log_n, all_perms = tables
+    size = packed[0].shape[0] - LANES
     counts = np.zeros((answers.shape[0], LANES), np.uint32)
-    work = workspace(packed[0].shape[0] - LANES, colours, pegs, answers, n_log_n, counts)
+    work = workspace(size, colours, pegs, answers, n_log_n, counts)
     perms, taus = _symmetry_buffers(all_perms, pegs, colours)
     symmetric = 0
     if path.shape[0] <= SYMMETRY_DEPTH:
         symmetric = symmetries(path, path.shape[0], pegs, colours, all_perms, perms, taus)
-    return _choose(
-        packed, candidates, pegs, criterion, from_all, free, symmetric, perms, taus, work
-    )
+    pool = _pool_buffers(size)
+    pooled = _fill_pool(packed, pegs, free, symmetric, perms, taus, pool, work[12:15])
+    return _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work)
+
+
+@njit(cache=True)
+def _pool_buffers(size):
+    spare = size + LANES
+    return np.zeros(spare, np.int64), np.zeros(spare, np.uint64), np.zeros(spare, np.uint64)
 
 
 @njit(cache=True)
@@ -418,6 +449,11 @@ def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tab
     work16 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint16))
     work32 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint32))
     perms, taus = _symmetry_buffers(all_perms, pegs, colours)
+    pool_ids = np.zeros((POOL_LEVELS, size + LANES), np.int64)
+    pool_p = np.zeros((POOL_LEVELS, size + LANES), np.uint64)
+    pool_u = np.zeros((POOL_LEVELS, size + LANES), np.uint64)
+    pooled = np.zeros(POOL_LEVELS, np.int64)
+    pool_of = np.full(POOL_LEVELS, -2, np.int64)
     histogram = np.zeros(made + total + 2, np.int64)
     segment = candidates.copy()
     spare = np.empty(total, np.int64)
@@ -439,16 +475,25 @@ def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tab
         if n == 1:
             histogram[depth + 1] += 1
             continue
-        symmetric = 0
-        if depth <= SYMMETRY_DEPTH:
-            at, r = depth, parent
-            while r >= 0:
-                at -= 1
-                trail[at] = digits[guesses[r]]
-                r = parents[r]
-            symmetric = symmetries(trail, depth, pegs, colours, all_perms, perms, taus)
+        # Siblings share their history, hence their pool: one pool per depth is kept.
+        level = min(depth - made, POOL_LEVELS - 1)
+        if depth - made >= POOL_LEVELS or pool_of[level] != parent:
+            symmetric = 0
+            if depth <= SYMMETRY_DEPTH:
+                at, r = depth, parent
+                while r >= 0:
+                    at -= 1
+                    trail[at] = digits[guesses[r]]
+                    r = parents[r]
+                symmetric = symmetries(trail, depth, pegs, colours, all_perms, perms, taus)
+            pool = (pool_ids[level], pool_p[level], pool_u[level])
+            pooled[level] = _fill_pool(
+                packed, pegs, free_now, symmetric, perms, taus, pool, work8[12:15]
+            )
+            pool_of[level] = parent
         node = segment[start : start + n]
-        args = (node, pegs, criterion, from_all, free_now, symmetric, perms, taus)
+        pool = (pool_ids[level], pool_p[level], pool_u[level])
+        args = (node, pegs, criterion, from_all, pool, pooled[level])
         if n < 256:
             guess = _choose(packed, *args, work8)
         elif n < 65536:
