@@ -303,10 +303,12 @@ def _fill_pool(packed, pegs, free, symmetric, perms, taus, pool, scratch):
 def _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work):
     """The guess a partition strategy plays: the first candidate of least value, unless
     (``from_all``) a code is strictly better; then the first such code. Only the codes
-    of ``pool`` (its first ``pooled``, or every code if ``pooled`` < 0) are scored."""
+    of ``pool`` (its first ``pooled``; if ``pooled`` < 0, every code but those with a
+    dead colour other than the lowest, see ``_fill_live``) are scored."""
     digits, places, unary, _ = packed
     marks, stamp, answers, cp, cu, gp, gu, ids, n_log_n, counts, lanes, values = work[:12]
     masks = work[15]
+    colours = work[14].shape[0]
     onehot = _onehot(digits, places)
     by_mask = criterion == FEWER_PARTS and pegs * (pegs + 1) < 64
     n = candidates.shape[0]
@@ -333,13 +335,17 @@ def _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work):
     for phase in range(2):
         if phase == 1 and (not from_all or best <= enough):
             break
-        direct = phase == 1 and pooled < 0
+        direct = False
         if phase == 0:
             total, pool_ids, pool_p, pool_u = listed, ids, gp, gu
-        elif direct:
-            total, pool_ids, pool_p, pool_u = digits.shape[0] - LANES, ids, places, unary
-        else:
+        elif pooled >= 0:
             total, pool_ids, pool_p, pool_u = pooled, pool[0], pool[1], pool[2]
+        else:
+            pool_ids, pool_p, pool_u = ids, gp, gu
+            total = _fill_live(packed, candidates, pegs, colours, ids, gp, gu)
+            if total < 0:  # every code
+                direct = True
+                total, pool_p, pool_u = digits.shape[0] - LANES, places, unary
         for g0 in range(0, total, LANES):
             if by_mask:
                 _count_parts(pool_p, pool_u, g0, cp, cu, n, pegs, onehot, masks, values)
@@ -363,6 +369,54 @@ def _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work):
                 if best <= enough:
                     return chosen
     return chosen
+
+
+@njit(cache=True)
+def _fill_live(packed, candidates, pegs, colours, ids, gp, gu):
+    """With repetition, colours no candidate has ("dead") add nothing to any answer, so
+    codes equal up to which dead colour sits on a peg split the candidates alike, and the
+    lowest has only the lowest dead colour. Put those codes in ``ids`` (and their words),
+    in order, and return how many; -1 when fewer than two colours are dead."""
+    digits, places, unary, sets = packed
+    if digits.shape[0] - LANES != colours**pegs:
+        return -1
+    live = 0
+    for j in range(candidates.shape[0]):
+        live |= sets[candidates[j]]
+    dead = ((1 << colours) - 1) & ~live
+    if dead & (dead - 1) == 0:
+        return -1
+    alphabet = np.empty(colours, np.int64)
+    letters = 0
+    for c in range(colours):
+        if live & (1 << c) or c == _lowest(dead):
+            alphabet[letters] = c
+            letters += 1
+    digit = np.zeros(pegs, np.int64)
+    total = 0
+    while True:
+        code = 0
+        for j in range(pegs):
+            code = code * colours + alphabet[digit[j]]
+        ids[total] = code
+        gp[total] = places[code]
+        gu[total] = unary[code]
+        total += 1
+        j = pegs - 1
+        while j >= 0 and digit[j] == letters - 1:
+            digit[j] = 0
+            j -= 1
+        if j < 0:
+            return total
+        digit[j] += 1
+
+
+@njit(cache=True, inline="always")
+def _lowest(mask):
+    c = 0
+    while not mask & (1 << c):
+        c += 1
+    return c
 
 
 @njit(cache=True, inline="always")
@@ -427,7 +481,7 @@ def _pool_buffers(size):
     return np.zeros(spare, np.int64), np.zeros(spare, np.uint64), np.zeros(spare, np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tables):
     """Guesses per secret below a node: ``histogram[k]`` of the ``candidates`` take k
     guesses in all, the guesses ``path`` (packed digits, leaving the colours ``free``)

@@ -70,7 +70,8 @@ def evaluate(
     progress: Callable[[int, int], None] | None = None,
 ) -> Evaluation:
     """Play every secret of ``variant``; the subtrees after the first guess are shared
-    among ``jobs`` processes. ``progress(done, total)`` counts finished subtrees."""
+    among ``jobs`` threads (kernel strategies) or processes. ``progress(done, total)``
+    counts finished subtrees."""
     chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
     if not isinstance(jobs, int) or jobs < 1:
         raise MastermindError(f"--jobs must be at least 1, not {jobs!r}")
@@ -85,7 +86,7 @@ def evaluate(
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(_children(root, first, np.arange(variant.size)))
     if jobs > 1:
-        subtrees = _balance(chosen, subtrees, histogram, variant.size // (8 * jobs))
+        subtrees = _balance(chosen, subtrees, histogram, variant.size // (2 * jobs))
     subtrees.sort(key=lambda item: -len(item[1]))
     if jobs == 1:
         results = (_play(chosen, h, c) for h, c in subtrees)
@@ -94,9 +95,12 @@ def evaluate(
             if progress:
                 progress(done, len(subtrees))
     else:
-        from concurrent.futures import ProcessPoolExecutor  # only here: it is slow to import
+        # The kernels let go of the GIL, so threads share the codes; the rest needs processes.
+        from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        threads = isinstance(chosen, Partition) and variant.size > _vector.VECTOR_LIMIT
+        executor = ThreadPoolExecutor if threads else ProcessPoolExecutor
+        with executor(max_workers=jobs) as pool:
             futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
             for done, future in enumerate(futures, 1):
                 histogram.update(future.result())
