@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench bench-exact clean
+.PHONY: setup run test lint bench bench-exact bench-peers clean
 
 setup: $(STAMP)
 
@@ -34,6 +34,10 @@ bench: $(STAMP)
 # The full exact benchmark plays 1000 Russian games per shooter: about half an hour.
 bench-exact: $(STAMP)
 	$(BIN)/python bench/exact.py
+
+# hamle beside the public peers, built outside the repository (see the README).
+bench-peers: $(STAMP)
+	$(BIN)/python bench/peers.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png tests/browser/artifacts

@@ -4,11 +4,14 @@ Measured with ``time.perf_counter`` around ``evaluate(name, variant, jobs=...)``
 strategy in ``STRATEGIES`` (each run once, all secrets of the variant played):
 
 - evaluations: seconds, total, average and worst number of guesses, and first guess on
-  4×6 (classic), 4×8 and Bulls and Cows with one process, and 5×8 with two processes
-  (``jobs=2``, the aim) and with one. The numba kernels are warmed up first on 3×4 (and
-  the on-the-fly scoring on one 5×8 code), and each variant's feedback table is built
-  before its runs and timed apart (``table_seconds``), so neither compile time nor the
-  table counts in a strategy's seconds.
+  4×6 (classic), 4×8 and Bulls and Cows with one process, and 5×8 with two threads
+  (``jobs=2``, the aim) and with one. The NumPy path is warmed up first on 3×4 and the
+  numba kernels on 4×7 (and the on-the-fly scoring on one 5×8 code), and each variant's
+  feedback table is built before its runs and timed apart (``table_seconds``), so neither
+  compile time nor the table counts in a strategy's seconds (``bench/peers.py`` times
+  fresh processes instead).
+- ``same_totals_as_before``: every strategy's total on 4×8, Bulls and Cows and 5×8 equals
+  the engine's before its 64-lane kernels (``EARLIER_TOTALS``); the run exits 1 if not.
 - baseline on 4×6 (``naive_mastermind``): the seed's ``Counter`` scoring, a list of
   candidates, the same criterion and tie-break scanning every code (every candidate for
   ``minimax-candidates``), one game at a time. Its opening guess is computed once per
@@ -52,6 +55,37 @@ PUBLISHED_CLASSIC = {  # total guesses over the 1296 secrets of 4×6
     "entropy": 5722,  # Neuwirth 1982 / Kooi 2005
     "most-parts": 5668,  # Kooi 2005
 }
+# Totals of every strategy on the bigger variants as the engine gave them before its
+# 64-lane kernels: a faster engine must play the very same games.
+EARLIER_TOTALS = {
+    "4x8": {
+        "first-consistent": 29544,
+        "random-consistent": 22204,
+        "minimax": 21230,
+        "minimax-candidates": 21295,
+        "expected-size": 20725,
+        "entropy": 20688,
+        "most-parts": 20896,
+    },
+    "bulls-and-cows": {
+        "first-consistent": 28024,
+        "random-consistent": 27532,
+        "minimax": 27139,
+        "minimax-candidates": 26983,
+        "expected-size": 26551,
+        "entropy": 26424,
+        "most-parts": 26751,
+    },
+    "5x8": {
+        "first-consistent": 250116,
+        "random-consistent": 192116,
+        "minimax": 183966,
+        "minimax-candidates": 184723,
+        "expected-size": 180287,
+        "entropy": 179863,
+        "most-parts": 181834,
+    },
+}
 STRIDE, QUICK_STRIDE = 125, 431  # prime to 6, so the sample spreads over every colour
 
 
@@ -59,7 +93,8 @@ def warm_up() -> float:
     """Compile (or load) every kernel on small inputs; returns the seconds it took."""
     start = perf_counter()
     for name in mm.STRATEGIES:
-        mm.evaluate(name, mm.Variant(3, 4))
+        mm.evaluate(name, mm.Variant(3, 4))  # NumPy alone
+        mm.evaluate(name, mm.Variant(4, 7))  # 2401 codes: the kernels
     mm.Variant(5, 8).feedback(0, np.arange(2))  # scoring without a table
     return perf_counter() - start
 
@@ -216,6 +251,10 @@ def main() -> int:
     if not args.quick:
         runs["5x8-jobs-1"] = bench_variant(super_, 1)
     report["evaluations"] = runs
+    report["same_totals_as_before"] = {
+        key: all(runs[key]["strategies"][n]["total"] == t for n, t in totals.items())
+        for key, totals in EARLIER_TOTALS.items()
+    }
     classic = runs["4x6"]
     stride = QUICK_STRIDE if args.quick else STRIDE
     report["baseline"] = bench_baseline(classic, stride, compute_first=not args.quick)
@@ -231,7 +270,8 @@ def main() -> int:
     )
     report["benchmark_seconds"] = round(perf_counter() - started, 1)
     write_report(report, args.out)
-    return 0 if report["baseline_agrees"] else 1
+    same = all(report["same_totals_as_before"].values())
+    return 0 if report["baseline_agrees"] and same else 1
 
 
 if __name__ == "__main__":
