@@ -23,6 +23,16 @@ from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN, WATER, Observ
 from hamle.battleship.rules import Rules, placements, zone
 
 MASK = (1 << 64) - 1
+# Rule sets the kernel tests share: presets, small, rectangular, no-touch.
+RULESETS = [
+    Rules.classic(),
+    Rules.russian(),
+    Rules.custom(5, [3, 2]),
+    Rules.custom(4, [2, 2, 1], touching=False),
+    Rules.custom((3, 7), [3, 3, 2]),
+    Rules.custom((6, 5), [4, 3, 1, 1], touching=False),
+    Rules.custom(8, [5, 4, 4, 2, 1]),
+]
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB

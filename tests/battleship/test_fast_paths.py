@@ -28,15 +28,9 @@ KERNEL_SHOOTERS = ["random", "hunt-target", "parity", "density"]
 # Long ships on 10×10: d can exceed int64 here, so best_cells must take the Python-int path.
 BIG_WEIGHTS = [Rules.custom(10, [10, 10, 10, 2]), Rules.custom(10, [9] * 5, touching=False)]
 RULESETS = [
-    Rules.classic(),
-    Rules.russian(),
-    Rules.custom(5, [3, 2]),
-    Rules.custom(4, [2, 2, 1], touching=False),
-    Rules.custom((3, 7), [3, 3, 2]),
-    Rules.custom((6, 5), [4, 3, 1, 1], touching=False),
-    Rules.custom(8, [5, 4, 4, 2, 1]),
-    Rules.custom((9, 11), [5, 4, 3, 3, 2, 1], touching=False),  # 99 cells: two words
-]
+    *ref.RULESETS,
+    Rules.custom((9, 11), [5, 4, 3, 3, 2, 1], touching=False),
+]  # 99 cells: two words
 RULE_IDS = [rules.describe() for rules in RULESETS]
 simulate_module = import_module("hamle.battleship.simulate")  # the package's name is a function
 

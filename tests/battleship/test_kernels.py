@@ -25,15 +25,7 @@ SETTINGS = settings(
 GAME_SETTINGS = settings(SETTINGS, max_examples=150)
 
 # Rule sets for sampling, densities and hunt-target: presets, small, rectangular, no-touch.
-RULESETS = [
-    Rules.classic(),
-    Rules.russian(),
-    Rules.custom(5, [3, 2]),
-    Rules.custom(4, [2, 2, 1], touching=False),
-    Rules.custom((3, 7), [3, 3, 2]),
-    Rules.custom((6, 5), [4, 3, 1, 1], touching=False),
-    Rules.custom(8, [5, 4, 4, 2, 1]),
-]
+RULESETS = ref.RULESETS
 RULE_IDS = [rules.describe() for rules in RULESETS]
 
 
