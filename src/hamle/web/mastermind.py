@@ -18,6 +18,7 @@ import secrets
 from functools import lru_cache
 from typing import Annotated, Literal
 
+import numpy as np
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
@@ -316,10 +317,12 @@ def undo(game_id: GameId, request: Request) -> GameView:
 
 
 def warm_up() -> None:
-    """Load the scoring and partition kernels with one classic suggestion."""
-    variant = mm.Variant.classic()
+    """Load the scoring and partition code paths: a classic suggestion (NumPy alone), one
+    on 4×7 (the kernels, with a feedback table) and a 5×8 answer (no table)."""
     strategy = mm.get_strategy("minimax")
-    first = strategy.next_guess(mm.History(variant))
-    history = mm.History(variant).then(first, variant.answer(1, 1))
-    strategy.next_guess(history)
-    mm.score(variant, 0, first)
+    for variant in (mm.Variant.classic(), mm.Variant(4, 7)):
+        first = strategy.next_guess(mm.History(variant))
+        history = mm.History(variant).then(first, variant.answer(1, 1))
+        strategy.next_guess(history)
+        mm.score(variant, 0, first)
+    mm.Variant.named("super").feedback(0, np.arange(2))
