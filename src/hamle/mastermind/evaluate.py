@@ -173,7 +173,7 @@ def _play_kernel(strategy: Partition, history: History, candidates: np.ndarray) 
         variant.colours,
         strategy.criterion,
         strategy.from_all_codes,
-        np.asarray(candidates, np.int64),
+        np.array(candidates, np.int64),
         packed[0][np.asarray(guesses, np.int64)],
         colour_mask(free_colours(variant, guesses)),
         kernel_tables(variant),

@@ -86,7 +86,7 @@ class Partition(Strategy):
         variant = history.variant
         guesses = [g for g, _ in history.turns]
         free = free_colours(variant, guesses)
-        candidates = np.asarray(candidates, np.int64)
+        candidates = np.array(candidates, np.int64)  # writable: one kernel signature
         if variant.size <= _vector.VECTOR_LIMIT:
             return _choose_vector(variant, candidates, free, self.criterion, self.from_all_codes)
         from . import _kernels
