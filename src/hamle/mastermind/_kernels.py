@@ -118,10 +118,10 @@ def _limit(best):
 
 
 @njit(cache=True)
-def lower_bound(criterion, n, pegs):
-    """The best value any guess could reach on n candidates: parts as even as the
-    p(p + 3)/2 answers allow."""
-    parts = min(n, pegs * (pegs + 3) // 2)
+def lower_bound(criterion, n, answers):
+    """The best value a guess with at most ``answers`` possible answers could reach on n
+    candidates: parts as even as they allow."""
+    parts = min(n, answers)
     small = n // parts
     extra = n - small * parts
     if criterion == MAX_PART:
@@ -328,13 +328,19 @@ def _choose(packed, candidates, pegs, criterion, from_all, pool, pooled, work):
             gp[listed] = places[c]
             gu[listed] = unary[c]
             listed += 1
-    bound = lower_bound(criterion, n, pegs)
+    # A code that is no candidate never gets the answer "all black": one answer fewer.
+    answers_possible = pegs * (pegs + 3) // 2
+    bound = lower_bound(criterion, n, answers_possible)
     enough = bound + TIE * max(1.0, abs(bound))
+    outside = lower_bound(criterion, n, answers_possible - 1)
+    enough_outside = outside + TIE * max(1.0, abs(outside))
     best = np.inf
     chosen = -1
     for phase in range(2):
-        if phase == 1 and (not from_all or best <= enough):
+        if phase == 1 and (not from_all or best <= enough_outside):
             break
+        if phase == 1:
+            enough = enough_outside
         direct = False
         if phase == 0:
             total, pool_ids, pool_p, pool_u = listed, ids, gp, gu

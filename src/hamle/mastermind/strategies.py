@@ -112,18 +112,20 @@ def _choose_vector(variant: Variant, candidates, free, criterion: int, from_all:
     """``Partition.choose`` in NumPy: the same scan as the kernels, value by value."""
     table = feedback_table(variant)
     listed, logs = _vector_tables(variant)
-    bound = lower_bound(criterion, len(candidates), variant.pegs)
-    enough = bound + TIE * max(1.0, abs(bound))
+    answers = variant.pegs * (variant.pegs + 3) // 2
+    enough = _enough(lower_bound(criterion, len(candidates), answers))
+    # A code that is no candidate never gets the answer "all black": one answer fewer.
+    enough_outside = _enough(lower_bound(criterion, len(candidates), answers - 1))
     # The lowest of equally good codes is canonical, so candidates outside the pool
     # can be skipped; a non-candidate must do strictly better, as candidates win ties.
     first = candidates[_membership(variant, free)[candidates]]
     scores = _vector.values(table, first, candidates, criterion, listed, logs)
     at, value = _vector.first_best(scores, np.inf, enough)
-    if value <= enough or not from_all:
+    if value <= enough_outside or not from_all:
         return int(first[at])
     pool = canonical_guesses(variant, free=free)
     scores = _vector.values(table, pool, candidates, criterion, listed, logs)
-    better, _ = _vector.first_best(scores, value, enough)
+    better, _ = _vector.first_best(scores, value, enough_outside)
     return int(pool[better] if better >= 0 else first[at])
 
 
@@ -151,14 +153,18 @@ def _membership(variant: Variant, free: tuple[int, ...]) -> np.ndarray:
     return inside
 
 
-def lower_bound(criterion: int, n: int, pegs: int) -> float:
-    """The best value any guess could reach on n candidates: parts as even as the
-    p(p + 3)/2 answers allow.
+def _enough(bound: float) -> float:
+    return bound + TIE * max(1.0, abs(bound))
 
-    >>> lower_bound(MAX_PART, 1296, 4), lower_bound(FEWER_PARTS, 5, 4)
+
+def lower_bound(criterion: int, n: int, answers: int) -> float:
+    """The best value a guess with at most ``answers`` possible answers could reach on n
+    candidates: parts as even as they allow (p(p + 3)/2 answers for p pegs).
+
+    >>> lower_bound(MAX_PART, 1296, 14), lower_bound(FEWER_PARTS, 5, 14)
     (93.0, -5.0)
     """
-    parts = min(n, pegs * (pegs + 3) // 2)
+    parts = min(n, answers)
     small, extra = divmod(n, parts)
     sizes = [small + 1] * extra + [small] * (parts - extra)
     if criterion == MAX_PART:
