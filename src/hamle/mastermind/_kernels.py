@@ -433,19 +433,21 @@ def _in_pool(ids, count, code):
 
 
 @njit(cache=True)
-def workspace(size, colours, pegs, answers, n_log_n, counts):
+def workspace(size, colours, pegs, answers, n_log_n, counts, marks, stamp):
     """Scratch arrays for ``_choose`` on a code space of ``size`` codes; ``counts`` has a
-    row per answer and LANES columns, of a type that holds the largest part."""
+    row per answer and LANES columns, of a type that holds the largest part; ``marks``
+    (zeros, one per code) and ``stamp`` (its last mark) may be shared. The rest is written
+    before it is read: left uninitialised, its pages are never touched in vain."""
     spare = size + LANES
     return (
-        np.zeros(size, np.int64),
-        np.zeros(1, np.int64),
+        marks,
+        stamp,
         answers,
-        np.zeros(spare, np.uint64),
-        np.zeros(spare, np.uint64),
-        np.zeros(spare, np.uint64),
-        np.zeros(spare, np.uint64),
-        np.zeros(spare, np.int64),
+        np.empty(spare, np.uint64),
+        np.empty(spare, np.uint64),
+        np.empty(spare, np.uint64),
+        np.empty(spare, np.uint64),
+        np.empty(spare, np.int64),
         n_log_n,
         counts,
         np.zeros(LANES, np.uint8),
@@ -471,7 +473,16 @@ def choose(packed, pegs, colours, criterion, from_all, candidates, path, free, t
     answers, n_log_n, all_perms = tables
     size = packed[0].shape[0] - LANES
     counts = np.zeros((answers.shape[0], LANES), np.uint32)
-    work = workspace(size, colours, pegs, answers, n_log_n, counts)
+    work = workspace(
+        size,
+        colours,
+        pegs,
+        answers,
+        n_log_n,
+        counts,
+        np.zeros(size, np.int64),
+        np.zeros(1, np.int64),
+    )
     perms, taus = _symmetry_buffers(all_perms, pegs, colours)
     symmetric = 0
     if path.shape[0] <= SYMMETRY_DEPTH:
@@ -484,7 +495,7 @@ def choose(packed, pegs, colours, criterion, from_all, candidates, path, free, t
 @njit(cache=True)
 def _pool_buffers(size):
     spare = size + LANES
-    return np.zeros(spare, np.int64), np.zeros(spare, np.uint64), np.zeros(spare, np.uint64)
+    return np.empty(spare, np.int64), np.empty(spare, np.uint64), np.empty(spare, np.uint64)
 
 
 @njit(cache=True, nogil=True)
@@ -505,13 +516,21 @@ def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tab
     solved = pegs * (pegs + 1)
     slots = (pegs + 1) * (pegs + 1)
     rows = answers.shape[0]
-    work8 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint8))
-    work16 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint16))
-    work32 = workspace(size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint32))
+    marks = np.zeros(size, np.int64)
+    stamp = np.zeros(1, np.int64)
+    work8 = workspace(
+        size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint8), marks, stamp
+    )
+    work16 = workspace(
+        size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint16), marks, stamp
+    )
+    work32 = workspace(
+        size, colours, pegs, answers, n_log_n, np.zeros((rows, LANES), np.uint32), marks, stamp
+    )
     perms, taus = _symmetry_buffers(all_perms, pegs, colours)
-    pool_ids = np.zeros((POOL_LEVELS, size + LANES), np.int64)
-    pool_p = np.zeros((POOL_LEVELS, size + LANES), np.uint64)
-    pool_u = np.zeros((POOL_LEVELS, size + LANES), np.uint64)
+    pool_ids = np.empty((POOL_LEVELS, size + LANES), np.int64)
+    pool_p = np.empty((POOL_LEVELS, size + LANES), np.uint64)
+    pool_u = np.empty((POOL_LEVELS, size + LANES), np.uint64)
     pooled = np.zeros(POOL_LEVELS, np.int64)
     pool_of = np.full(POOL_LEVELS, -2, np.int64)
     histogram = np.zeros(made + total + 2, np.int64)
