@@ -91,8 +91,6 @@ def evaluate(
     as_json: bool = JSON,
 ) -> None:
     """Play every secret with one strategy: total, average, worst case, histogram."""
-    from rich.table import Table
-
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
@@ -103,6 +101,8 @@ def evaluate(
     if as_json:
         print_json(data)
         return
+    from rich.table import Table
+
     console.print(f"{result.strategy} on {chosen.describe()}", highlight=False)
     console.print(
         f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
