@@ -24,24 +24,11 @@ NO_SYMMETRY = np.zeros((0, 1), np.int64)
 
 
 def kernel_guess(variant: mm.Variant, name: str, history: mm.History, symmetric=True) -> int:
-    strategy = mm.get_strategy(name)
-    guesses = [g for g, _ in history.turns]
-    packed = variant.packed()
-    answers, logs, perms = kernel_tables(variant)
-    tables = (answers, logs, perms if symmetric else NO_SYMMETRY.repeat(variant.pegs, 1))
-    return int(
-        _kernels.choose(
-            packed,
-            variant.pegs,
-            variant.colours,
-            strategy.criterion,
-            strategy.from_all_codes,
-            history.candidates().astype(np.int64),
-            packed[0][np.asarray(guesses, np.int64)],
-            colour_mask(free_colours(variant, guesses)),
-            tables,
-        )
-    )
+    """The kernel's guess, with the peg symmetries or without them."""
+    args = list(mm.get_strategy(name).kernel_arguments(history, history.candidates()))
+    answers, logs, perms = args[-1]
+    args[-1] = (answers, logs, perms if symmetric else NO_SYMMETRY.repeat(variant.pegs, 1))
+    return int(_kernels.choose(*args))
 
 
 def random_history(variant: mm.Variant, secret: int, guesses: list[int]) -> mm.History:

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _vector
-from .codes import Variant, free_colours
+from .codes import Variant
 from .errors import MastermindError
 from .history import History
-from .strategies import Partition, Strategy, colour_mask, get_strategy, kernel_tables
+from .strategies import Partition, Strategy, get_strategy
 
 EVALUATE_LIMIT = 100_000  # code spaces larger than this take hours for scoring strategies
 
@@ -164,18 +164,5 @@ def _play_kernel(strategy: Partition, history: History, candidates: np.ndarray) 
     """``_play`` in one kernel call: the same guesses, node by node."""
     from . import _kernels
 
-    variant = history.variant
-    guesses = [g for g, _ in history.turns]
-    packed = variant.packed()
-    histogram = _kernels.play(
-        packed,
-        variant.pegs,
-        variant.colours,
-        strategy.criterion,
-        strategy.from_all_codes,
-        np.array(candidates, np.int64),
-        packed[0][np.asarray(guesses, np.int64)],
-        colour_mask(free_colours(variant, guesses)),
-        kernel_tables(variant),
-    )
+    histogram = _kernels.play(*strategy.kernel_arguments(history, candidates))
     return Counter({k: int(n) for k, n in enumerate(histogram) if n})

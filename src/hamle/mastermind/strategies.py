@@ -1,9 +1,10 @@
 """Guessing strategies, registered by name. Each picks the next guess from a history.
 
 Criterion strategies score every guess in their pool by the partition of the candidates
-by answer; ties go to a candidate, then to the lowest code (Knuth's rule). Colours no
-guess has used yet are interchangeable, so only the lowest code of each class of
-guesses equal up to such colours is scored: the result is the same, found faster.
+by answer; ties go to a candidate, then to the lowest code (Knuth's rule). Codes that
+split the candidates alike by construction (up to colours no guess has used yet, and in
+the kernels also peg symmetries and colours no candidate has) are scored once, through
+the lowest of them: the result is the same, found faster.
 
 >>> v = Variant.classic()
 >>> [v.format(STRATEGIES[name].first_guess(v)) for name in ("minimax", "expected-size",
@@ -84,27 +85,30 @@ class Partition(Strategy):
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
         variant = history.variant
-        guesses = [g for g, _ in history.turns]
-        free = free_colours(variant, guesses)
-        candidates = np.array(candidates, np.int64)  # writable: one kernel signature
         if variant.size <= _vector.VECTOR_LIMIT:
+            free = free_colours(variant, [g for g, _ in history.turns])
+            candidates = np.asarray(candidates, np.int64)
             return _choose_vector(variant, candidates, free, self.criterion, self.from_all_codes)
         from . import _kernels
 
+        return int(_kernels.choose(*self.kernel_arguments(history, candidates)))
+
+    def kernel_arguments(self, history: History, candidates) -> tuple:
+        """What ``_kernels.choose`` and ``_kernels.play`` take for this strategy at the
+        node ``history`` with these candidates."""
+        variant = history.variant
+        guesses = [g for g, _ in history.turns]
         packed = variant.packed()
-        path = packed[0][np.asarray(guesses, np.int64)]
-        return int(
-            _kernels.choose(
-                packed,
-                variant.pegs,
-                variant.colours,
-                self.criterion,
-                self.from_all_codes,
-                candidates,
-                path,
-                colour_mask(free),
-                kernel_tables(variant),
-            )
+        return (
+            packed,
+            variant.pegs,
+            variant.colours,
+            self.criterion,
+            self.from_all_codes,
+            np.array(candidates, np.int64),  # a writable copy: one compiled signature
+            packed[0][np.asarray(guesses, np.int64)],
+            colour_mask(free_colours(variant, guesses)),
+            kernel_tables(variant),
         )
 
 
@@ -138,7 +142,7 @@ def _vector_tables(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
 def kernel_tables(variant: Variant) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the kernels need beside the codes: the answers, k ln k, the peg permutations."""
     perms = np.array(list(itertools.permutations(range(variant.pegs))), np.int64)
-    return _vector.answers(variant.pegs), _vector.n_log_n(variant.size), perms
+    return (*_vector_tables(variant), perms)
 
 
 def colour_mask(colours) -> int:
