@@ -1,5 +1,6 @@
-"""Exact no-touch counts (spec § 5): the profile DP against enumeration on small boards,
-seed 003's figures on the Russian board, invariants, errors, and the exact shooter."""
+"""Exact counts (spec § 5) under both rule sets: the profile DP against enumeration on
+small boards, seed 003's figures on the Russian board, the classic fleet count,
+invariants, errors, and the exact shooter."""
 
 from __future__ import annotations
 
@@ -18,14 +19,12 @@ from hamle.battleship import (
     Observation,
     Ocean,
     Rules,
-    RulesError,
     count_fleets,
     exact,
     get_shooter,
     layouts,
     play_game,
     random_fleet,
-    simulate,
 )
 from hamle.battleship.observation import HIT, SUNK, UNKNOWN
 from hamle.battleship.strategies.exact_shooter import _symmetries, best_cells
@@ -37,6 +36,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 RUSSIAN = Rules.russian()
+CLASSIC = Rules.classic()
 SEED_TOTAL = 1_855_545_978_831_780
 # Seed 003's empty-board map, every count divided by 10^9 (rows 1..10, columns A..J).
 SEED_MAP = [
@@ -50,12 +50,13 @@ SEED_MAP = [
 
 @st.composite
 def small_rules(draw) -> Rules:
-    """No-touch rules on boards of 1..5 × 1..6 cells with a fleet that fits."""
+    """Rules of either kind on boards of 1..5 × 1..6 cells with a fleet that fits."""
     rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 6))
     longest = max(rows, cols)
     fleet = draw(st.lists(st.integers(1, min(4, longest)), min_size=1, max_size=4))
     assume(sum(fleet) <= rows * cols)
-    return Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+    touching = draw(st.booleans())
+    return Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=touching)
 
 
 @st.composite
@@ -153,6 +154,9 @@ def test_cached_best_cells_follow_the_board_through_turns_and_flips(obs):
         Rules.custom((7, 3), [3, 2, 1], touching=False),
         Rules.custom(5, [3, 2, 2, 1], touching=False),
         Rules.custom(6, [4, 3, 2, 1], touching=False),
+        Rules.custom(4, [2, 2, 1]),
+        Rules.custom((3, 6), [3, 2, 2]),
+        Rules.custom(5, [4, 3, 2, 1]),
     ],
     ids=lambda r: r.describe(),
 )
@@ -168,10 +172,11 @@ def test_extra_lanes_give_the_same_numbers():
     # more lanes than needed must not change a thing.
     marks = np.zeros(36, np.uint8)
     marks[[7, 20]] = [1, 2]
-    dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1))
-    one = dp.run(dp.plan(True), np.array([0], np.uint64), True)
-    three = dp.run(dp.plan(True), np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
-    assert one[0] == three[0] and list(one[1]) == list(three[1])
+    for touching in (False, True):
+        dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1), touching)
+        one = dp.run(dp.plan(True), np.array([0], np.uint64), True)
+        three = dp.run(dp.plan(True), np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
+        assert one[0] == three[0] and list(one[1]) == list(three[1])
 
 
 def test_counts_beyond_64_bits():
@@ -180,7 +185,7 @@ def test_counts_beyond_64_bits():
     rules = Rules.custom(13, [1] * 16, touching=False)
     total = layouts(rules)
     assert total > 2**64
-    dp = exact_module._Dp(13, 13, np.zeros(169, np.uint8), rules.lengths)
+    dp = exact_module._Dp(13, 13, np.zeros(169, np.uint8), rules.lengths, False)
     primes = exact_module._PRIMES
     plan = dp.plan(False)
     assert dp.run(plan, np.array([0, primes[3], primes[4]], np.uint64), False)[0] == total
@@ -198,6 +203,19 @@ def test_russian_empty_board_is_seed_003():
     least = min(report.counts)
     assert [c for c in range(100) if report.counts[c] == least] == [11, 18, 81, 88]  # B2 …
     assert report.probability("C1") == Fraction(report.at("C1"), SEED_TOTAL)
+
+
+def test_classic_empty_board_counts_every_fleet():
+    # The figure count_fleets finds by enumeration, and a map symmetric under the turns.
+    report = exact(Observation.start(CLASSIC))
+    assert report.fleets == 30_093_975_536 == count_fleets(CLASSIC).fleets
+    assert report.total == 30_093_975_536 // 2
+    board = np.array(report.counts, dtype=object).reshape(10, 10)
+    for turned in (board[::-1], board[:, ::-1], board.T):
+        assert (turned == board).all()
+    assert sum(report.counts) == 17 * report.total
+    assert report.best_names == ["E5", "F5", "E6", "F6"]
+    assert report.as_dict()["fleets"] == report.fleets
 
 
 def test_russian_all_miss_sequence_starts_as_in_the_seed():
@@ -232,7 +250,6 @@ def test_sunk_ships_and_their_water():
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda: exact(Observation.start(Rules.classic())), RulesError, "may not touch"),
         (
             lambda: exact(
                 Observation.from_marks(RUSSIAN, hit=["A1"], miss=["A2", "B1"], afloat=[2])
@@ -255,8 +272,17 @@ def test_sunk_ships_and_their_water():
             CountTooLargeError,
             "too many partial layouts",
         ),
-        (lambda: get_shooter("exact", Rules.classic()), RulesError, "may not touch"),
-        (lambda: simulate(Rules.classic(), ["exact"], games=1), RulesError, "may not touch"),
+        (lambda: layouts(Rules.custom(13, [5, 4, 3, 3, 2])), CountTooLargeError, "too wide"),
+        (
+            lambda: layouts(Rules.custom(12, [5, 4, 3, 3, 2, 2])),
+            CountTooLargeError,
+            "too many partial layouts",
+        ),
+        (
+            lambda: exact(Observation.from_marks(CLASSIC, hit=["A1"], miss=["A2", "B1"])),
+            MarksError,
+            "hit at A1",
+        ),
     ],
 )
 def test_bad_input_gets_a_clear_error(make, error, message):
@@ -270,8 +296,9 @@ def test_a_board_that_would_not_fit_in_memory_is_refused(monkeypatch):
         exact(Observation.start(Rules.custom(6, [3, 2, 1], touching=False)))
 
 
-def test_exact_shooter_plays_whole_games_and_replays_them():
-    rules = Rules.custom(7, [3, 2, 2, 1, 1], touching=False)
+@pytest.mark.parametrize("touching", [False, True])
+def test_exact_shooter_plays_whole_games_and_replays_them(touching):
+    rules = Rules.custom(7, [3, 2, 2, 1, 1], touching=touching)
     for game in (1, 2):
         record = play_game(rules, "exact", game)
         cells = [shot.cell for shot in record.shots]
@@ -283,5 +310,5 @@ def test_exact_shooter_plays_whole_games_and_replays_them():
 def test_exact_shooter_fires_at_a_best_cell():
     obs = Observation.from_marks(RUSSIAN, hit=["E5"], miss=["C1", "J8", "A8"])
     best = set(exact(obs).best)
-    shooter = get_shooter("exact", RUSSIAN)
+    shooter = get_shooter("exact")
     assert {shooter.choose(obs, np.random.default_rng(s)) for s in range(10)} <= best

@@ -66,7 +66,8 @@ def test_hunt_falls_back_to_any_unshot_cell():
 
 @pytest.mark.parametrize("name", list(SHOOTERS))
 def test_every_shooter_finishes_without_repeating(name):
-    rules = CLASSIC if SHOOTERS[name].touching else Rules.custom(8, [5, 4, 3, 3, 2], False)
+    # a smaller board for exact, which counts every layout before each shot
+    rules = Rules.custom(7, [5, 4, 3, 3, 2]) if name == "exact" else CLASSIC
     for game in (1, 2, 3):
         record = play_game(rules, name, game)
         cells = [shot.cell for shot in record.shots]

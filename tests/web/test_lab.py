@@ -192,10 +192,18 @@ def test_exact_counts_with_a_sunk_ship_and_its_water(client):
     assert set(report["best"]) <= {"D5", "F5", "E4", "E6"}
 
 
+def test_exact_counts_under_classic_rules(client):
+    body = {"rules": "classic", "hit": ["E5"], "miss": ["E4", "D5"]}
+    report = client.post(EXACT, json=body).json()
+    assert int(report["fleets"]) == 2 * int(report["total"])
+    assert set(report["best"]) <= {"F5", "E6"}
+    assert report["probability"][report["best"][0]] > 0.3
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"rules": "classic"}, "may not touch"),
+        ({"rules": "classic", "hit": ["A1"], "miss": ["A2", "B1"], "afloat": [2]}, "hit at A1"),
         ({"rules": "russian", "hit": ["A1"], "miss": ["A2", "B1"], "afloat": [2]}, "hit at A1"),
         ({"rules": "russian", "hit": ["A1", "A2"], "miss": ["A3"], "afloat": [2]}, "no layout"),
     ],

@@ -1,4 +1,6 @@
-"""Numba kernels of the exact no-touch count: a cell-by-cell (broken profile) DP.
+"""Numba kernels of the exact counts: a cell-by-cell (broken profile) DP.
+
+Under no-touch rules:
 
 Cells are visited row by row. A *profile* key packs, for every column, the cell of the
 frontier in that column (the current row left of the cursor, the row above from the
@@ -16,6 +18,9 @@ where h = 1 while every cell of that ship is an open hit: such a ship would have
 answered "sunk", so it may not be closed. Each profile carries a dense vector of counts
 indexed by the finished ships (mixed radix over the fleet's lengths), one row per lane;
 lane modulus 0 means arithmetic modulo 2**64, others are primes below 2**31.
+
+Under touching rules a ship is counted when its first cell is decided, and a field only
+holds how many cells it still owes (``transition_touching``).
 
 Marks follow ``observation``: 0 unknown, 1 miss, 2 open hit, 3 sunk, 4 water.
 """
@@ -99,14 +104,19 @@ def transition(key, c, cols, bits, lmax, mark, in_fleet):
 
 
 @njit(cache=True, nogil=True)
-def feasible(key, cols, bits, lmax, at_least, open_by_length):
+def feasible(key, cols, bits, lmax, at_least, open_by_length, touching):
     """Whether the open ships of a profile can still become ships of the fleet: for each
     k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``).
     ``open_by_length`` is scratch space of lmax + 1 entries."""
     mask = (1 << bits) - 1
     open_by_length[:] = 0
     for c in range(cols):
-        k = _length((key >> (c * bits)) & mask, lmax)
+        value = (key >> (c * bits)) & mask
+        if touching:  # a ship owing r cells has at least r + 1
+            below, right = _pending(value, lmax)
+            k = below + right + 1 if value else 0
+        else:
+            k = _length(value, lmax)
         if k:
             open_by_length[k] += 1
     running = 0
@@ -118,25 +128,101 @@ def feasible(key, cols, bits, lmax, at_least, open_by_length):
 
 
 @njit(cache=True, nogil=True)
-def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
+def _pending(value, lmax):
+    """Cells still owed by a touching-rules field value: (vertical, horizontal)."""
+    if value == EMPTY:
+        return 0, 0
+    if value <= 2 * (lmax - 1):
+        return (value - 1) // 2 + 1, 0
+    return 0, (value - 2 * lmax + 1) // 2 + 1
+
+
+@njit(cache=True, nogil=True)
+def transition_touching(key, c, cols, bits, lmax, mark, in_fleet, rows_left, keys, codes):
+    """Touching rules: fill ``keys`` with the choices for the cursor cell (-1: illegal)
+    and ``codes`` with the length of the ship each one starts (0: none). Slot 0 leaves
+    the cell empty, slot 1 fills a cell a ship already owes, slots 2L and 2L + 1 start
+    a ship of L cells downwards and to the right.
+
+    A ship is counted when it starts, so a field only says how many more cells it owes:
+    ``1 + 2(r-1) + h`` r cells below (the column's own field), ``2 lmax - 1 + 2(r-1) +
+    h`` r cells to the right (the field just left of the cursor, which no vertical ship
+    can need then). h = 1 while every cell of the ship is an open hit: such a ship
+    would have been answered "sunk", so it may not end."""
+    mask = (1 << bits) - 1
+    up = (key >> (c * bits)) & mask
+    left = (key >> ((c - 1) * bits)) & mask if c > 0 else 0
+    below, _ = _pending(up, lmax)
+    _, right = _pending(left, lmax)
+    base = key & ~(mask << (c * bits))
+    if right:
+        base &= ~(mask << ((c - 1) * bits))
+    keys[:] = -1
+    codes[:] = 0
+    hit = 1 if mark == HIT else 0
+    if below or right:  # the cell is owed to a ship: fill it
+        if (below and right) or mark == MISS:
+            return
+        owed = below + right - 1
+        flag = ((up if below else left) - 1) & 1 & hit
+        if owed == 0:
+            if flag == 0:
+                keys[1] = base
+        elif below:
+            keys[1] = base | ((1 + 2 * (owed - 1) + flag) << (c * bits))
+        elif c < cols - 1:
+            keys[1] = base | ((2 * lmax - 1 + 2 * (owed - 1) + flag) << (c * bits))
+        return
+    if mark != HIT:
+        keys[0] = base
+    if mark == MISS:
+        return
+    for length in range(1, lmax + 1):
+        if not in_fleet[length]:
+            continue
+        if length == 1:
+            if hit == 0:
+                keys[2], codes[2] = base, 1
+            continue
+        if length <= rows_left:
+            value = 1 + 2 * (length - 2) + hit
+            keys[2 * length], codes[2 * length] = base | (value << (c * bits)), length
+        if c + length <= cols:
+            value = 2 * lmax - 1 + 2 * (length - 2) + hit
+            keys[2 * length + 1] = base | (value << (c * bits))
+            codes[2 * length + 1] = length
+
+
+@njit(cache=True, nogil=True)
+def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_left):
     """One step of the profile DP on keys alone: the next keys (in order of first
-    appearance) and, per old key and choice (empty, occupied), the index of the
-    successor (-1: none) and the length of the ship it closes (0: none)."""
+    appearance) and, per old key and choice (no-touch: empty, occupied; touching: see
+    ``transition_touching``), the index of the successor (-1: none) and the code of the
+    ships it closes (no-touch: the length, 0 for none)."""
     n = len(keys)
-    succ = np.full((n, 2), -1, np.int64)
-    closes = np.zeros((n, 2), np.int64)
+    choices = 2 * lmax + 2 if touching else 2
+    succ = np.full((n, choices), -1, np.int64)
+    closes = np.zeros((n, choices), np.int64)
     size = 16
-    while size < 4 * n:
+    while size < 2 * choices * n:
         size *= 2
     slots = np.full(size, -1, np.int64)
-    nxt = np.empty(2 * n, np.int64)
+    nxt = np.empty(choices * n, np.int64)
     scratch = np.empty(lmax + 1, np.int64)
+    options = np.empty(choices, np.int64)
+    option_codes = np.empty(choices, np.int64)
     m = 0
     for s in range(n):
-        ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
-        for j in range(2):
-            key = ke if j == 0 else kf
-            if key < 0 or not feasible(key, cols, bits, lmax, at_least, scratch):
+        if touching:
+            transition_touching(
+                keys[s], c, cols, bits, lmax, mark, in_fleet, rows_left, options, option_codes
+            )
+        else:
+            ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
+            options[0], option_codes[0], options[1], option_codes[1] = ke, ce, kf, cf
+        for j in range(choices):
+            key = options[j]
+            if key < 0 or not feasible(key, cols, bits, lmax, at_least, scratch, touching):
                 continue
             h = ((key * _GOLDEN) >> 20) & (size - 1)
             while slots[h] >= 0 and nxt[slots[h]] != key:
@@ -146,14 +232,14 @@ def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least):
                 nxt[m] = key
                 m += 1
             succ[s, j] = slots[h]
-            closes[s, j] = ce if j == 0 else cf
+            closes[s, j] = option_codes[j]
     return nxt[:m].copy(), succ, closes
 
 
 @njit(cache=True, nogil=True)
 def predecessors(succ, n_next):
     """The transitions into each next profile, grouped by target: ``order[start[t] :
-    start[t + 1]]`` are the flat indices ``2 * s + choice`` that lead to t."""
+    start[t + 1]]`` are the flat indices ``choices * s + choice`` that lead to t."""
     start = np.zeros(n_next + 1, np.int64)
     flat = succ.reshape(-1)
     for e in range(len(flat)):
@@ -180,33 +266,35 @@ def _add(x, y, modulus):
 
 
 @njit(cache=True, nogil=True)
-def forward_bounds(low, high, succ, closes, n_next):
+def forward_bounds(low, high, succ, closes, cells_of, n_next):
     """The least and greatest number of cells of finished ships over the partial layouts
     reaching each next profile (an empty range, low > high, when none does)."""
     next_low = np.full(n_next, 1 << 40, np.int64)
     next_high = np.full(n_next, -1, np.int64)
     for s in range(succ.shape[0]):
-        for j in range(2):
+        for j in range(succ.shape[1]):
             t = succ[s, j]
             if t >= 0:
-                next_low[t] = min(next_low[t], low[s] + closes[s, j])
-                next_high[t] = max(next_high[t], high[s] + closes[s, j])
+                closed = cells_of[closes[s, j]]
+                next_low[t] = min(next_low[t], low[s] + closed)
+                next_high[t] = max(next_high[t], high[s] + closed)
     return next_low, next_high
 
 
 @njit(cache=True, nogil=True)
-def backward_bounds(next_low, next_high, succ, closes):
+def backward_bounds(next_low, next_high, succ, closes, cells_of):
     """The least and greatest number of cells of finished ships from which a profile can
     still end as a whole fleet, from those of the next profiles."""
     n = succ.shape[0]
     low = np.full(n, 1 << 40, np.int64)
     high = np.full(n, -1, np.int64)
     for s in range(n):
-        for j in range(2):
+        for j in range(succ.shape[1]):
             t = succ[s, j]
             if t >= 0 and next_low[t] <= next_high[t]:
-                low[s] = min(low[s], next_low[t] - closes[s, j])
-                high[s] = max(high[s], next_high[t] - closes[s, j])
+                closed = cells_of[closes[s, j]]
+                low[s] = min(low[s], next_low[t] - closed)
+                high[s] = max(high[s], next_high[t] - closed)
     return low, high
 
 
@@ -216,13 +304,14 @@ def push(vals, out, start, order, closes, shift, moduli, band, next_band):
     per target. Only entries inside a profile's band are read or written: those outside
     can never reach a whole fleet, so buffers are reused without clearing them."""
     lanes = vals.shape[1]
+    choices = closes.shape[1]
     flat_closes = closes.reshape(-1)
     for t in range(len(start) - 1):
         t_lo, t_hi = next_band[t, 0], next_band[t, 1]
         for lane in range(lanes):
             out[t, lane, t_lo:t_hi] = 0
         for e in order[start[t] : start[t + 1]]:
-            s, k = e >> 1, flat_closes[e]
+            s, k = e // choices, flat_closes[e]
             row = shift[k]
             for lane in range(lanes):
                 m = moduli[lane]
@@ -245,7 +334,7 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
     for each count vector index in its band, from those of the next step (same band rule
     as ``push``). With the forward vectors ``vals`` of this step (an empty array skips
     it), also the number of whole layouts, per lane, that occupy this step's cell:
-    Σ forward × backward through the 'occupied' choice."""
+    Σ forward × backward through the choices that fill it (all but choice 0)."""
     n = succ.shape[0]
     lanes = later.shape[1]
     occupied = np.zeros(lanes, np.uint64)
@@ -254,7 +343,7 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
         lo, hi = band[s, 0], band[s, 1]
         for lane in range(lanes):
             out[s, lane, lo:hi] = 0
-        for j in range(2):
+        for j in range(succ.shape[1]):
             t = succ[s, j]
             if t < 0:
                 continue
@@ -272,7 +361,7 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
                         b = row[a]
                         if t_lo <= b < t_hi:
                             dst[a] = _add(dst[a], src[b], m)
-                if counting and j == 1:
+                if counting and j >= 1:
                     mine = vals[s, lane]
                     part = np.uint64(0)
                     if m == 0 and closes[s, j] == 0:

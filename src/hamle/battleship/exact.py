@@ -1,5 +1,5 @@
-"""Exact counts under no-touch rules (spec § 5): every layout of the afloat ships that
-fits the marks, and for every cell how many of them occupy it.
+"""Exact counts (spec § 5) under both rule sets: every layout of the afloat ships that
+fits the marks (equal ships alike), and for every cell how many of them occupy it.
 
 A broken-profile DP (kernels in ``_profile``) runs forward over the cells keeping the
 count vectors of each row's start, then backward, recomputing one row at a time, so a
@@ -11,6 +11,8 @@ the answer is rebuilt exactly by the Chinese remainder theorem.
 >>> report = exact(Observation.start(Rules.custom(3, [2, 1], touching=False)))
 >>> report.total, report.at("A1"), report.at("B2")
 (24, 10, 0)
+>>> exact(Observation.start(Rules.custom(3, [2, 1]))).fleets
+84
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
 from . import _profile
 from .density import density
-from .errors import CountTooLargeError, MarksError, RulesError
+from .errors import CountTooLargeError, MarksError
 from .observation import HIT, SUNK, UNKNOWN, Observation
 from .rules import Rules, placement_table
 
@@ -41,8 +43,9 @@ MEMORY_LIMIT = 4 * 2**30
 
 @dataclass(frozen=True, eq=False)
 class ExactMap:
-    """``total`` layouts of the afloat ships fit the marks; ``counts[cell]`` of them put
-    a ship on the cell (hits and sunk cells: all of them; misses and water: none)."""
+    """``total`` layouts of the afloat ships (equal lengths alike) fit the marks;
+    ``counts[cell]`` of them put a ship on the cell (hits and sunk cells: all of them;
+    misses and water: none). ``fleets`` counts the afloat ships labelled."""
 
     observation: Observation
     total: int
@@ -63,6 +66,10 @@ class ExactMap:
         return Fraction(self.at(cell), self.total) if self.total else Fraction(0)
 
     @property
+    def fleets(self) -> int:
+        return self.total * labelled(self.observation.afloat)
+
+    @property
     def best_names(self) -> list[str]:
         return [self.observation.grid.name(c) for c in self.best]
 
@@ -70,6 +77,7 @@ class ExactMap:
         grid = self.observation.grid
         return {
             "total": self.total,
+            "fleets": self.fleets,
             "counts": {grid.name(c): n for c, n in enumerate(self.counts)},
             "best": self.best_names,
             "best_count": self.counts[self.best[0]] if self.best else 0,
@@ -77,11 +85,10 @@ class ExactMap:
 
 
 def exact(observation: Observation) -> ExactMap:
-    """The exact map of an observation under no-touch rules; marks no layout fits raise
-    MarksError (naming the cell or ship when a single one is at fault)."""
+    """The exact map of an observation; marks no layout fits raise MarksError (naming
+    the cell or ship when a single one is at fault)."""
     rules = observation.rules
     marks = observation.marks
-    _require_no_touch(rules)
     density(observation)  # its checks name the hit or ship no placement can serve
     sunk = tuple(ship.length for ship in observation.sunk)
     total, cells = occupancy(rules, marks, observation.afloat, sunk)
@@ -100,48 +107,60 @@ def exact(observation: Observation) -> ExactMap:
 def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np.ndarray]:
     """The number of layouts of the ``afloat`` ships that fit ``marks`` and, per cell, how
     many put one of them there (an object array of ints). ``sunk`` lists the lengths of
-    the sunk ships, which bound the answer."""
-    _require_no_touch(rules)
+    the sunk ships, which bound the answer under no-touch rules."""
     if not afloat:
         return int(not (np.asarray(marks) == HIT).any()), np.zeros(rules.cells, object)
-    fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
-    return _solve(rules.rows, rules.cols, marks, afloat, lambda: layouts(fleet), True)
+    if rules.touching:
+        bound = partial(_placement_bound, rules, afloat)
+    else:
+        fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
+        bound = partial(layouts, fleet)
+    return _solve(rules, marks, afloat, bound, True)
 
 
 @cache
 def layouts(rules: Rules) -> int:
-    """The number of layouts of the whole fleet under no-touch rules, equal ships alike.
+    """The number of layouts of the whole fleet, equal ships alike.
 
-    >>> layouts(Rules.custom(3, [2, 1], touching=False))
-    24
+    >>> layouts(Rules.custom(3, [2, 1], touching=False)), layouts(Rules.custom(3, [2, 1]))
+    (24, 84)
     """
-    _require_no_touch(rules)
-    table = placement_table(rules)
-    bound = 1
-    for length, m in Counter(rules.lengths).items():
-        bound *= math.comb(table.ranges[length][1] - table.ranges[length][0], m)
     marks = np.zeros(rules.cells, np.uint8)
-    total, _ = _solve(rules.rows, rules.cols, marks, rules.lengths, lambda: bound, False)
+    bound = _placement_bound(rules, rules.lengths)
+    total, _ = _solve(rules, marks, rules.lengths, lambda: bound, False)
     return total
 
 
-def _require_no_touch(rules: Rules) -> None:
-    if rules.touching:
-        raise RulesError(
-            f"exact counting needs rules where ships may not touch, not {rules.describe()}"
-        )
+def labelled(afloat) -> int:
+    """How many fleets of labelled ships one layout of ``afloat`` stands for: m! for
+    each group of m ships of one length.
+
+    >>> labelled([5, 4, 3, 3, 2])
+    2
+    """
+    return math.prod(math.factorial(m) for m in Counter(afloat).values())
 
 
-def _solve(rows, cols, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
+def _placement_bound(rules: Rules, afloat) -> int:
+    """A bound on the layouts of ``afloat``: each ship's placements, overlaps allowed."""
+    table = placement_table(rules)
+    bound = 1
+    for length, m in Counter(afloat).items():
+        bound *= math.comb(table.ranges[length][1] - table.ranges[length][0], m)
+    return bound
+
+
+def _solve(rules: Rules, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
     """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints.
     ``bound()`` bounds the total; it is asked only once the board is known to fit."""
+    rows, cols = rules.rows, rules.cols
     board = np.asarray(marks).reshape(rows, cols)
     board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
     transposed = cols > rows
     if transposed:
         board = board.T
     height, width = board.shape
-    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat)
+    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat, rules.touching)
     plan = dp.plan(want_map)
     moduli = _moduli(bound())
     with _ARENA_LOCK:
@@ -195,12 +214,12 @@ class _Dp:
     profile can use (``band``) form one slice.
     """
 
-    def __init__(self, rows: int, cols: int, marks: np.ndarray, afloat) -> None:
-        self.rows, self.cols, self.marks = rows, cols, marks
+    def __init__(self, rows: int, cols: int, marks: np.ndarray, afloat, touching: bool) -> None:
+        self.rows, self.cols, self.marks, self.touching = rows, cols, marks, touching
         have = Counter(afloat)
         self.lmax = max(have)
         self.bits = (4 * self.lmax - 1).bit_length()
-        if cols * self.bits + 1 > KEY_BITS:
+        if cols * self.bits + (0 if touching else 1) > KEY_BITS:
             raise CountTooLargeError(
                 f"a board {cols} cells across with ships up to {self.lmax} long is too wide "
                 "for exact counting"
@@ -221,6 +240,7 @@ class _Dp:
         for n in lengths:
             grows = digits[n][order] < have[n]
             self.shift[n] = np.where(grows, position[np.minimum(order + strides[n], span - 1)], -1)
+        self.cells_of = np.arange(self.lmax + 1)
         self.full = int(position[sum(have[n] * strides[n] for n in lengths)])
         self.fleet_cells = sum(n * m for n, m in have.items())
         self.first_with = np.searchsorted(cells[order], np.arange(self.fleet_cells + 2))
@@ -326,7 +346,16 @@ class _Dp:
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
             keys, succ, closes = _profile.expand(
-                keys, i % cols, cols, self.bits, self.lmax, mark, self.in_fleet, self.at_least
+                keys,
+                i % cols,
+                cols,
+                self.bits,
+                self.lmax,
+                mark,
+                self.in_fleet,
+                self.at_least,
+                self.touching,
+                self.rows - i // cols,
             )
             seen += len(keys)
             if len(keys) > PROFILE_LIMIT or seen > TOTAL_PROFILE_LIMIT:
@@ -335,7 +364,7 @@ class _Dp:
                     "try a smaller board or fleet"
                 )
             steps.append((succ, closes, *_profile.predecessors(succ, len(keys))))
-            low, high = _profile.forward_bounds(low, high, succ, closes, len(keys))
+            low, high = _profile.forward_bounds(low, high, succ, closes, self.cells_of, len(keys))
             forward.append((low, high))
         end = np.full(len(keys), self.fleet_cells, np.int64)
         later_low, later_high = end, end
@@ -343,7 +372,9 @@ class _Dp:
         bands[-1] = self._band(forward[-1][0], forward[-1][1], end, end)
         for i in range(len(steps) - 1, -1, -1):
             succ, closes = steps[i][:2]
-            later_low, later_high = _profile.backward_bounds(later_low, later_high, succ, closes)
+            later_low, later_high = _profile.backward_bounds(
+                later_low, later_high, succ, closes, self.cells_of
+            )
             bands[i] = self._band(*forward[i], later_low, later_high)
         return steps, bands
 

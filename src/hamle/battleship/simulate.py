@@ -146,7 +146,7 @@ def _with_pattern(observation) -> np.ndarray:
 def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
     """Play numbered game ``game`` with the named strategy to the last sunk ship."""
     _check_game(game)
-    return _play(rules, get_shooter(strategy, rules), game)
+    return _play(rules, get_shooter(strategy), game)
 
 
 def _check_game(game: int) -> None:
@@ -246,7 +246,7 @@ def play_games(rules: Rules, strategy: str, games: Sequence[int]) -> PlayedGames
     >>> played.fired(743) == tuple(shot.cell for shot in record.shots)
     True
     """
-    shooter = get_shooter(strategy, rules)
+    shooter = get_shooter(strategy)
     numbers = tuple(games)
     for game in numbers:
         _check_game(game)
@@ -315,7 +315,7 @@ def simulate(
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
-    names = [get_shooter(s, rules).name for s in strategies]
+    names = [get_shooter(s).name for s in strategies]
     if not names:
         raise BattleshipError("name at least one strategy")
     numbers = list(range(first, first + games))

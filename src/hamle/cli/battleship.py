@@ -172,7 +172,7 @@ def simulate(
     chosen = make_rules(rules, size, fleet, no_touch)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
-        bs.get_shooter(name, chosen)
+        bs.get_shooter(name)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
     if chart is not None and not chart.resolve().parent.is_dir():

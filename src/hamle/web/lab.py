@@ -61,14 +61,16 @@ class Density(BaseModel):
 
 
 class Exact(BaseModel):
-    """How many layouts fit the marks (``total``) and how many put a ship on each unshot
-    cell (decimal strings), each cell's probability, its share of the best (0..1), the
-    best cells, the afloat lengths and the cells known to be water."""
+    """How many layouts fit the marks (``total``, equal ships alike; ``fleets``, ships
+    labelled) and how many put a ship on each unshot cell (decimal strings), each cell's
+    probability, its share of the best (0..1), the best cells, the afloat lengths and
+    the cells known to be water."""
 
     rules: str
     rows: int
     cols: int
     total: str
+    fleets: str
     counts: dict[str, str]
     probability: dict[str, float]
     heat: dict[str, float]
@@ -138,15 +140,15 @@ async def density(marks: Marks) -> Response:
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
-# An exact map takes up to a second or two of one core: at most two requests may run or
+# An exact map takes up to several seconds of one core: at most two requests may run or
 # wait for it at once; more are told to come back.
 _exact_slots = threading.BoundedSemaphore(2)
 
 
 @router.post("/exact", response_model=Exact)
 def exact(marks: Marks) -> Exact:
-    """Exact layout counts of a marked board under no-touch rules (400 with the engine's
-    text for touching rules or contradictory marks; 409 while the counter is busy)."""
+    """Exact layout counts of a marked board (400 with the engine's text for
+    contradictory marks or a board out of reach; 409 while the counter is busy)."""
     key = (
         marks.rules,
         tuple(sorted(marks.miss)),
@@ -179,6 +181,7 @@ def _exact(key: tuple) -> Exact:
         rows=rules.rows,
         cols=rules.cols,
         total=str(report.total),
+        fleets=str(report.fleets),
         counts={cell: str(n) for cell, n in values.items()},
         probability={cell: round(n / report.total, 6) for cell, n in values.items()},
         heat={cell: round(n / top, 4) if top else 0.0 for cell, n in values.items()},

@@ -21,7 +21,6 @@ class DensityShooter:
     """
 
     name: str = "density"
-    touching = True
     kernel = _kernels.SHOOT_DENSITY
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:

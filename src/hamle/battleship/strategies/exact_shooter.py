@@ -18,7 +18,7 @@ from .common import pick
 
 @dataclass(frozen=True)
 class ExactShooter:
-    """Fires at an unshot cell of greatest exact probability (no-touch rules only).
+    """Fires at an unshot cell of greatest exact probability.
 
     >>> obs = Observation.from_marks(Rules.custom(4, [2, 1], touching=False), miss=["B2"])
     >>> [obs.grid.name(c) for c in best_cells(obs)]
@@ -26,7 +26,6 @@ class ExactShooter:
     """
 
     name: str = "exact"
-    touching = False
     kernel = None
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:

@@ -79,7 +79,6 @@ class HuntTarget:
     (on the parity pattern of the shortest afloat ship when ``parity``)."""
 
     parity: bool = True
-    touching = True
 
     @property
     def name(self) -> str:

@@ -19,7 +19,6 @@ class RandomShooter:
     """
 
     name: str = "random"
-    touching = True
     kernel = _kernels.SHOOT_RANDOM
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:

@@ -1,6 +1,6 @@
 // The density lab: mark a board by hand, ask the engine for the density d of every
 // unshot cell, and draw it as a heat map with the best cells, w and the focused cell's d.
-// Under rules where ships may not touch it can count every layout instead (exact mode).
+// It can also count every layout of the ships afloat instead (exact mode).
 
 import {
   addTexts,
@@ -168,11 +168,6 @@ function rules() {
   return presets.find((preset) => preset.name === state.rules);
 }
 
-// Exact counts are offered where ships may not touch.
-function exactMode() {
-  return state.exact && !rules().touching;
-}
-
 function markOf(name) {
   if (state.miss.includes(name)) return "miss";
   if (state.hit.includes(name)) return "hit";
@@ -302,7 +297,7 @@ async function update() {
   save();
   const mine = ++asked;
   render();
-  const exact = exactMode();
+  const exact = state.exact;
   if (exact) say(status, t("lab.exact.busy"));
   try {
     const url = exact ? "/api/battleship/exact" : "/api/battleship/density";
@@ -411,7 +406,6 @@ function renderFigures() {
   const weight = document.getElementById("weight");
   if (exact) weight.textContent = grouped(result.total);
   else weight.textContent = result ? `w = ${result.w}` : "w = —";
-  document.getElementById("exact-row").classList.toggle("hidden", rules().touching);
   exactBox.checked = state.exact;
 }
 
