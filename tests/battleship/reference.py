@@ -14,7 +14,7 @@ tests can compare the fast code with these exactly.
 from __future__ import annotations
 
 from collections import Counter
-from math import factorial, prod
+from math import factorial, prod, sqrt
 
 import numpy as np
 
@@ -328,3 +328,23 @@ def _near_open_hits(obs: Observation) -> np.ndarray:
     grid = obs.grid
     cells = {n for h in obs.open_hits.tolist() for n in grid.neighbours(h)}
     return np.array(sorted(c for c in cells if obs.marks[c] == UNKNOWN), np.int64)
+
+
+# --- uniformity (spec § 2) ------------------------------------------------------------
+
+Z_999 = 3.090232306167813  # standard normal quantile at 0.999
+
+
+def chi_square_critical(df: int, z: float = Z_999) -> float:
+    """Upper critical value of chi-square with ``df`` degrees of freedom
+    (Wilson–Hilferty: (X/df)^(1/3) is about normal with mean 1 − 2/(9df))."""
+    h = 2 / (9 * df)
+    return df * (1 - h + z * sqrt(h)) ** 3
+
+
+def chi_square(draws: list, fleets: list) -> float:
+    """Pearson's statistic of ``draws`` against the uniform law on ``fleets``."""
+    counts = Counter(draws)
+    assert set(counts) <= set(fleets), "a drawn fleet is not legal"
+    expected = len(draws) / len(fleets)
+    return sum((counts[f] - expected) ** 2 / expected for f in fleets)

@@ -4,33 +4,15 @@ rejects the biased ship-by-ship sampler."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-
 import numpy as np
 import pytest
 from battleship import reference as ref
+from battleship.reference import chi_square, chi_square_critical
 
 from hamle.battleship.fleet import random_fleet
 from hamle.battleship.rules import Rules
 
-Z_999 = 3.090232306167813  # standard normal quantile at 0.999
 PER_FLEET = 25  # expected draws of each legal fleet (≥ 20)
-
-
-def chi_square_critical(df: int, z: float = Z_999) -> float:
-    """Upper critical value of chi-square with ``df`` degrees of freedom
-    (Wilson–Hilferty: (X/df)^(1/3) is about normal with mean 1 − 2/(9df))."""
-    h = 2 / (9 * df)
-    return df * (1 - h + z * math.sqrt(h)) ** 3
-
-
-def chi_square(draws: list, fleets: list) -> float:
-    """Pearson's statistic of ``draws`` against the uniform law on ``fleets``."""
-    counts = Counter(draws)
-    assert set(counts) <= set(fleets), "a drawn fleet is not legal"
-    expected = len(draws) / len(fleets)
-    return sum((counts[f] - expected) ** 2 / expected for f in fleets)
 
 
 def ship_by_ship(rules: Rules, rng: np.random.Generator, count: int) -> list:

@@ -57,7 +57,29 @@ def test_exact_density_under_russian_rules():
     assert data["total"] == 1_379_750_734_899_553 == sum(data["counts"].values()) // 20
     assert data["counts"]["J8"] == data["best_count"] and len(data["counts"]) == 100
     text = run("density", "--size", "5", "--fleet", "3,2,1", "--no-touch", "--exact", "--hit", "C3")
-    assert text.exit_code == 0 and "layouts fit; best:" in text.stdout and "X" in text.stdout
+    assert text.exit_code == 0 and "layouts) fit; best:" in text.stdout and "X" in text.stdout
+
+
+def test_exact_density_under_classic_rules():
+    data = run_json("density", "--exact", "--hit", "E5", "--miss", "E4,D5", "--sunk", "A1-A2")
+    assert data["afloat"] == [5, 4, 3, 3]
+    assert data["fleets"] == 2 * data["total"]  # the two 3-cell ships labelled
+    unknown = {c: n for c, n in data["counts"].items() if c not in {"E5", "E4", "D5", "A1", "A2"}}
+    assert data["best_count"] == max(unknown.values()) == unknown[data["best"][0]]
+    assert data["counts"]["E4"] == 0 and data["counts"]["E5"] == data["total"]
+
+
+def test_sample_draws_fleets_that_fit_and_replays_a_seed():
+    args = ["sample", "--size", "6", "--fleet", "4,3,2", "--hit", "C3", "--miss", "C2,D3"]
+    data = run_json(*args, "--count", "40", "--seed", "9")
+    assert data["count"] == len(data["fleets"]) == 40 and data["seed"] == 9
+    for fleet in data["fleets"]:
+        assert [ship["length"] for ship in fleet] == [4, 3, 2]
+        cells = [cell for ship in fleet for cell in ship["cells"]]
+        assert "C3" in cells and not {"C2", "D3"} & set(cells)
+    assert run_json(*args, "--count", "40", "--seed", "9") == data
+    text = run(*args, "--count", "2", "--seed", "9")
+    assert text.exit_code == 0 and text.stdout.count("\n") == 3 and "seed 9" in text.stdout
 
 
 def test_simulate_russian_with_the_exact_shooter():
@@ -137,8 +159,10 @@ def test_replay_is_reproducible():
         (["count", "--size", "30"], "1 to 26"),
         (["count", "--size", "16"], "too many to finish"),
         (["count", "--rules", "russian", "--size", "26"], "too wide for exact counting"),
-        (["density", "--exact"], "exact counting needs rules where ships may not touch"),
-        (["simulate", "--strategies", "exact", "--games", "1"], "needs rules where ships may"),
+        (["density", "--exact", "--size", "12", "--fleet", "5,4,3,3,2,2"], "too many partial"),
+        (["sample", "--count", "-1"], "must be 0..1000000, not -1"),
+        (["sample", "--seed", "-3"], "--seed must be 0 or more"),
+        (["sample", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
         (["simulate", "--games", "2", "--chart", "out.txt"], "--chart must end in"),
         (["simulate", "--games", "2", "--chart", "/no/such/dir/c.png"], "does not exist"),

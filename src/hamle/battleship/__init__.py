@@ -10,7 +10,7 @@ from .analysis import RandomLaw, chart
 from .count import FleetCount, count_fleets
 from .density import DensityMap, density, weight
 from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
-from .exact import ExactMap, exact, layouts
+from .exact import ExactMap, exact, layouts, sample
 from .fleet import Fleet, Ocean, Shot, random_fleet
 from .observation import Observation, SunkShip, draw
 from .rules import Rules, Ship, placements
@@ -60,6 +60,7 @@ __all__ = [
     "play_game",
     "play_games",
     "random_fleet",
+    "sample",
     "simulate",
     "weight",
 ]

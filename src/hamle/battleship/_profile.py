@@ -28,6 +28,8 @@ Marks follow ``observation``: 0 unknown, 1 miss, 2 open hit, 3 sunk, 4 water.
 import numpy as np
 from numba import njit
 
+from ._kernels import pcg64_next
+
 EMPTY, DONE, VERTICAL = 0, 1, 2
 UNKNOWN, MISS, HIT = 0, 1, 2
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
@@ -376,3 +378,41 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
                                 )
                     occupied[lane] = _add(occupied[lane], part, m)
     return out[:n], occupied
+
+
+@njit(cache=True, nogil=True)
+def _below(pcg, bound):
+    """A uniform uint64 in [0, bound): a raw word, redrawn in the last, incomplete block."""
+    tail = (np.uint64(0) - bound) % bound  # 2**64 mod bound
+    while True:
+        word = pcg64_next(pcg)
+        if word <= np.uint64(0xFFFFFFFFFFFFFFFF) - tail:
+            return word % bound
+
+
+@njit(cache=True, nogil=True)
+def sample_back(vals, start, order, closes, inverse, band, at, index, pcg, choice):
+    """One step back for every sample: sample k stands at profile ``at[k]``, count entry
+    ``index[k]`` after the step; draw where it came from, in proportion to the forward
+    counts ``vals`` (lane 0, exact below 2**64) before the step, and store that profile,
+    entry and the choice taken in ``at``, ``index`` and ``choice``. Every layout through
+    the sample's state is then equally likely, so a walk from the end is uniform."""
+    choices = closes.shape[1]
+    flat = closes.reshape(-1)
+    for k in range(len(at)):
+        t, b = at[k], index[k]
+        total = np.uint64(0)
+        for e in order[start[t] : start[t + 1]]:
+            s, a = e // choices, inverse[flat[e], b]
+            if a >= 0 and band[s, 0] <= a < band[s, 1]:
+                total += vals[s, 0, a]
+        r = _below(pcg, total)
+        for e in order[start[t] : start[t + 1]]:
+            s, a = e // choices, inverse[flat[e], b]
+            if a < 0 or not band[s, 0] <= a < band[s, 1]:
+                continue
+            weight = vals[s, 0, a]
+            if r < weight:
+                at[k], index[k], choice[k] = s, a, e % choices
+                break
+            r -= weight

@@ -39,6 +39,7 @@ KEY_BITS = 62
 PROFILE_LIMIT = 600_000
 TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
+SAMPLE_LIMIT = 1_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,6 +119,75 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
     return _solve(rules, marks, afloat, bound, True)
 
 
+def sample(observation: Observation, count: int, rng: np.random.Generator) -> tuple:
+    """``count`` fleets of the afloat ships, each drawn exactly uniformly and independently
+    from all that fit the marks (ships labelled): ``fleet[i]`` holds the sorted cells of
+    a ship of ``observation.afloat[i]`` cells. Draws from ``rng`` (a PCG64 stream) and
+    leaves it advanced, so a seeded game replays.
+
+    >>> obs = Observation.from_marks(Rules.custom(3, [2, 1]), hit=["B2"], miss=["A1"])
+    >>> fleets = sample(obs, 500, np.random.default_rng(1))
+    >>> all(4 in fleet[0] + fleet[1] for fleet in fleets)
+    True
+    """
+    from .strategies.common import pcg_words, set_pcg_words
+
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= SAMPLE_LIMIT:
+        raise MarksError(f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count!r}")
+    rules, marks, afloat = observation.rules, observation.marks, observation.afloat
+    density(observation)  # its checks name the hit or ship no placement can serve
+    if not afloat:
+        return ((),) * count
+    dp, to_board = _dp(rules, marks, afloat)
+    plan = dp.plan(True)
+    bound = _placement_bound(rules, afloat)
+    if bound >= WRAP:
+        sunk = tuple(ship.length for ship in observation.sunk)
+        if occupancy(rules, marks, afloat, sunk)[0] >= WRAP:
+            raise CountTooLargeError("too many layouts fit these marks to draw one exactly")
+    pcg = pcg_words(rng)
+    with _ARENA_LOCK:
+        total, paths = dp.sample(plan, count, pcg)
+    if total == 0:
+        raise MarksError("no layout of the afloat ships fits these marks")
+    set_pcg_words(rng, pcg)
+    slots = {length: [i for i, n in enumerate(afloat) if n == length] for length in set(afloat)}
+    fleets = []
+    for path in paths:
+        fleet: list[tuple[int, ...]] = [()] * len(afloat)
+        for cells in _ships(path, dp):
+            group = slots[len(cells)]
+            free = [i for i in group if not fleet[i]]
+            fleet[free[_pick(rng, len(free))]] = tuple(sorted(int(to_board[c]) for c in cells))
+        fleets.append(tuple(fleet))
+    return tuple(fleets)
+
+
+def _pick(rng: np.random.Generator, n: int) -> int:
+    return 0 if n == 1 else int(rng.integers(n))
+
+
+def _ships(path: np.ndarray, dp: _Dp) -> list[list[int]]:
+    """The ships of one sampled path, as cells of the DP's board."""
+    width = dp.cols
+    if dp.touching:  # choice 2L starts a ship of L cells downwards, 2L + 1 to the right
+        return [
+            [int(i) + (1 if path[i] % 2 else width) * k for k in range(path[i] // 2)]
+            for i in np.flatnonzero(path >= 2)
+        ]
+    filled, ships = set(np.flatnonzero(path == 1).tolist()), []
+    for i in sorted(filled):
+        if i not in filled:
+            continue
+        step = 1 if (i + 1) % width and i + 1 in filled else width
+        ship = [i]
+        while ship[-1] + step in filled and (step == width or (ship[-1] + 1) % width):
+            ship.append(ship[-1] + step)
+        filled.difference_update(ship)
+        ships.append(ship)
+    return ships
+
+
 @cache
 def layouts(rules: Rules) -> int:
     """The number of layouts of the whole fleet, equal ships alike.
@@ -153,23 +223,28 @@ def _placement_bound(rules: Rules, afloat) -> int:
 def _solve(rules: Rules, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
     """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints.
     ``bound()`` bounds the total; it is asked only once the board is known to fit."""
-    rows, cols = rules.rows, rules.cols
-    board = np.asarray(marks).reshape(rows, cols)
-    board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
-    transposed = cols > rows
-    if transposed:
-        board = board.T
-    height, width = board.shape
-    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat, rules.touching)
+    dp, to_board = _dp(rules, marks, afloat)
     plan = dp.plan(want_map)
     moduli = _moduli(bound())
     with _ARENA_LOCK:
         total, occupancy = dp.run(plan, moduli, want_map)
-    cells = np.zeros(rows * cols, object)
+    cells = np.zeros(rules.cells, object)
     if want_map:
-        grid = occupancy.reshape(height, width)
-        cells = (grid.T if transposed else grid).reshape(-1)
+        cells[to_board] = occupancy
     return total, cells
+
+
+def _dp(rules: Rules, marks, afloat) -> tuple[_Dp, np.ndarray]:
+    """The DP of a board, run across its shorter side, and the board cell of each of
+    its cells."""
+    board = np.asarray(marks).reshape(rules.rows, rules.cols)
+    board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
+    to_board = np.arange(rules.cells).reshape(rules.rows, rules.cols)
+    if rules.cols > rules.rows:
+        board, to_board = board.T, to_board.T
+    height, width = board.shape
+    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat, rules.touching)
+    return dp, to_board.reshape(-1)
 
 
 def _moduli(bound: int) -> np.ndarray:
@@ -241,6 +316,9 @@ class _Dp:
             grows = digits[n][order] < have[n]
             self.shift[n] = np.where(grows, position[np.minimum(order + strides[n], span - 1)], -1)
         self.cells_of = np.arange(self.lmax + 1)
+        self.inverse = np.full_like(self.shift, -1)
+        for code, row in enumerate(self.shift):
+            self.inverse[code, row[row >= 0]] = natural[row >= 0]
         self.full = int(position[sum(have[n] * strides[n] for n in lengths)])
         self.fleet_cells = sum(n * m for n, m in have.items())
         self.first_with = np.searchsorted(cells[order], np.arange(self.fleet_cells + 2))
@@ -258,7 +336,7 @@ class _Dp:
         return steps, bands
 
     def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
-        slots = 4 + self.rows + self.cols if want_map else 2
+        slots = 5 + self.rows + self.cols if want_map else 2
         need = max(len(band) for band in bands) * lanes * self.width * 8 * slots
         if need > MEMORY_LIMIT:
             raise CountTooLargeError(
@@ -271,57 +349,27 @@ class _Dp:
         steps, bands = plan
         lanes = len(moduli)
         self._check_memory(bands, lanes, want_map)
-        arena = _ARENA
-        vals = arena.take(0, 1, lanes, self.width)
-        vals[0, :, 0] = 1
-        starts = []
-        for i, (_, closes, start, order) in enumerate(steps):
-            if i % cols == 0 and i < cells and want_map:
-                starts.append(arena.take(2 + i // cols, len(vals), lanes, self.width, vals))
-            out = arena.take(1 - i % 2, len(start) - 1, lanes, self.width)
-            vals = _profile.push(
-                vals, out, start, order, closes, self.shift, moduli, bands[i], bands[i + 1]
-            )
-        residues = np.zeros(lanes, np.uint64)
-        if len(vals) and bands[-1][0, 0] <= self.full < bands[-1][0, 1]:
-            residues = vals[0, :, self.full]  # outside a band a buffer holds stale data
-        total = _crt(residues, moduli)
+        total, starts = self._forward(plan, moduli, self.rows if want_map else 0)
         occupancy = np.zeros(cells, object)
         if not want_map or total == 0:
             return total, occupancy
         lanes = len(_moduli(total))
         moduli = moduli[:lanes]
-        spare = 2 + self.rows  # two slots for the backward vectors, then one row's forward
-        later = arena.take(spare + (cells + cols) % 2, 1, lanes, self.width)
+        spare = 3 + self.rows  # two slots for the backward vectors, then one row's forward
+        later = _ARENA.take(spare + (cells + cols) % 2, 1, lanes, self.width)
         later[...] = 0
         later[0, :, self.full] = 1
         nothing = np.zeros((0, lanes, self.width), np.uint64)
         for i in range(cells + cols - 1, cells - 1, -1):
-            out = arena.take(spare + i % 2, len(steps[i][0]), lanes, self.width)
+            out = _ARENA.take(spare + i % 2, len(steps[i][0]), lanes, self.width)
             later, _ = _profile.pull(
                 later, out, *steps[i][:2], self.shift, moduli, bands[i], bands[i + 1], nothing
             )
         for r in range(self.rows - 1, -1, -1):
-            row = [starts[r][:, :lanes]]
-            for i in range(r * cols, (r + 1) * cols - 1):
-                _, closes, start, order = steps[i]
-                out = arena.take(spare + 2 + i % cols, len(start) - 1, lanes, self.width)
-                row.append(
-                    _profile.push(
-                        row[-1],
-                        out,
-                        start,
-                        order,
-                        closes,
-                        self.shift,
-                        moduli,
-                        bands[i],
-                        bands[i + 1],
-                    )
-                )
+            row = self._row(plan, moduli, r, starts[r][:, :lanes], spare + 2)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 succ, closes = steps[i][:2]
-                out = arena.take(spare + i % 2, len(succ), lanes, self.width)
+                out = _ARENA.take(spare + i % 2, len(succ), lanes, self.width)
                 later, counts = _profile.pull(
                     later,
                     out,
@@ -335,6 +383,75 @@ class _Dp:
                 )
                 occupancy[i] = _crt(counts, moduli)
         return total, occupancy
+
+    def sample(self, plan, count: int, pcg: np.ndarray) -> tuple[int, np.ndarray]:
+        """The number of layouts (modulo 2**64) and ``count`` of them drawn uniformly and
+        independently (if it is below 2**64): per layout, the choice taken at each cell.
+        Walks back from the end, one row at a time, through the forward counts."""
+        cells, cols = self.rows * self.cols, self.cols
+        steps, bands = plan
+        moduli = np.zeros(1, np.uint64)
+        self._check_memory(bands, 1, True)
+        total, starts = self._forward(plan, moduli, self.rows + 1)
+        paths = np.zeros((count, cells), np.int8)
+        if total == 0:
+            return total, paths
+        at = np.zeros(count, np.int64)
+        index = np.full(count, self.full, np.int64)
+        choice = np.zeros(count, np.int64)
+        for r in range(self.rows, -1, -1):  # the extra row of misses first
+            row = self._row(plan, moduli, r, starts[r], 3 + self.rows)
+            for i in range((r + 1) * cols - 1, r * cols - 1, -1):
+                _, closes, start, order = steps[i]
+                vals = row[i - r * cols]
+                _profile.sample_back(
+                    vals, start, order, closes, self.inverse, bands[i], at, index, pcg, choice
+                )
+                if i < cells:
+                    paths[:, i] = choice
+        return total, paths
+
+    def _forward(self, plan, moduli: np.ndarray, kept: int) -> tuple[int, list]:
+        """The total, and the forward vectors at the start of the first ``kept`` rows."""
+        cols = self.cols
+        steps, bands = plan
+        lanes = len(moduli)
+        vals = _ARENA.take(0, 1, lanes, self.width)
+        vals[0, :, 0] = 1
+        starts = []
+        for i, (_, closes, start, order) in enumerate(steps):
+            if i % cols == 0 and i // cols < kept:
+                starts.append(_ARENA.take(2 + i // cols, len(vals), lanes, self.width, vals))
+            out = _ARENA.take(1 - i % 2, len(start) - 1, lanes, self.width)
+            vals = _profile.push(
+                vals, out, start, order, closes, self.shift, moduli, bands[i], bands[i + 1]
+            )
+        residues = np.zeros(lanes, np.uint64)
+        if len(vals) and bands[-1][0, 0] <= self.full < bands[-1][0, 1]:
+            residues = vals[0, :, self.full]  # outside a band a buffer holds stale data
+        return _crt(residues, moduli), starts
+
+    def _row(self, plan, moduli: np.ndarray, r: int, first: np.ndarray, slot: int) -> list:
+        """The forward vectors before each cell of row r, from those at its start."""
+        steps, bands = plan
+        lanes, row = len(moduli), [first]
+        for i in range(r * self.cols, (r + 1) * self.cols - 1):
+            _, closes, start, order = steps[i]
+            out = _ARENA.take(slot + i % self.cols, len(start) - 1, lanes, self.width)
+            row.append(
+                _profile.push(
+                    row[-1],
+                    out,
+                    start,
+                    order,
+                    closes,
+                    self.shift,
+                    moduli,
+                    bands[i],
+                    bands[i + 1],
+                )
+            )
+        return row
 
     def _profiles(self) -> tuple[list, list]:
         """Every step's transitions (successors, closed lengths, and the same grouped by

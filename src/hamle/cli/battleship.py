@@ -1,4 +1,4 @@
-"""``hamle battleship``: count, simulate, replay, density, play."""
+"""``hamle battleship``: count, simulate, replay, density, sample, play."""
 
 from __future__ import annotations
 
@@ -40,6 +40,10 @@ SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overridi
 FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
+MISS = typer.Option("", "--miss", help="Missed cells, like A1,B2.")
+HIT = typer.Option("", "--hit", help="Open hits (on ships not yet sunk).")
+SUNK = typer.Option("", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'.")
+AFLOAT = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest).")
 
 
 def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:
@@ -52,6 +56,20 @@ def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -
     if fleet is not None:
         ships = bs.Rules.custom(side, parse_lengths(fleet, "--fleet")).fleet
     return bs.Rules(side, side, ships, touching=preset.touching and not no_touch)
+
+
+def marked(rules: bs.Rules, miss: str, hit: str, sunk: str, afloat: str | None) -> bs.Observation:
+    """The observation the mark options describe."""
+    import hamle.battleship as bs
+
+    grid = rules.grid
+    return bs.Observation.from_marks(
+        rules,
+        miss=grid.parse_cells(miss),
+        hit=grid.parse_cells(hit),
+        sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
+        afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
+    )
 
 
 def parse_lengths(text: str, option: str) -> list[int]:
@@ -275,14 +293,12 @@ def replay(
 @app.command()
 @handled
 def density(
-    miss: str = typer.Option("", "--miss", help="Missed cells, like A1,B2."),
-    hit: str = typer.Option("", "--hit", help="Open hits (on ships not yet sunk)."),
-    sunk: str = typer.Option(
-        "", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'."
-    ),
-    afloat: str = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest)."),
+    miss: str = MISS,
+    hit: str = HIT,
+    sunk: str = SUNK,
+    afloat: str = AFLOAT,
     exact: bool = typer.Option(
-        False, "--exact", help="Exact layout counts instead of d (no-touch rules only)."
+        False, "--exact", help="Exact layout counts and probabilities instead of d."
     ),
     rules: str = RULES,
     size: int = SIZE,
@@ -295,14 +311,7 @@ def density(
     import hamle.battleship as bs
 
     chosen = make_rules(rules, size, fleet, no_touch)
-    grid = chosen.grid
-    observation = bs.Observation.from_marks(
-        chosen,
-        miss=grid.parse_cells(miss),
-        hit=grid.parse_cells(hit),
-        sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
-        afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
-    )
+    observation = marked(chosen, miss, hit, sunk, afloat)
     report = bs.exact(observation) if exact else bs.density(observation)
     if as_json:
         print_json(
@@ -312,7 +321,8 @@ def density(
     if exact:
         values = [f"{100 * float(report.probability(c)):.1f}" for c in range(chosen.cells)]
         top = report.counts[report.best[0]] if report.best else 0
-        summary = f"{report.total:,} layouts fit; best: {', '.join(report.best_names) or 'none'}"
+        summary = f"{report.fleets:,} fleets ({report.total:,} layouts) fit; "
+        summary += f"best: {', '.join(report.best_names) or 'none'}"
         summary += f" ({top:,} layouts, {100 * top / report.total:.2f} %)"
     else:
         values = [str(int(d)) for d in report.d]
@@ -320,6 +330,55 @@ def density(
         summary = f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})"
     console.print(_heat(observation, values, set(report.best)), highlight=False)
     console.print(summary, highlight=False)
+
+
+@app.command()
+@handled
+def sample(
+    miss: str = MISS,
+    hit: str = HIT,
+    sunk: str = SUNK,
+    afloat: str = AFLOAT,
+    count: int = typer.Option(10, "--count", help="How many fleets to draw."),
+    seed: int = typer.Option(None, "--seed", help="Seed of the draws (default: a fresh one)."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """Draw fleets of the afloat ships exactly uniformly from all that fit the marks."""
+    import numpy as np
+
+    import hamle.battleship as bs
+
+    chosen = make_rules(rules, size, fleet, no_touch)
+    observation = marked(chosen, miss, hit, sunk, afloat)
+    if seed is None:
+        seed = secrets.randbits(63)
+    if seed < 0:
+        raise bs.BattleshipError(f"--seed must be 0 or more, not {seed}")
+    fleets = bs.sample(observation, count, np.random.default_rng(seed))
+    grid = chosen.grid
+    named = [
+        [{"length": len(ship), "cells": [grid.name(c) for c in ship]} for ship in drawn]
+        for drawn in fleets
+    ]
+    if as_json:
+        print_json(
+            {
+                "rules": chosen.describe(),
+                "afloat": list(observation.afloat),
+                "seed": seed,
+                "count": count,
+                "fleets": named,
+            }
+        )
+        return
+    for drawn in named:
+        ships = (f"{ship['cells'][0]}-{ship['cells'][-1]}" for ship in drawn)
+        console.print("  ".join(ships), highlight=False)
+    console.print(f"seed {seed}", highlight=False)
 
 
 def _heat(observation: bs.Observation, values: list[str], best: set[int]) -> str:
@@ -359,7 +418,7 @@ def play(
     from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
     chosen = make_rules(rules, size, fleet, no_touch)
-    shooter = bs.get_shooter(level, chosen)
+    shooter = bs.get_shooter(level)
     number = game if game is not None else secrets.randbelow(999_999) + 1
     theirs = bs.Ocean(bs.random_fleet(chosen, game_stream(number, FLEET_STREAM)))
     yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))
