@@ -168,9 +168,8 @@ def test_lab_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
     assert phone.js_errors == []
 
 
-def test_exact_counts_under_russian_rules(server, page, screenshot):
+def test_exact_counts_under_both_rule_sets(server, page, screenshot):
     open_lab(page, server)
-    expect(page.get_by_label("Exact counts: every layout of the ships afloat")).to_be_hidden()
     page.get_by_label("Rules").select_option("russian")
     page.get_by_label("Exact counts: every layout of the ships afloat").check()
     # Seed 003: the eight corners' neighbours C1, H1, … are the most likely cells.
@@ -187,6 +186,9 @@ def test_exact_counts_under_russian_rules(server, page, screenshot):
     page.reload()
     expect(page.locator("#best")).to_have_text(re.compile(r"^J8 · "), timeout=60_000)
     page.get_by_label("Rules").select_option("classic")
+    expect(page.locator("#best")).to_have_text("E5, F5, E6, and F6 · 21.36%", timeout=60_000)
+    expect(page.locator("#weight")).to_have_text("15,046,987,768")
+    page.get_by_label("Exact counts: every layout of the ships afloat").uncheck()
     expect(page.locator("#best")).to_have_text(re.compile(r"d = "))
     expect(page.locator("#best-legend")).to_have_text("Highest density")
     assert page.js_errors == []
