@@ -106,19 +106,14 @@ def transition(key, c, cols, bits, lmax, mark, in_fleet):
 
 
 @njit(cache=True, nogil=True)
-def feasible(key, cols, bits, lmax, at_least, open_by_length, touching):
-    """Whether the open ships of a profile can still become ships of the fleet: for each
-    k, no more open ships of length ≥ k than ships of length ≥ k (``at_least[k]``).
-    ``open_by_length`` is scratch space of lmax + 1 entries."""
+def feasible(key, cols, bits, lmax, at_least, open_by_length):
+    """Whether the open ships of a no-touch profile can still become ships of the fleet:
+    for each k, no more open ships of length ≥ k than ships of length ≥ k
+    (``at_least[k]``). ``open_by_length`` is scratch space of lmax + 1 entries."""
     mask = (1 << bits) - 1
     open_by_length[:] = 0
     for c in range(cols):
-        value = (key >> (c * bits)) & mask
-        if touching:  # a ship owing r cells has at least r + 1
-            below, right = _pending(value, lmax)
-            k = below + right + 1 if value else 0
-        else:
-            k = _length(value, lmax)
+        k = _length((key >> (c * bits)) & mask, lmax)
         if k:
             open_by_length[k] += 1
     running = 0
@@ -137,6 +132,30 @@ def _pending(value, lmax):
     if value <= 2 * (lmax - 1):
         return (value - 1) // 2 + 1, 0
     return 0, (value - 2 * lmax + 1) // 2 + 1
+
+
+@njit(cache=True, nogil=True)
+def _pending_ships(key, cols, bits, lmax, by_length):
+    """Count the ships a touching-rules profile still owes cells to by the least length
+    each can have (owed cells + 1), into ``by_length``."""
+    mask = (1 << bits) - 1
+    by_length[:] = 0
+    for c in range(cols):
+        below, right = _pending((key >> (c * bits)) & mask, lmax)
+        if below or right:
+            by_length[below + right + 1] += 1
+
+
+@njit(cache=True, nogil=True)
+def _room_for(by_length, at_least, length, lmax):
+    """Whether the fleet has ships for those of ``by_length`` and one more of ``length``:
+    for each k, no more of them of length ≥ k than ships of length ≥ k."""
+    running = 0
+    for k in range(lmax, 0, -1):
+        running += by_length[k] + (1 if k == length else 0)
+        if running > at_least[k]:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -198,23 +217,28 @@ def transition_touching(key, c, cols, bits, lmax, mark, in_fleet, rows_left, key
 @njit(cache=True, nogil=True)
 def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_left):
     """One step of the profile DP on keys alone: the next keys (in order of first
-    appearance) and, per old key and choice (no-touch: empty, occupied; touching: see
-    ``transition_touching``), the index of the successor (-1: none) and the code of the
-    ships it closes (no-touch: the length, 0 for none)."""
+    appearance) and the transitions, grouped by source: those of key s are
+    ``first[s] : first[s + 1]``, each with its ``target`` (index of the next key), its
+    ``code`` (no-touch: the length of the ship it closes; touching: of the ship it
+    starts; 0: none) and its ``choice`` (no-touch: 0 empty, 1 occupied; touching: see
+    ``transition_touching``; every choice but 0 fills the cell)."""
     n = len(keys)
     choices = 2 * lmax + 2 if touching else 2
-    succ = np.full((n, choices), -1, np.int64)
-    closes = np.zeros((n, choices), np.int64)
+    first = np.empty(n + 1, np.int64)
+    target = np.empty(choices * n, np.int32)
+    code = np.empty(choices * n, np.int8)
+    choice = np.empty(choices * n, np.int8)
     size = 16
-    while size < 2 * choices * n:
+    while size < 4 * n:
         size *= 2
-    slots = np.full(size, -1, np.int64)
-    nxt = np.empty(choices * n, np.int64)
+    slots = np.full(size, -1, np.int32)
+    nxt = np.empty(16, np.int64)
     scratch = np.empty(lmax + 1, np.int64)
     options = np.empty(choices, np.int64)
     option_codes = np.empty(choices, np.int64)
-    m = 0
+    m, edges = 0, 0
     for s in range(n):
+        first[s] = edges
         if touching:
             transition_touching(
                 keys[s], c, cols, bits, lmax, mark, in_fleet, rows_left, options, option_codes
@@ -222,41 +246,59 @@ def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_l
         else:
             ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
             options[0], option_codes[0], options[1], option_codes[1] = ke, ce, kf, cf
+        if touching:  # only a new ship can break feasibility: check it on the source's ships
+            _pending_ships(keys[s], cols, bits, lmax, scratch)
         for j in range(choices):
             key = options[j]
-            if key < 0 or not feasible(key, cols, bits, lmax, at_least, scratch, touching):
+            if key < 0:
                 continue
+            if touching:
+                if j >= 2 and not _room_for(scratch, at_least, option_codes[j], lmax):
+                    continue
+            elif not feasible(key, cols, bits, lmax, at_least, scratch):
+                continue
+            if 2 * m >= size:  # keep the table at most half full
+                size *= 2
+                slots = np.full(size, -1, np.int32)
+                for i in range(m):
+                    h = ((nxt[i] * _GOLDEN) >> 20) & (size - 1)
+                    while slots[h] >= 0:
+                        h = (h + 1) & (size - 1)
+                    slots[h] = i
             h = ((key * _GOLDEN) >> 20) & (size - 1)
             while slots[h] >= 0 and nxt[slots[h]] != key:
                 h = (h + 1) & (size - 1)
             if slots[h] < 0:
+                if m == len(nxt):
+                    nxt = np.concatenate((nxt, np.empty(m, np.int64)))
                 slots[h] = m
                 nxt[m] = key
                 m += 1
-            succ[s, j] = slots[h]
-            closes[s, j] = option_codes[j]
-    return nxt[:m].copy(), succ, closes
+            target[edges], code[edges], choice[edges] = slots[h], option_codes[j], j
+            edges += 1
+    first[n] = edges
+    return nxt[:m].copy(), first, target[:edges].copy(), code[:edges].copy(), choice[:edges].copy()
 
 
 @njit(cache=True, nogil=True)
-def predecessors(succ, n_next):
-    """The transitions into each next profile, grouped by target: ``order[start[t] :
-    start[t + 1]]`` are the flat indices ``choices * s + choice`` that lead to t."""
+def predecessors(first, target, n_next):
+    """The transitions into each next profile: ``order[start[t] : start[t + 1]]`` are
+    those (by index) that lead to t, and ``source`` the profile each one leaves."""
     start = np.zeros(n_next + 1, np.int64)
-    flat = succ.reshape(-1)
-    for e in range(len(flat)):
-        if flat[e] >= 0:
-            start[flat[e] + 1] += 1
+    for e in range(len(target)):
+        start[target[e] + 1] += 1
     for t in range(n_next):
         start[t + 1] += start[t]
     fill = start[:-1].copy()
-    order = np.empty(start[n_next], np.int64)
-    for e in range(len(flat)):
-        t = flat[e]
-        if t >= 0:
+    order = np.empty(len(target), np.int32)
+    source = np.empty(len(target), np.int32)
+    for s in range(len(first) - 1):
+        for e in range(first[s], first[s + 1]):
+            source[e] = s
+            t = target[e]
             order[fill[t]] = e
             fill[t] += 1
-    return start, order
+    return start, order, source
 
 
 @njit(cache=True, nogil=True)
@@ -268,52 +310,47 @@ def _add(x, y, modulus):
 
 
 @njit(cache=True, nogil=True)
-def forward_bounds(low, high, succ, closes, cells_of, n_next):
-    """The least and greatest number of cells of finished ships over the partial layouts
+def forward_bounds(low, high, first, target, code, cells_of, n_next):
+    """The least and greatest number of cells of counted ships over the partial layouts
     reaching each next profile (an empty range, low > high, when none does)."""
     next_low = np.full(n_next, 1 << 40, np.int64)
     next_high = np.full(n_next, -1, np.int64)
-    for s in range(succ.shape[0]):
-        for j in range(succ.shape[1]):
-            t = succ[s, j]
-            if t >= 0:
-                closed = cells_of[closes[s, j]]
-                next_low[t] = min(next_low[t], low[s] + closed)
-                next_high[t] = max(next_high[t], high[s] + closed)
+    for s in range(len(first) - 1):
+        for e in range(first[s], first[s + 1]):
+            t, counted = target[e], cells_of[code[e]]
+            next_low[t] = min(next_low[t], low[s] + counted)
+            next_high[t] = max(next_high[t], high[s] + counted)
     return next_low, next_high
 
 
 @njit(cache=True, nogil=True)
-def backward_bounds(next_low, next_high, succ, closes, cells_of):
-    """The least and greatest number of cells of finished ships from which a profile can
+def backward_bounds(next_low, next_high, first, target, code, cells_of):
+    """The least and greatest number of cells of counted ships from which a profile can
     still end as a whole fleet, from those of the next profiles."""
-    n = succ.shape[0]
+    n = len(first) - 1
     low = np.full(n, 1 << 40, np.int64)
     high = np.full(n, -1, np.int64)
     for s in range(n):
-        for j in range(succ.shape[1]):
-            t = succ[s, j]
-            if t >= 0 and next_low[t] <= next_high[t]:
-                closed = cells_of[closes[s, j]]
-                low[s] = min(low[s], next_low[t] - closed)
-                high[s] = max(high[s], next_high[t] - closed)
+        for e in range(first[s], first[s + 1]):
+            t, counted = target[e], cells_of[code[e]]
+            if next_low[t] <= next_high[t]:
+                low[s] = min(low[s], next_low[t] - counted)
+                high[s] = max(high[s], next_high[t] - counted)
     return low, high
 
 
 @njit(cache=True, nogil=True)
-def push(vals, out, start, order, closes, shift, moduli, band, next_band):
+def push(vals, out, start, order, source, code, shift, moduli, band, next_band):
     """Forward: fill ``out`` with the count vectors of the next step's profiles, gathered
     per target. Only entries inside a profile's band are read or written: those outside
     can never reach a whole fleet, so buffers are reused without clearing them."""
     lanes = vals.shape[1]
-    choices = closes.shape[1]
-    flat_closes = closes.reshape(-1)
     for t in range(len(start) - 1):
         t_lo, t_hi = next_band[t, 0], next_band[t, 1]
         for lane in range(lanes):
             out[t, lane, t_lo:t_hi] = 0
         for e in order[start[t] : start[t + 1]]:
-            s, k = e // choices, flat_closes[e]
+            s, k = source[e], code[e]
             row = shift[k]
             for lane in range(lanes):
                 m = moduli[lane]
@@ -331,13 +368,13 @@ def push(vals, out, start, order, closes, shift, moduli, band, next_band):
 
 
 @njit(cache=True, nogil=True)
-def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
+def pull(later, out, first, target, code, choice, shift, moduli, band, next_band, vals):
     """Backward: fill ``out`` with, per profile of this step, the number of completions
     for each count vector index in its band, from those of the next step (same band rule
     as ``push``). With the forward vectors ``vals`` of this step (an empty array skips
     it), also the number of whole layouts, per lane, that occupy this step's cell:
     Σ forward × backward through the choices that fill it (all but choice 0)."""
-    n = succ.shape[0]
+    n = len(first) - 1
     lanes = later.shape[1]
     occupied = np.zeros(lanes, np.uint64)
     counting = len(vals) > 0
@@ -345,17 +382,15 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
         lo, hi = band[s, 0], band[s, 1]
         for lane in range(lanes):
             out[s, lane, lo:hi] = 0
-        for j in range(succ.shape[1]):
-            t = succ[s, j]
-            if t < 0:
-                continue
+        for e in range(first[s], first[s + 1]):
+            t, k = target[e], code[e]
             t_lo, t_hi = next_band[t, 0], next_band[t, 1]
-            row = shift[closes[s, j]]
+            row = shift[k]
             for lane in range(lanes):
                 m = moduli[lane]
                 src = later[t, lane]
                 dst = out[s, lane]
-                if m == 0 and closes[s, j] == 0:
+                if m == 0 and k == 0:
                     for a in range(max(lo, t_lo), min(hi, t_hi)):
                         dst[a] += src[a]
                 else:
@@ -363,10 +398,10 @@ def pull(later, out, succ, closes, shift, moduli, band, next_band, vals):
                         b = row[a]
                         if t_lo <= b < t_hi:
                             dst[a] = _add(dst[a], src[b], m)
-                if counting and j >= 1:
+                if counting and choice[e] >= 1:
                     mine = vals[s, lane]
                     part = np.uint64(0)
-                    if m == 0 and closes[s, j] == 0:
+                    if m == 0 and k == 0:
                         for a in range(max(lo, t_lo), min(hi, t_hi)):
                             part += mine[a] * src[a]
                     else:
@@ -391,28 +426,26 @@ def _below(pcg, bound):
 
 
 @njit(cache=True, nogil=True)
-def sample_back(vals, start, order, closes, inverse, band, at, index, pcg, choice):
+def sample_back(vals, start, order, source, code, choice, inverse, band, at, index, pcg, taken):
     """One step back for every sample: sample k stands at profile ``at[k]``, count entry
     ``index[k]`` after the step; draw where it came from, in proportion to the forward
     counts ``vals`` (lane 0, exact below 2**64) before the step, and store that profile,
-    entry and the choice taken in ``at``, ``index`` and ``choice``. Every layout through
+    entry and the choice taken in ``at``, ``index`` and ``taken``. Every layout through
     the sample's state is then equally likely, so a walk from the end is uniform."""
-    choices = closes.shape[1]
-    flat = closes.reshape(-1)
     for k in range(len(at)):
         t, b = at[k], index[k]
         total = np.uint64(0)
         for e in order[start[t] : start[t + 1]]:
-            s, a = e // choices, inverse[flat[e], b]
+            s, a = source[e], inverse[code[e], b]
             if a >= 0 and band[s, 0] <= a < band[s, 1]:
                 total += vals[s, 0, a]
         r = _below(pcg, total)
         for e in order[start[t] : start[t + 1]]:
-            s, a = e // choices, inverse[flat[e], b]
+            s, a = source[e], inverse[code[e], b]
             if a < 0 or not band[s, 0] <= a < band[s, 1]:
                 continue
             weight = vals[s, 0, a]
             if r < weight:
-                at[k], index[k], choice[k] = s, a, e % choices
+                at[k], index[k], taken[k] = s, a, choice[e]
                 break
             r -= weight

@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, partial
+from typing import NamedTuple
 
 import numpy as np
 
@@ -282,6 +283,18 @@ def _crt(residues, moduli) -> int:
     return value
 
 
+class _Step(NamedTuple):
+    """One step's transitions (see ``_profile.expand``), also grouped by target."""
+
+    first: np.ndarray
+    target: np.ndarray
+    code: np.ndarray
+    choice: np.ndarray
+    start: np.ndarray
+    order: np.ndarray
+    source: np.ndarray
+
+
 class _Dp:
     """One board's DP: the fleet's count vector, its shift tables and the key layout.
 
@@ -361,25 +374,15 @@ class _Dp:
         later[0, :, self.full] = 1
         nothing = np.zeros((0, lanes, self.width), np.uint64)
         for i in range(cells + cols - 1, cells - 1, -1):
-            out = _ARENA.take(spare + i % 2, len(steps[i][0]), lanes, self.width)
-            later, _ = _profile.pull(
-                later, out, *steps[i][:2], self.shift, moduli, bands[i], bands[i + 1], nothing
-            )
+            out = _ARENA.take(spare + i % 2, len(steps[i].first) - 1, lanes, self.width)
+            later, _ = self._pull(steps[i], later, out, moduli, bands[i], bands[i + 1], nothing)
         for r in range(self.rows - 1, -1, -1):
             row = self._row(plan, moduli, r, starts[r][:, :lanes], spare + 2)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
-                succ, closes = steps[i][:2]
-                out = _ARENA.take(spare + i % 2, len(succ), lanes, self.width)
-                later, counts = _profile.pull(
-                    later,
-                    out,
-                    succ,
-                    closes,
-                    self.shift,
-                    moduli,
-                    bands[i],
-                    bands[i + 1],
-                    row[i - r * cols],
+                out = _ARENA.take(spare + i % 2, len(steps[i].first) - 1, lanes, self.width)
+                forward = row[i - r * cols]
+                later, counts = self._pull(
+                    steps[i], later, out, moduli, bands[i], bands[i + 1], forward
                 )
                 occupancy[i] = _crt(counts, moduli)
         return total, occupancy
@@ -402,10 +405,20 @@ class _Dp:
         for r in range(self.rows, -1, -1):  # the extra row of misses first
             row = self._row(plan, moduli, r, starts[r], 3 + self.rows)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
-                _, closes, start, order = steps[i]
-                vals = row[i - r * cols]
+                step = steps[i]
                 _profile.sample_back(
-                    vals, start, order, closes, self.inverse, bands[i], at, index, pcg, choice
+                    row[i - r * cols],
+                    step.start,
+                    step.order,
+                    step.source,
+                    step.code,
+                    step.choice,
+                    self.inverse,
+                    bands[i],
+                    at,
+                    index,
+                    pcg,
+                    choice,
                 )
                 if i < cells:
                     paths[:, i] = choice
@@ -419,13 +432,11 @@ class _Dp:
         vals = _ARENA.take(0, 1, lanes, self.width)
         vals[0, :, 0] = 1
         starts = []
-        for i, (_, closes, start, order) in enumerate(steps):
+        for i, step in enumerate(steps):
             if i % cols == 0 and i // cols < kept:
                 starts.append(_ARENA.take(2 + i // cols, len(vals), lanes, self.width, vals))
-            out = _ARENA.take(1 - i % 2, len(start) - 1, lanes, self.width)
-            vals = _profile.push(
-                vals, out, start, order, closes, self.shift, moduli, bands[i], bands[i + 1]
-            )
+            out = _ARENA.take(1 - i % 2, len(step.start) - 1, lanes, self.width)
+            vals = self._push(step, vals, out, moduli, bands[i], bands[i + 1])
         residues = np.zeros(lanes, np.uint64)
         if len(vals) and bands[-1][0, 0] <= self.full < bands[-1][0, 1]:
             residues = vals[0, :, self.full]  # outside a band a buffer holds stale data
@@ -436,33 +447,49 @@ class _Dp:
         steps, bands = plan
         lanes, row = len(moduli), [first]
         for i in range(r * self.cols, (r + 1) * self.cols - 1):
-            _, closes, start, order = steps[i]
-            out = _ARENA.take(slot + i % self.cols, len(start) - 1, lanes, self.width)
-            row.append(
-                _profile.push(
-                    row[-1],
-                    out,
-                    start,
-                    order,
-                    closes,
-                    self.shift,
-                    moduli,
-                    bands[i],
-                    bands[i + 1],
-                )
-            )
+            out = _ARENA.take(slot + i % self.cols, len(steps[i].start) - 1, lanes, self.width)
+            row.append(self._push(steps[i], row[-1], out, moduli, bands[i], bands[i + 1]))
         return row
 
+    def _push(self, step: _Step, vals, out, moduli, band, next_band) -> np.ndarray:
+        return _profile.push(
+            vals,
+            out,
+            step.start,
+            step.order,
+            step.source,
+            step.code,
+            self.shift,
+            moduli,
+            band,
+            next_band,
+        )
+
+    def _pull(self, step: _Step, later, out, moduli, band, next_band, vals) -> tuple:
+        return _profile.pull(
+            later,
+            out,
+            step.first,
+            step.target,
+            step.code,
+            step.choice,
+            self.shift,
+            moduli,
+            band,
+            next_band,
+            vals,
+        )
+
     def _profiles(self) -> tuple[list, list]:
-        """Every step's transitions (successors, closed lengths, and the same grouped by
-        target), and per step the band of count entries each profile before it can use."""
+        """Every step's transitions, and per step the band of count entries each profile
+        before it can use."""
         cells, cols = self.rows * self.cols, self.cols
         keys = np.zeros(1, np.int64)
         low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
         steps, forward, seen = [], [(low, high)], 0
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
-            keys, succ, closes = _profile.expand(
+            keys, first, target, code, choice = _profile.expand(
                 keys,
                 i % cols,
                 cols,
@@ -480,17 +507,22 @@ class _Dp:
                     "this board and fleet have too many partial layouts to count exactly; "
                     "try a smaller board or fleet"
                 )
-            steps.append((succ, closes, *_profile.predecessors(succ, len(keys))))
-            low, high = _profile.forward_bounds(low, high, succ, closes, self.cells_of, len(keys))
+            step = _Step(
+                first, target, code, choice, *_profile.predecessors(first, target, len(keys))
+            )
+            steps.append(step)
+            low, high = _profile.forward_bounds(
+                low, high, first, target, code, self.cells_of, len(keys)
+            )
             forward.append((low, high))
         end = np.full(len(keys), self.fleet_cells, np.int64)
         later_low, later_high = end, end
         bands = [None] * (len(steps) + 1)
         bands[-1] = self._band(forward[-1][0], forward[-1][1], end, end)
         for i in range(len(steps) - 1, -1, -1):
-            succ, closes = steps[i][:2]
+            step = steps[i]
             later_low, later_high = _profile.backward_bounds(
-                later_low, later_high, succ, closes, self.cells_of
+                later_low, later_high, step.first, step.target, step.code, self.cells_of
             )
             bands[i] = self._band(*forward[i], later_low, later_high)
         return steps, bands
