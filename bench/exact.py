@@ -14,6 +14,10 @@ Measured with ``time.perf_counter`` after the numba kernels are warmed up:
   shooter (no cache), so later shots can be compared with the first.
 - ``all_miss``: the best cells when every shot misses (first tied cell taken), beside
   the seed's sequence.
+- ``classic``: the same under classic rules, where ships may touch: the empty map
+  (30,093,975,536 labelled fleets, as enumeration counts them), one full game of the
+  exact shooter shot by shot, and 1000 exact posterior draws (aims: the empty map under
+  2 s, later shots under 50 ms median).
 - ``table``: ``simulate(russian, random/parity/density/exact, games=N, jobs=J)`` and the
   paired comparison of ``exact`` with ``density`` (and ``parity``) on the same games:
   mean difference in shots with its standard error, and games won, tied and lost.
@@ -45,6 +49,7 @@ import naive_exact as naive
 from machine import machine, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
+CLASSIC_FLEETS = 30_093_975_536
 SEED_ALL_MISS = ["C1", "J8", "A8", "H1", "A4", "J4", "D10", "G10", "E1", "D2"]
 AIM_MAP_SECONDS = 10
 
@@ -135,6 +140,42 @@ def bench_game(rules: bs.Rules, game: int) -> dict:
     }
 
 
+def bench_classic(quick: bool) -> dict:
+    """Classic rules (ships may touch): the empty map, the fleet count beside
+    enumeration, one full game of the exact shooter, and exact posterior draws."""
+    rules = bs.Rules.classic()
+    cold, _, _ = timed(lambda: exact(bs.Observation.start(rules)), 1)
+    best, median, report = timed(lambda: exact(bs.Observation.start(rules)), 1 if quick else 3)
+    enumerated, _, count = timed(lambda: bs.count_fleets(rules), 1)
+    game = bench_game(rules, 1)
+    mid = bs.Observation.from_marks(rules, hit=["E5"], miss=["E4", "D5", "C3", "H7", "B8"])
+    draws = {}
+    for name, observation in (("empty", bs.Observation.start(rules)), ("one_hit", mid)):
+        rng = np.random.default_rng(1)
+        seconds, _, fleets = timed(lambda o=observation, r=rng: bs.sample(o, 1000, r), 1)
+        draws[name] = {"fleets": len(fleets), "seconds": round(seconds, 3)}
+    return {
+        "rules": rules.describe(),
+        "empty_map": {
+            "cold_seconds": round(cold, 3),
+            "seconds_best": round(best, 3),
+            "seconds_median": round(median, 3),
+            "layouts": report.total,
+            "fleets": report.fleets,
+            "symmetric": symmetric(list(report.counts), rules.rows),
+            "most_likely": report.best_names,
+        },
+        "count_by_enumeration": {"seconds": round(enumerated, 3), "fleets": count.fleets},
+        "game": game,
+        "sample_1000": draws,
+        "aims": {
+            "empty_map_under_2_s": max(cold, median) < 2,
+            "later_shots_median_under_50_ms": game["later_median_seconds"] < 0.05,
+        },
+        "checks_passed": report.fleets == count.fleets == CLASSIC_FLEETS,
+    }
+
+
 def all_miss(rules: bs.Rules, shots: int) -> dict:
     observation, sequence, ties = bs.Observation.start(rules), [], []
     for _ in range(shots):
@@ -201,6 +242,7 @@ def main() -> int:
         "game": bench_game(rules, 1),
         "all_miss": all_miss(rules, 3 if args.quick else len(SEED_ALL_MISS)),
         "table": bench_table(rules, games, args.jobs),
+        "classic": bench_classic(args.quick),
     }
     empty, versus = report["empty_map"], report["table"]["exact_vs_density"]
     report["aims"] = {
@@ -214,6 +256,7 @@ def main() -> int:
         and empty["most_likely"][0] == "C1"
         and "B2" in empty["least_likely"]
         and report["baseline"]["baseline_agrees"]
+        and report["classic"]["checks_passed"]
     )
     write_report(report, args.out)
     return 0 if report["checks_passed"] else 1
