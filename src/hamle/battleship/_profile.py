@@ -340,79 +340,93 @@ def backward_bounds(next_low, next_high, first, target, code, cells_of):
 
 
 @njit(cache=True, nogil=True)
-def push(vals, out, start, order, source, code, shift, moduli, band, next_band):
+def push(
+    vals, out, start, order, source, code, shift, moduli, band, offset, next_band, next_offset
+):
     """Forward: fill ``out`` with the count vectors of the next step's profiles, gathered
-    per target. Only entries inside a profile's band are read or written: those outside
-    can never reach a whole fleet, so buffers are reused without clearing them."""
-    lanes = vals.shape[1]
+    per target. A profile keeps only the entries of its band (those outside can never
+    reach a whole fleet): entry a of profile s, lane l, is ``vals[l, offset[s] + a -
+    band[s, 0]]``."""
+    lanes = vals.shape[0]
     for t in range(len(start) - 1):
-        t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+        t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
         for lane in range(lanes):
-            out[t, lane, t_lo:t_hi] = 0
+            out[lane, t_at : t_at + t_hi - t_lo] = 0
         for e in order[start[t] : start[t + 1]]:
             s, k = source[e], code[e]
+            lo, hi, at = band[s, 0], band[s, 1], offset[s]
             row = shift[k]
+            src, dst = at - lo, t_at - t_lo  # where entry 0 would be
             for lane in range(lanes):
                 m = moduli[lane]
-                src = vals[s, lane]
-                dst = out[t, lane]
-                if m == 0 and k == 0:
-                    for a in range(max(band[s, 0], t_lo), min(band[s, 1], t_hi)):
-                        dst[a] += src[a]
-                else:
-                    for a in range(band[s, 0], band[s, 1]):
-                        b = row[a]
-                        if t_lo <= b < t_hi:
-                            dst[b] = _add(dst[b], src[a], m)
-    return out[: len(start) - 1]
-
-
-@njit(cache=True, nogil=True)
-def pull(later, out, first, target, code, choice, shift, moduli, band, next_band, vals):
-    """Backward: fill ``out`` with, per profile of this step, the number of completions
-    for each count vector index in its band, from those of the next step (same band rule
-    as ``push``). With the forward vectors ``vals`` of this step (an empty array skips
-    it), also the number of whole layouts, per lane, that occupy this step's cell:
-    Σ forward × backward through the choices that fill it (all but choice 0)."""
-    n = len(first) - 1
-    lanes = later.shape[1]
-    occupied = np.zeros(lanes, np.uint64)
-    counting = len(vals) > 0
-    for s in range(n):
-        lo, hi = band[s, 0], band[s, 1]
-        for lane in range(lanes):
-            out[s, lane, lo:hi] = 0
-        for e in range(first[s], first[s + 1]):
-            t, k = target[e], code[e]
-            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
-            row = shift[k]
-            for lane in range(lanes):
-                m = moduli[lane]
-                src = later[t, lane]
-                dst = out[s, lane]
                 if m == 0 and k == 0:
                     for a in range(max(lo, t_lo), min(hi, t_hi)):
-                        dst[a] += src[a]
+                        out[lane, dst + a] += vals[lane, src + a]
                 else:
                     for a in range(lo, hi):
                         b = row[a]
                         if t_lo <= b < t_hi:
-                            dst[a] = _add(dst[a], src[b], m)
+                            out[lane, dst + b] = _add(out[lane, dst + b], vals[lane, src + a], m)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def pull(
+    later,
+    out,
+    first,
+    target,
+    code,
+    choice,
+    shift,
+    moduli,
+    band,
+    offset,
+    next_band,
+    next_offset,
+    vals,
+):
+    """Backward: fill ``out`` with, per profile of this step, the number of completions
+    for each entry of its band, from those of the next step (laid out as in ``push``).
+    With the forward vectors ``vals`` of this step (an empty array skips it), also the
+    number of whole layouts, per lane, that occupy this step's cell: Σ forward ×
+    backward through the choices that fill it (all but choice 0)."""
+    n = len(first) - 1
+    lanes = later.shape[0]
+    occupied = np.zeros(lanes, np.uint64)
+    counting = vals.shape[1] > 0
+    for s in range(n):
+        lo, hi, at = band[s, 0], band[s, 1], offset[s]
+        for lane in range(lanes):
+            out[lane, at : at + hi - lo] = 0
+        for e in range(first[s], first[s + 1]):
+            t, k = target[e], code[e]
+            t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
+            row = shift[k]
+            src, dst = t_at - t_lo, at - lo  # where entry 0 would be
+            for lane in range(lanes):
+                m = moduli[lane]
+                if m == 0 and k == 0:
+                    for a in range(max(lo, t_lo), min(hi, t_hi)):
+                        out[lane, dst + a] += later[lane, src + a]
+                else:
+                    for a in range(lo, hi):
+                        b = row[a]
+                        if t_lo <= b < t_hi:
+                            out[lane, dst + a] = _add(out[lane, dst + a], later[lane, src + b], m)
                 if counting and choice[e] >= 1:
-                    mine = vals[s, lane]
                     part = np.uint64(0)
                     if m == 0 and k == 0:
                         for a in range(max(lo, t_lo), min(hi, t_hi)):
-                            part += mine[a] * src[a]
+                            part += vals[lane, dst + a] * later[lane, src + a]
                     else:
                         for a in range(lo, hi):
                             b = row[a]
                             if t_lo <= b < t_hi:
-                                part = _add(
-                                    part, (mine[a] * src[b]) % m if m else mine[a] * src[b], m
-                                )
+                                product = vals[lane, dst + a] * later[lane, src + b]
+                                part = _add(part, product % m if m else product, m)
                     occupied[lane] = _add(occupied[lane], part, m)
-    return out[:n], occupied
+    return out, occupied
 
 
 @njit(cache=True, nogil=True)
@@ -426,7 +440,9 @@ def _below(pcg, bound):
 
 
 @njit(cache=True, nogil=True)
-def sample_back(vals, start, order, source, code, choice, inverse, band, at, index, pcg, taken):
+def sample_back(
+    vals, start, order, source, code, choice, inverse, band, offset, at, index, pcg, taken
+):
     """One step back for every sample: sample k stands at profile ``at[k]``, count entry
     ``index[k]`` after the step; draw where it came from, in proportion to the forward
     counts ``vals`` (lane 0, exact below 2**64) before the step, and store that profile,
@@ -438,13 +454,13 @@ def sample_back(vals, start, order, source, code, choice, inverse, band, at, ind
         for e in order[start[t] : start[t + 1]]:
             s, a = source[e], inverse[code[e], b]
             if a >= 0 and band[s, 0] <= a < band[s, 1]:
-                total += vals[s, 0, a]
+                total += vals[0, offset[s] + a - band[s, 0]]
         r = _below(pcg, total)
         for e in order[start[t] : start[t + 1]]:
             s, a = source[e], inverse[code[e], b]
             if a < 0 or not band[s, 0] <= a < band[s, 1]:
                 continue
-            weight = vals[s, 0, a]
+            weight = vals[0, offset[s] + a - band[s, 0]]
             if r < weight:
                 at[k], index[k], taken[k] = s, a, choice[e]
                 break

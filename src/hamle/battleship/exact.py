@@ -295,6 +295,18 @@ class _Step(NamedTuple):
     source: np.ndarray
 
 
+class _Band(NamedTuple):
+    """The count entries each profile of a step can use: ``edges[s]`` = [lo, hi), kept
+    side by side from ``offset[s]`` on (``size`` entries per lane in all)."""
+
+    edges: np.ndarray
+    offset: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.offset[-1])
+
+
 class _Dp:
     """One board's DP: the fleet's count vector, its shift tables and the key layout.
 
@@ -350,7 +362,7 @@ class _Dp:
 
     def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
         slots = 5 + self.rows + self.cols if want_map else 2
-        need = max(len(band) for band in bands) * lanes * self.width * 8 * slots
+        need = max(band.size for band in bands) * lanes * 8 * slots
         if need > MEMORY_LIMIT:
             raise CountTooLargeError(
                 f"counting this board exactly needs about {need / 2**30:.1f} GiB of memory; "
@@ -369,17 +381,17 @@ class _Dp:
         lanes = len(_moduli(total))
         moduli = moduli[:lanes]
         spare = 3 + self.rows  # two slots for the backward vectors, then one row's forward
-        later = _ARENA.take(spare + (cells + cols) % 2, 1, lanes, self.width)
+        later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
         later[...] = 0
-        later[0, :, self.full] = 1
-        nothing = np.zeros((0, lanes, self.width), np.uint64)
+        later[:, self.full - bands[-1].edges[0, 0]] = 1
+        nothing = np.zeros((lanes, 0), np.uint64)
         for i in range(cells + cols - 1, cells - 1, -1):
-            out = _ARENA.take(spare + i % 2, len(steps[i].first) - 1, lanes, self.width)
+            out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
             later, _ = self._pull(steps[i], later, out, moduli, bands[i], bands[i + 1], nothing)
         for r in range(self.rows - 1, -1, -1):
-            row = self._row(plan, moduli, r, starts[r][:, :lanes], spare + 2)
+            row = self._row(plan, moduli, r, starts[r][:lanes], spare + 2)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
-                out = _ARENA.take(spare + i % 2, len(steps[i].first) - 1, lanes, self.width)
+                out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
                 forward = row[i - r * cols]
                 later, counts = self._pull(
                     steps[i], later, out, moduli, bands[i], bands[i + 1], forward
@@ -405,7 +417,7 @@ class _Dp:
         for r in range(self.rows, -1, -1):  # the extra row of misses first
             row = self._row(plan, moduli, r, starts[r], 3 + self.rows)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
-                step = steps[i]
+                step, band = steps[i], bands[i]
                 _profile.sample_back(
                     row[i - r * cols],
                     step.start,
@@ -414,7 +426,8 @@ class _Dp:
                     step.code,
                     step.choice,
                     self.inverse,
-                    bands[i],
+                    band.edges,
+                    band.offset,
                     at,
                     index,
                     pcg,
@@ -429,17 +442,20 @@ class _Dp:
         cols = self.cols
         steps, bands = plan
         lanes = len(moduli)
-        vals = _ARENA.take(0, 1, lanes, self.width)
-        vals[0, :, 0] = 1
+        vals = _ARENA.take(0, lanes, bands[0].size)
+        vals[...] = 0
+        if bands[0].size:  # the start: no ship counted yet
+            vals[:, 0] = 1
         starts = []
         for i, step in enumerate(steps):
             if i % cols == 0 and i // cols < kept:
-                starts.append(_ARENA.take(2 + i // cols, len(vals), lanes, self.width, vals))
-            out = _ARENA.take(1 - i % 2, len(step.start) - 1, lanes, self.width)
+                starts.append(_ARENA.take(2 + i // cols, lanes, bands[i].size, vals))
+            out = _ARENA.take(1 - i % 2, lanes, bands[i + 1].size)
             vals = self._push(step, vals, out, moduli, bands[i], bands[i + 1])
         residues = np.zeros(lanes, np.uint64)
-        if len(vals) and bands[-1][0, 0] <= self.full < bands[-1][0, 1]:
-            residues = vals[0, :, self.full]  # outside a band a buffer holds stale data
+        lo, hi = bands[-1].edges[0] if len(bands[-1].edges) else (0, 0)
+        if lo <= self.full < hi:
+            residues = vals[:, self.full - lo].copy()
         return _crt(residues, moduli), starts
 
     def _row(self, plan, moduli: np.ndarray, r: int, first: np.ndarray, slot: int) -> list:
@@ -447,11 +463,11 @@ class _Dp:
         steps, bands = plan
         lanes, row = len(moduli), [first]
         for i in range(r * self.cols, (r + 1) * self.cols - 1):
-            out = _ARENA.take(slot + i % self.cols, len(steps[i].start) - 1, lanes, self.width)
+            out = _ARENA.take(slot + i % self.cols, lanes, bands[i + 1].size)
             row.append(self._push(steps[i], row[-1], out, moduli, bands[i], bands[i + 1]))
         return row
 
-    def _push(self, step: _Step, vals, out, moduli, band, next_band) -> np.ndarray:
+    def _push(self, step: _Step, vals, out, moduli, band, after) -> np.ndarray:
         return _profile.push(
             vals,
             out,
@@ -461,11 +477,13 @@ class _Dp:
             step.code,
             self.shift,
             moduli,
-            band,
-            next_band,
+            band.edges,
+            band.offset,
+            after.edges,
+            after.offset,
         )
 
-    def _pull(self, step: _Step, later, out, moduli, band, next_band, vals) -> tuple:
+    def _pull(self, step: _Step, later, out, moduli, band, after, vals) -> tuple:
         return _profile.pull(
             later,
             out,
@@ -475,8 +493,10 @@ class _Dp:
             step.choice,
             self.shift,
             moduli,
-            band,
-            next_band,
+            band.edges,
+            band.offset,
+            after.edges,
+            after.offset,
             vals,
         )
 
@@ -527,12 +547,15 @@ class _Dp:
             bands[i] = self._band(*forward[i], later_low, later_high)
         return steps, bands
 
-    def _band(self, low, high, later_low, later_high) -> np.ndarray:
+    def _band(self, low, high, later_low, later_high) -> _Band:
         low = np.clip(np.maximum(low, later_low), 0, self.fleet_cells + 1)
         high = np.clip(np.minimum(high, later_high), -1, self.fleet_cells)
-        lo = self.first_with[low]
-        hi = np.where(high >= low, self.first_with[np.maximum(high, 0) + 1], lo)
-        return np.stack([lo, hi], axis=1)
+        edges = np.empty((len(low), 2), np.int64)
+        edges[:, 0] = self.first_with[low]
+        edges[:, 1] = np.where(high >= low, self.first_with[np.maximum(high, 0) + 1], edges[:, 0])
+        offset = np.zeros(len(low) + 1, np.int64)
+        np.cumsum(edges[:, 1] - edges[:, 0], out=offset[1:])
+        return _Band(edges, offset)
 
 
 class _Arena:
@@ -542,14 +565,14 @@ class _Arena:
     def __init__(self) -> None:
         self.buffers: list[np.ndarray] = []
 
-    def take(self, slot: int, n: int, lanes: int, width: int, copy=None) -> np.ndarray:
-        """Buffer ``slot`` shaped (n, lanes, width), holding ``copy`` if given."""
+    def take(self, slot: int, lanes: int, size: int, copy=None) -> np.ndarray:
+        """Buffer ``slot`` shaped (lanes, size), holding ``copy`` if given."""
         while len(self.buffers) <= slot:
             self.buffers.append(np.empty(0, np.uint64))
-        size = n * lanes * width
-        if self.buffers[slot].size < size:
-            self.buffers[slot] = np.empty(max(size, 2 * self.buffers[slot].size), np.uint64)
-        view = self.buffers[slot][:size].reshape(n, lanes, width)
+        if self.buffers[slot].size < lanes * size:
+            grown = max(lanes * size, 2 * self.buffers[slot].size)
+            self.buffers[slot] = np.empty(grown, np.uint64)
+        view = self.buffers[slot][: lanes * size].reshape(lanes, size)
         if copy is not None:
             view[...] = copy
         return view
