@@ -246,13 +246,15 @@ def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_l
         else:
             ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
             options[0], option_codes[0], options[1], option_codes[1] = ke, ce, kf, cf
-        if touching:  # only a new ship can break feasibility: check it on the source's ships
-            _pending_ships(keys[s], cols, bits, lmax, scratch)
+        counted = False
         for j in range(choices):
             key = options[j]
             if key < 0:
                 continue
-            if touching:
+            if touching:  # only a new ship can break feasibility: check the source's ships
+                if j >= 2 and not counted:
+                    _pending_ships(keys[s], cols, bits, lmax, scratch)
+                    counted = True
                 if j >= 2 and not _room_for(scratch, at_least, option_codes[j], lmax):
                     continue
             elif not feasible(key, cols, bits, lmax, at_least, scratch):
