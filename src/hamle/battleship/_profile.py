@@ -342,23 +342,20 @@ def backward_bounds(next_low, next_high, first, target, code, cells_of):
 
 
 @njit(cache=True, nogil=True)
-def push(
-    vals, out, start, order, source, code, shift, moduli, band, offset, next_band, next_offset
-):
-    """Forward: fill ``out`` with the count vectors of the next step's profiles, gathered
-    per target. A profile keeps only the entries of its band (those outside can never
-    reach a whole fleet): entry a of profile s, lane l, is ``vals[l, offset[s] + a -
-    band[s, 0]]``."""
+def push(vals, out, first, target, code, shift, moduli, band, offset, next_band, next_offset):
+    """Forward: fill ``out`` with the count vectors of the next step's profiles, spread
+    from each profile in turn. A profile keeps only the entries of its band (those
+    outside can never reach a whole fleet): entry a of profile s, lane l, is
+    ``vals[l, offset[s] + a - band[s, 0]]``."""
     lanes = vals.shape[0]
-    for t in range(len(start) - 1):
-        t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
-        for lane in range(lanes):
-            out[lane, t_at : t_at + t_hi - t_lo] = 0
-        for e in order[start[t] : start[t + 1]]:
-            s, k = source[e], code[e]
-            lo, hi, at = band[s, 0], band[s, 1], offset[s]
+    out[:, : next_offset[-1]] = 0
+    for s in range(len(first) - 1):
+        lo, hi, at = band[s, 0], band[s, 1], offset[s]
+        for e in range(first[s], first[s + 1]):
+            t, k = target[e], code[e]
+            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
             row = shift[k]
-            src, dst = at - lo, t_at - t_lo  # where entry 0 would be
+            src, dst = at - lo, next_offset[t] - t_lo  # where entry 0 would be
             for lane in range(lanes):
                 m = moduli[lane]
                 if m == 0 and k == 0:

@@ -471,9 +471,8 @@ class _Dp:
         return _profile.push(
             vals,
             out,
-            step.start,
-            step.order,
-            step.source,
+            step.first,
+            step.target,
             step.code,
             self.shift,
             moduli,
