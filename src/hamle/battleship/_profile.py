@@ -15,12 +15,15 @@ longer holds. Field values:
   still open to the right;
 
 where h = 1 while every cell of that ship is an open hit: such a ship would have been
-answered "sunk", so it may not be closed. Each profile carries a dense vector of counts
-indexed by the finished ships (mixed radix over the fleet's lengths), one row per lane;
-lane modulus 0 means arithmetic modulo 2**64, others are primes below 2**31.
+answered "sunk", so it may not be closed.
 
 Under touching rules a ship is counted when its first cell is decided, and a field only
 holds how many cells it still owes (``transition_touching``).
+
+Each profile carries counts indexed by the ships counted so far (mixed radix over the
+fleet's lengths, ordered by their cells), of which it keeps only its band: the entries
+that can still end as a whole fleet (see ``push``). One row per lane; lane modulus 0
+means arithmetic modulo 2**64, others are primes below 2**31.
 
 Marks follow ``observation``: 0 unknown, 1 miss, 2 open hit, 3 sunk, 4 water.
 """
@@ -312,21 +315,21 @@ def _add(x, y, modulus):
 
 
 @njit(cache=True, nogil=True)
-def forward_bounds(low, high, first, target, code, cells_of, n_next):
+def forward_bounds(low, high, first, target, code, n_next):
     """The least and greatest number of cells of counted ships over the partial layouts
     reaching each next profile (an empty range, low > high, when none does)."""
     next_low = np.full(n_next, 1 << 40, np.int64)
     next_high = np.full(n_next, -1, np.int64)
     for s in range(len(first) - 1):
         for e in range(first[s], first[s + 1]):
-            t, counted = target[e], cells_of[code[e]]
+            t, counted = target[e], code[e]  # a code is the cells of the ship it counts
             next_low[t] = min(next_low[t], low[s] + counted)
             next_high[t] = max(next_high[t], high[s] + counted)
     return next_low, next_high
 
 
 @njit(cache=True, nogil=True)
-def backward_bounds(next_low, next_high, first, target, code, cells_of):
+def backward_bounds(next_low, next_high, first, target, code):
     """The least and greatest number of cells of counted ships from which a profile can
     still end as a whole fleet, from those of the next profiles."""
     n = len(first) - 1
@@ -334,7 +337,7 @@ def backward_bounds(next_low, next_high, first, target, code, cells_of):
     high = np.full(n, -1, np.int64)
     for s in range(n):
         for e in range(first[s], first[s + 1]):
-            t, counted = target[e], cells_of[code[e]]
+            t, counted = target[e], code[e]  # a code is the cells of the ship it counts
             if next_low[t] <= next_high[t]:
                 low[s] = min(low[s], next_low[t] - counted)
                 high[s] = max(high[s], next_high[t] - counted)

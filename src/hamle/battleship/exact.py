@@ -284,15 +284,12 @@ def _crt(residues, moduli) -> int:
 
 
 class _Step(NamedTuple):
-    """One step's transitions (see ``_profile.expand``), also grouped by target."""
+    """One step's transitions, grouped by the profile they leave (``_profile.expand``)."""
 
     first: np.ndarray
     target: np.ndarray
     code: np.ndarray
     choice: np.ndarray
-    start: np.ndarray
-    order: np.ndarray
-    source: np.ndarray
 
 
 class _Band(NamedTuple):
@@ -340,7 +337,6 @@ class _Dp:
         for n in lengths:
             grows = digits[n][order] < have[n]
             self.shift[n] = np.where(grows, position[np.minimum(order + strides[n], span - 1)], -1)
-        self.cells_of = np.arange(self.lmax + 1)
         self.inverse = np.full_like(self.shift, -1)
         for code, row in enumerate(self.shift):
             self.inverse[code, row[row >= 0]] = natural[row >= 0]
@@ -418,11 +414,14 @@ class _Dp:
             row = self._row(plan, moduli, r, starts[r], 3 + self.rows)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 step, band = steps[i], bands[i]
+                start, order, source = _profile.predecessors(
+                    step.first, step.target, len(bands[i + 1].edges)
+                )
                 _profile.sample_back(
                     row[i - r * cols],
-                    step.start,
-                    step.order,
-                    step.source,
+                    start,
+                    order,
+                    source,
                     step.code,
                     step.choice,
                     self.inverse,
@@ -526,13 +525,9 @@ class _Dp:
                     "this board and fleet have too many partial layouts to count exactly; "
                     "try a smaller board or fleet"
                 )
-            step = _Step(
-                first, target, code, choice, *_profile.predecessors(first, target, len(keys))
-            )
+            step = _Step(first, target, code, choice)
             steps.append(step)
-            low, high = _profile.forward_bounds(
-                low, high, first, target, code, self.cells_of, len(keys)
-            )
+            low, high = _profile.forward_bounds(low, high, first, target, code, len(keys))
             forward.append((low, high))
         end = np.full(len(keys), self.fleet_cells, np.int64)
         later_low, later_high = end, end
@@ -541,7 +536,7 @@ class _Dp:
         for i in range(len(steps) - 1, -1, -1):
             step = steps[i]
             later_low, later_high = _profile.backward_bounds(
-                later_low, later_high, step.first, step.target, step.code, self.cells_of
+                later_low, later_high, step.first, step.target, step.code
             )
             bands[i] = self._band(*forward[i], later_low, later_high)
         return steps, bands
