@@ -17,7 +17,10 @@ from collections import Counter
 from math import factorial, prod, sqrt
 
 import numpy as np
+from hypothesis import assume
+from hypothesis import strategies as st
 
+from hamle.battleship.count import count_fleets
 from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN, WATER, Observation
 from hamle.battleship.rules import Rules, placements, zone
@@ -348,3 +351,34 @@ def chi_square(draws: list, fleets: list) -> float:
     assert set(counts) <= set(fleets), "a drawn fleet is not legal"
     expected = len(draws) / len(fleets)
     return sum((counts[f] - expected) ** 2 / expected for f in fleets)
+
+
+# --- hypothesis strategies -------------------------------------------------------------
+
+
+@st.composite
+def small_rules(draw) -> Rules:
+    """Rules of either kind on boards of 1..5 × 1..6 cells with a fleet that fits."""
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 6))
+    longest = max(rows, cols)
+    fleet = draw(st.lists(st.integers(1, min(4, longest)), min_size=1, max_size=4))
+    assume(sum(fleet) <= rows * cols)
+    touching = draw(st.booleans())
+    return Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=touching)
+
+
+@st.composite
+def played(draw) -> Observation:
+    """The observation after some shots at a random legal fleet."""
+    rules = draw(small_rules())
+    count = count_fleets(rules)
+    if count.fleets < count.product / 1000:  # too rare for the rejection sampler
+        return Observation.start(rules)
+    ocean = Ocean(random_fleet(rules, np.random.default_rng(draw(st.integers(0, 2**32)))))
+    cells = draw(st.permutations(range(rules.cells)))
+    for cell in cells[: draw(st.integers(0, rules.cells))]:
+        if ocean.over:
+            break
+        if ocean.observation.marks[cell] == UNKNOWN:
+            ocean.fire(cell)
+    return ocean.observation

@@ -10,21 +10,20 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from battleship import reference as ref
-from hypothesis import HealthCheck, assume, given, settings
+from battleship.reference import played, small_rules
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hamle.battleship import (
     CountTooLargeError,
     MarksError,
     Observation,
-    Ocean,
     Rules,
     count_fleets,
     exact,
     get_shooter,
     layouts,
     play_game,
-    random_fleet,
 )
 from hamle.battleship.observation import HIT, SUNK, UNKNOWN
 from hamle.battleship.strategies.exact_shooter import _symmetries, best_cells
@@ -46,34 +45,6 @@ SEED_MAP = [
     [466986, 287231, 357367, 330652, 334756, 334756, 330652, 357367, 287231, 466986],
     [459000, 287065, 361127, 334756, 338709, 338709, 334756, 361127, 287065, 459000],
 ]
-
-
-@st.composite
-def small_rules(draw) -> Rules:
-    """Rules of either kind on boards of 1..5 × 1..6 cells with a fleet that fits."""
-    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 6))
-    longest = max(rows, cols)
-    fleet = draw(st.lists(st.integers(1, min(4, longest)), min_size=1, max_size=4))
-    assume(sum(fleet) <= rows * cols)
-    touching = draw(st.booleans())
-    return Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=touching)
-
-
-@st.composite
-def played(draw) -> Observation:
-    """The observation after some shots at a random legal fleet."""
-    rules = draw(small_rules())
-    count = count_fleets(rules)
-    if count.fleets < count.product / 1000:  # too rare for the rejection sampler
-        return Observation.start(rules)
-    ocean = Ocean(random_fleet(rules, np.random.default_rng(draw(st.integers(0, 2**32)))))
-    cells = draw(st.permutations(range(rules.cells)))
-    for cell in cells[: draw(st.integers(0, rules.cells))]:
-        if ocean.over:
-            break
-        if ocean.observation.marks[cell] == UNKNOWN:
-            ocean.fire(cell)
-    return ocean.observation
 
 
 @st.composite

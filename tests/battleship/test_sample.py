@@ -7,11 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from battleship import reference as ref
-from battleship.reference import chi_square, chi_square_critical
+from battleship.reference import chi_square, chi_square_critical, played
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hamle.battleship import CountTooLargeError, MarksError, Observation, Rules
 from hamle.battleship.exact import exact, sample
 from hamle.battleship.observation import HIT
+from hamle.battleship.rules import segment, zone
 
 # A uniform sampler fails this test once in 10,000 runs; the seeds below are fixed, so it
 # passes or fails the same way every time.
@@ -154,3 +157,24 @@ def test_nothing_afloat_and_no_draws():
     obs = Observation.from_marks(rules, sunk=[["A1", "B1"]])
     assert sample(obs, 3, np.random.default_rng()) == ((), (), ())
     assert sample(Observation.start(rules), 0, np.random.default_rng()) == ()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played(), st.integers(0, 2**32))
+def test_every_draw_fits_the_marks(obs, seed):
+    try:
+        drawn = sample(obs, 20, np.random.default_rng(seed))
+    except MarksError:
+        with pytest.raises(MarksError):
+            exact(obs)
+        return
+    hits = set(np.flatnonzero(obs.marks == HIT).tolist())
+    forbidden = ref.forbidden_cells(obs)
+    for fleet in drawn:
+        assert [len(ship) for ship in fleet] == list(obs.afloat)
+        for i, ship in enumerate(fleet):
+            assert segment(obs.rules, ship) == ship and not set(ship) <= hits
+            assert not set(ship) & forbidden
+            for other in fleet[i + 1 :]:
+                assert zone(obs.rules, ship).isdisjoint(other)
+        assert hits <= {cell for ship in fleet for cell in ship}
