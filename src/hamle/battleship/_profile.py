@@ -467,3 +467,36 @@ def sample_back(
                 at[k], index[k], taken[k] = s, a, choice[e]
                 break
             r -= weight
+
+
+@njit(cache=True, nogil=True)
+def decode(paths, width, touching, ships):
+    """The ships of drawn layouts: for path k (the choice taken at each cell), fill
+    ``ships[k, i]`` with (first cell, length, step to the next cell) of its i-th ship by
+    first cell. Touching rules: choice 2L starts L cells downwards, 2L + 1 to the right;
+    no-touch: choice 1 fills a cell, and ships, which never touch, are the runs."""
+    count, cells = paths.shape
+    for k in range(count):
+        i = 0
+        for c in range(cells):
+            choice = paths[k, c]
+            if touching:
+                if choice >= 2:
+                    ships[k, i, 0], ships[k, i, 1] = c, choice // 2
+                    ships[k, i, 2] = 1 if choice % 2 else width
+                    i += 1
+                continue
+            if choice != 1 or (c % width and paths[k, c - 1] == 1):
+                continue  # empty, or inside a horizontal run
+            if c >= width and paths[k, c - width] == 1:
+                continue  # inside a vertical run
+            across = (c + 1) % width != 0 and paths[k, c + 1] == 1
+            step = 1 if across else width
+            length = 1
+            while True:
+                nxt = c + step * length
+                if nxt >= cells or paths[k, nxt] != 1 or (across and nxt % width == 0):
+                    break
+                length += 1
+            ships[k, i, 0], ships[k, i, 1], ships[k, i, 2] = c, length, step
+            i += 1

@@ -152,41 +152,26 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     if total == 0:
         raise MarksError("no layout of the afloat ships fits these marks")
     set_pcg_words(rng, pcg)
-    slots = {length: [i for i, n in enumerate(afloat) if n == length] for length in set(afloat)}
-    fleets = []
-    for path in paths:
-        fleet: list[tuple[int, ...]] = [()] * len(afloat)
-        for cells in _ships(path, dp):
-            group = slots[len(cells)]
-            free = [i for i in group if not fleet[i]]
-            fleet[free[_pick(rng, len(free))]] = tuple(sorted(int(to_board[c]) for c in cells))
-        fleets.append(tuple(fleet))
-    return tuple(fleets)
-
-
-def _pick(rng: np.random.Generator, n: int) -> int:
-    return 0 if n == 1 else int(rng.integers(n))
-
-
-def _ships(path: np.ndarray, dp: _Dp) -> list[list[int]]:
-    """The ships of one sampled path, as cells of the DP's board."""
-    width = dp.cols
-    if dp.touching:  # choice 2L starts a ship of L cells downwards, 2L + 1 to the right
-        return [
-            [int(i) + (1 if path[i] % 2 else width) * k for k in range(path[i] // 2)]
-            for i in np.flatnonzero(path >= 2)
-        ]
-    filled, ships = set(np.flatnonzero(path == 1).tolist()), []
-    for i in sorted(filled):
-        if i not in filled:
-            continue
-        step = 1 if (i + 1) % width and i + 1 in filled else width
-        ship = [i]
-        while ship[-1] + step in filled and (step == width or (ship[-1] + 1) % width):
-            ship.append(ship[-1] + step)
-        filled.difference_update(ship)
-        ships.append(ship)
-    return ships
+    ships = np.zeros((count, len(afloat), 3), np.int64)
+    _profile.decode(paths, dp.cols, dp.touching, ships)
+    # Ships come in order of their first cell: sort them by length, shuffle those of
+    # equal length, and put them where ``afloat`` lists their lengths.
+    order = np.argsort(ships[:, :, 1], axis=1, kind="stable")
+    ships = np.take_along_axis(ships, order[:, :, None], axis=1)
+    lengths = np.sort(afloat)
+    for length in np.unique(lengths):
+        group = np.flatnonzero(lengths == length)
+        if len(group) > 1:
+            shuffle = group[np.argsort(rng.random((count, len(group))), axis=1)]
+            ships[:, group] = np.take_along_axis(ships, shuffle[:, :, None], axis=1)
+    placed = np.empty_like(ships)
+    placed[:, np.argsort(afloat, kind="stable")] = ships
+    along = np.arange(max(afloat))
+    cells = to_board[placed[:, :, :1] + placed[:, :, 2:] * along * (along < placed[:, :, 1:2])]
+    return tuple(
+        tuple(tuple(sorted(row[:n].tolist())) for row, n in zip(fleet, afloat, strict=True))
+        for fleet in cells
+    )
 
 
 @cache
