@@ -11,7 +11,13 @@ from battleship.reference import chi_square, chi_square_critical, played
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hamle.battleship import CountTooLargeError, MarksError, Observation, Rules
+from hamle.battleship import (
+    BattleshipError,
+    CountTooLargeError,
+    MarksError,
+    Observation,
+    Rules,
+)
 from hamle.battleship.exact import exact, sample
 from hamle.battleship.observation import HIT
 from hamle.battleship.rules import segment, zone
@@ -117,12 +123,12 @@ def test_draws_replay_from_a_seed_and_advance_the_stream():
     [
         (
             lambda: sample(Observation.start(Rules.classic()), -1, np.random.default_rng()),
-            MarksError,
+            BattleshipError,
             "0..1000000",
         ),
         (
             lambda: sample(Observation.start(Rules.classic()), 2.5, np.random.default_rng()),
-            MarksError,
+            BattleshipError,
             "not 2.5",
         ),
         (

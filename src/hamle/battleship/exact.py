@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _profile
 from .density import density
-from .errors import CountTooLargeError, MarksError
+from .errors import BattleshipError, CountTooLargeError, MarksError
 from .observation import HIT, SUNK, UNKNOWN, Observation
 from .rules import Rules, placement_table
 
@@ -134,7 +134,9 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     from .strategies.common import pcg_words, set_pcg_words
 
     if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= SAMPLE_LIMIT:
-        raise MarksError(f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count!r}")
+        raise BattleshipError(
+            f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count!r}"
+        )
     rules, marks, afloat = observation.rules, observation.marks, observation.afloat
     density(observation)  # its checks name the hit or ship no placement can serve
     if not afloat:
@@ -142,10 +144,8 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     dp, to_board = _dp(rules, marks, afloat)
     plan = dp.plan(True)
     bound = _placement_bound(rules, afloat)
-    if bound >= WRAP:
-        sunk = tuple(ship.length for ship in observation.sunk)
-        if occupancy(rules, marks, afloat, sunk)[0] >= WRAP:
-            raise CountTooLargeError("too many layouts fit these marks to draw one exactly")
+    if bound >= WRAP and _solve(rules, marks, afloat, lambda: bound, False)[0] >= WRAP:
+        raise CountTooLargeError("too many layouts fit these marks to draw one exactly")
     pcg = pcg_words(rng)
     with _ARENA_LOCK:
         total, paths = dp.sample(plan, count, pcg)
