@@ -601,30 +601,24 @@ def table(rows: dict) -> str:
     if "battleship" in rows:
         b = rows["battleship"]
         ours, peer = b["hamle"], b["jeimel"]
-        line(
-            "battleship",
-            "decision kernel",
-            figure(ours, "best_kernel_in_numba_loop_us", " µs"),
-            figure(peer, "best_decision_us", " µs"),
-            b.get("ratio_over_kernel"),
-            b["meets_aim"],
+        kernel, choose, games = (
+            "best_kernel_in_numba_loop_us",
+            "best_choose_us",
+            "best_games_seconds",
         )
-        line(
-            "battleship",
-            "decision choose",
-            figure(ours, "best_choose_us", " µs"),
-            figure(peer, "best_decision_us", " µs"),
-            b.get("ratio_over_choose"),
-            b["meets_aim"],
-        )
-        line(
-            "battleship",
-            "1000 games",
-            figure(ours, "best_games_seconds", " s"),
-            figure(peer, "best_games_seconds", " s"),
-            b.get("ratio_games"),
-            b["meets_aim"],
-        )
+        for what, mine, theirs, unit, ratio in (
+            ("decision kernel", kernel, "best_decision_us", " µs", "ratio_over_kernel"),
+            ("decision choose", choose, "best_decision_us", " µs", "ratio_over_choose"),
+            ("1000 games", games, games, " s", "ratio_games"),
+        ):
+            line(
+                "battleship",
+                what,
+                figure(ours, mine, unit),
+                figure(peer, theirs, unit),
+                b.get(ratio),
+                b["meets_aim"],
+            )
     if "startup" in rows:
         for name in ("help", "score"):
             s = rows["startup"][name]
