@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench bench-exact bench-peers clean
+.PHONY: setup run test lint bench bench-exact bench-expert bench-peers clean
 
 setup: $(STAMP)
 
@@ -34,6 +34,10 @@ bench: $(STAMP)
 # The full exact benchmark plays 1000 Russian games per shooter: about half an hour.
 bench-exact: $(STAMP)
 	$(BIN)/python bench/exact.py
+
+# The Expert beside density and exact on the same games: about 70 minutes on two cores.
+bench-expert: $(STAMP)
+	$(BIN)/python bench/expert.py --games 4000 --exact-games 60 --russian-games 300
 
 # hamle beside the public peers, built outside the repository (see the README).
 bench-peers: $(STAMP)

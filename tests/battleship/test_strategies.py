@@ -26,8 +26,8 @@ def test_aliases_and_unknown_names():
         "parity",
         "density",
     ]
-    with pytest.raises(BattleshipError, match="unknown strategy 'expert'; choose one of"):
-        get_shooter("expert")
+    with pytest.raises(BattleshipError, match="unknown strategy 'psychic'; choose one of"):
+        get_shooter("psychic")
 
 
 def test_target_then_line_as_in_the_seed():

@@ -330,3 +330,15 @@ def test_russian_rules_show_water_around_a_sunk_boat(server, page):
     )
     expect(page.locator("#enemy-afloat")).to_have_text("Ships afloat: 9 of 10")
     assert page.js_errors == []
+
+
+def test_expert_level_plays_without_a_heat_map(server, page):
+    page.goto(server.url + "/battleship")
+    page.check("input[name=level][value=expert]")
+    expect(page.locator("#level-info")).to_contain_text("fires where the game ends soonest")
+    start_game(page, "expert")
+    expect(page.locator("#heat-toggle")).to_be_hidden()
+    page.click("#enemy-grid [data-cell=A1]")
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile("miss|hit|sunk"))
+    expect(page.locator("#own-grid .cell.miss, #own-grid .cell.hit")).to_have_count(1)
+    assert page.js_errors == []

@@ -3,6 +3,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+import hamle.battleship as bs
 from hamle.cli import app
 
 runner = CliRunner()
@@ -100,6 +101,15 @@ def test_simulate_russian_with_the_exact_shooter():
         "russian",
     )
     assert small["strategy"] == "exact" and small["shots"][-1]["answer"] == "sunk"
+
+
+def test_replay_with_the_expert_shooter_matches_the_library():
+    data = run_json("replay", "11", "--strategy", "expert")
+    record = bs.play_game(bs.Rules.classic(), "expert", 11)
+    assert data["strategy"] == "expert"
+    assert [s["cell"] for s in data["shots"]] == [
+        record.fleet.rules.grid.name(s.cell) for s in record.shots
+    ]
 
 
 def test_density_with_sunk_ships_and_afloat():

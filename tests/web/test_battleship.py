@@ -63,9 +63,13 @@ def names(cells):
 def test_options_list_levels_rules_and_bounds(client):
     data = client.get(f"{API}/options").json()
     assert data["levels"] == [
-        {"level": "easy", "shooter": "random"},
-        {"level": "normal", "shooter": "parity"},
-        {"level": "hard", "shooter": "density"},
+        {"level": level, "shooter": name, "shooters": {"classic": name, "russian": russian}}
+        for level, name, russian in [
+            ("easy", "random", "random"),
+            ("normal", "parity", "parity"),
+            ("hard", "density", "density"),
+            ("expert", "expert", "exact"),
+        ]
     ]
     assert data["strategies"] == ["random", "hunt-target", "parity", "density"]
     rules = {r["name"]: r for r in data["rules"]}
@@ -247,6 +251,24 @@ def test_the_computer_choices_come_from_the_secret_seed(client):
     assert [s["cell"] for s in view["own"]["shots"]] == names(s.cell for s in expected)
     assert [s["answer"] for s in view["own"]["shots"]] == [s.answer for s in expected]
     assert expected[0].cell in {44, 45, 54, 55}  # E5, F5, E6, F6: the empty board's best
+
+
+@pytest.mark.parametrize(
+    ("rules", "fleet", "shooter"),
+    [("classic", FLEET, "expert"), ("russian", RUSSIAN_FLEET, "exact")],
+)
+def test_the_expert_level_replies_as_its_shooter(client, rules, fleet, shooter):
+    game = new_game(client, level="expert", fleet=fleet, rules=rules)
+    assert game["shooter"] == shooter
+    for cell in ("A10", "B10", "C10"):
+        fire(client, game["id"], cell)
+    view = client.get(f"{API}/games/{game['id']}").json()
+    seed = client.app.state.store.load("battleship", game["id"])["seed"]
+    chosen = bs.Rules.named(rules)
+    ocean = bs.Ocean(bs.Fleet.from_cells(chosen, fleet))
+    rng = game_stream(seed, SHOOTER_STREAM)
+    expected = [ocean.fire(bs.get_shooter(shooter).choose(ocean.observation, rng)) for _ in "abc"]
+    assert [s["cell"] for s in view["own"]["shots"]] == [chosen.grid.name(s.cell) for s in expected]
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from .simulate import (
     play_games,
     simulate,
 )
-from .strategies import ALIASES, SHOOTERS, Shooter, get_shooter
+from .strategies import ALIASES, SHOOTERS, ExpertShooter, Shooter, get_shooter
 
 __all__ = [
     "ALIASES",
@@ -32,6 +32,7 @@ __all__ = [
     "CountTooLargeError",
     "DensityMap",
     "ExactMap",
+    "ExpertShooter",
     "Fleet",
     "FleetCount",
     "GameRecord",

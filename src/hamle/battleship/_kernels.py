@@ -261,6 +261,16 @@ def _bitboards(marks, blocked, hits):
 
 
 @njit(cache=True)
+def _add_weighted(d, cells, p, length, multiplicity, w, k):
+    """Add multiplicity · w^k to d on each cell of placement p."""
+    weight = multiplicity
+    for _ in range(k):
+        weight *= w
+    for j in range(length):
+        d[cells[p, j]] += weight
+
+
+@njit(cache=True)
 def density_into(marks, cells, masks, plan, d, blocked, hits):
     """d[cell] = Σ mult · w^k over the consistent placements covering the cell, in int64.
 
@@ -284,13 +294,8 @@ def density_into(marks, cells, masks, plan, d, blocked, hits):
                     break
                 if any_hit:
                     k += _popcount(mask & hits[word])
-            if not clear or k == length:
-                continue
-            weight = multiplicity
-            for _ in range(k):
-                weight *= w
-            for j in range(length):
-                d[cells[p, j]] += weight
+            if clear and k < length:
+                _add_weighted(d, cells, p, length, multiplicity, w, k)
 
 
 @njit(cache=True)
@@ -483,3 +488,332 @@ def play_games(
             ships_afloat -= 1
             used = _density_plan(afloat, ranges, plan)
     return shots, hunt
+
+
+# --- the expert: rollouts of the ranked density shooter over sampled fleets ---------------
+#
+# The ranked density shooter fires at a cell of greatest d, the tie broken by a fixed rank
+# of the cells rather than at random, so a rollout's length depends on the fleet alone. Its
+# d is the density's, but where ships may not touch it also leaves out the placements with
+# an open hit around them (that hit's ship would touch them): under Russian rules the plain
+# density is a poor base. ``alive[p]`` says placement p covers no marked cell and has no
+# open hit around it; ``base[c]`` sums the afloat count of each alive placement through c
+# (their weight w^0), kept up to date shot by shot, so a decision only adds the placements
+# through open hits.
+
+
+@njit(cache=True)
+def _clear(p, marks, t):
+    """Placement p covers no marked cell and has no open hit in its zone."""
+    for j in range(t.lengths[p]):
+        if marks[t.cells[p, j]] != 0:
+            return False
+    for j in range(t.zone.shape[1]):
+        cell = t.zone[p, j]
+        if cell < 0:
+            break
+        if marks[cell] == 2:
+            return False
+    return True
+
+
+@njit(cache=True)
+def track_start(marks, t, mult, alive, base):
+    """Fill ``alive`` and ``base`` for ``marks``, with ``mult[n]`` ships of length n afloat."""
+    base[:] = 0
+    for p in range(t.cells.shape[0]):
+        alive[p] = _clear(p, marks, t)
+        length = t.lengths[p]
+        if alive[p] and mult[length]:
+            for j in range(length):
+                base[t.cells[p, j]] += mult[length]
+
+
+@njit(cache=True)
+def _track_mark(cell, hit, t, mult, alive, base):
+    """Kill the alive placements ``cell``, just marked, rules out: those through it, or
+    when it is a hit, those whose zone holds it."""
+    table = t.near if hit else t.through
+    for k in range(table.shape[1]):
+        p = table[cell, k]
+        if p < 0:
+            break
+        if alive[p]:
+            alive[p] = False
+            m = mult[t.lengths[p]]
+            for j in range(t.lengths[p]):
+                base[t.cells[p, j]] -= m
+
+
+@njit(cache=True)
+def _track_sink(length, t, mult, alive, base):
+    """One ship of ``length`` fewer afloat."""
+    mult[length] -= 1
+    for p in range(t.ranges[length, 0], t.ranges[length, 1]):
+        if alive[p]:
+            for j in range(length):
+                base[t.cells[p, j]] -= 1
+
+
+@njit(cache=True)
+def ranked_density(marks, base, hits, n_hits, w, t, mult, d):
+    """The ranked density shooter's d: ``base`` plus, for each placement through the
+    ``n_hits`` open ``hits`` (counted from its first hit) that is clear of other marks and of
+    open hits around it, mult · w^k on its cells, k = its hits."""
+    cells, lengths, masks, zone = t.cells, t.lengths, t.masks, t.zone
+    d[:] = base
+    for a in range(n_hits):
+        hit = hits[a]
+        for e in range(t.through.shape[1]):
+            p = t.through[hit, e]
+            if p < 0:
+                break
+            length = lengths[p]
+            if mult[length] == 0:
+                continue
+            k = 0
+            for j in range(length):
+                mark = marks[cells[p, j]]
+                if mark == 2 and cells[p, j] >= hit:
+                    k += 1
+                elif mark != 0:
+                    k = -1
+                    break
+            if k <= 0 or k == length:
+                continue
+            for j in range(0 if t.touching else zone.shape[1]):
+                cell = zone[p, j]
+                if cell < 0:
+                    break
+                own = masks[p, cell >> 6] >> np.uint64(cell & 63) & np.uint64(1)
+                if marks[cell] == 2 and not own:
+                    k = -1
+                    break
+            if k >= 0:
+                _add_weighted(d, cells, p, length, mult[length], w, k)
+
+
+@njit(cache=True)
+def ranked_best(marks, d, rank):
+    """The unknown cell of greatest d, of least rank among equals; -1 if none."""
+    best = -1
+    for cell in range(marks.shape[0]):
+        if marks[cell] != 0:
+            continue
+        if best < 0 or d[cell] > d[best] or (d[cell] == d[best] and rank[cell] < rank[best]):
+            best = cell
+    return best
+
+
+@njit(cache=True)
+def rollout(
+    first, board, ship_lengths, left, marks, alive, base, mult, hits, n_hits, t, d, trails, j
+):
+    """Fire ``first``, then the ranked density shooter until every ship of ``board`` (ship
+    index per cell, -1 for water; ``left[s]`` cells of ship s not hit yet) is sunk, from
+    the tracked state of ``marks`` and its ``n_hits`` open ``hits``, updating all of it in
+    place; the shots fired.
+
+    The cells fired decide the state, so rollouts on one fleet that have fired the same
+    cells go on alike: row j of ``trails`` holds the shots this rollout takes, how many
+    shots it played itself, then the hash of the cells fired after each shot; once the hash
+    equals that of an earlier rollout r < j after as many shots, this one ends as r does.
+    A hash XORs 64-bit random keys of the cells (``t.keys``).
+    """
+    rows, cols = t.rows, t.cols
+    trail = np.uint64(0)
+    afloat_cells = 0  # the cells of the ships afloat, hit or not
+    for ship in range(left.shape[0]):
+        if left[ship]:
+            afloat_cells += ship_lengths[ship]
+    cell = first
+    shots = 0
+    while True:
+        shots += 1
+        trail ^= t.keys[cell]
+        trails[j, 1 + shots] = trail
+        for r in range(j):
+            if shots <= trails[r, 1] and trails[r, 1 + shots] == trail:
+                trails[j, 0], trails[j, 1] = trails[r, 0], shots
+                return np.int64(trails[r, 0])
+        ship = board[cell]
+        marks[cell] = 1 if ship < 0 else 2
+        _track_mark(cell, ship >= 0, t, mult, alive, base)
+        if ship >= 0:
+            left[ship] -= 1
+            if left[ship]:
+                hits[n_hits] = cell
+                n_hits += 1
+            else:
+                kept = 0
+                for a in range(n_hits):
+                    if board[hits[a]] != ship:
+                        hits[kept] = hits[a]
+                        kept += 1
+                n_hits = kept
+                for part in range(board.shape[0]):
+                    if board[part] != ship:
+                        continue
+                    marks[part] = 3
+                    if t.touching:
+                        continue
+                    r, c = part // cols, part % cols
+                    for nr in range(max(r - 1, 0), min(r + 2, rows)):
+                        for nc in range(max(c - 1, 0), min(c + 2, cols)):
+                            if marks[nr * cols + nc] == 0:
+                                marks[nr * cols + nc] = 4
+                                _track_mark(nr * cols + nc, False, t, mult, alive, base)
+                _track_sink(ship_lengths[ship], t, mult, alive, base)
+                afloat_cells -= ship_lengths[ship]
+                if afloat_cells == 0:
+                    trails[j, 0] = trails[j, 1] = shots
+                    return shots
+        w = 1 + 2 * afloat_cells
+        ranked_density(marks, base, hits, n_hits, w, t, mult, d)
+        cell = ranked_best(marks, d, t.rank)
+
+
+@njit(cache=True)
+def _draw_fleet(afloat, alive, t, pcg, occupied, board, choice):
+    """Place the ``afloat`` ships one after another, each uniformly among the alive
+    placements that no earlier ship forbids; writes ``board`` (ship index per cell) and
+    returns the importance weight (the product of the numbers of choices), 0 when stuck."""
+    ranges, forbid, masks, cells = t.ranges, t.forbid, t.masks, t.cells
+    occupied[:] = 0
+    board[:] = -1
+    weight = 1.0
+    for ship in range(afloat.shape[0]):
+        length = afloat[ship]
+        n = 0
+        for p in range(ranges[length, 0], ranges[length, 1]):
+            if not alive[p]:
+                continue
+            free = True
+            for word in range(occupied.shape[0]):
+                if forbid[p, word] & occupied[word]:
+                    free = False
+                    break
+            if free:
+                choice[n] = p
+                n += 1
+        if n == 0:
+            return 0.0
+        p = choice[pick_index(pcg, n)]
+        weight *= n
+        for word in range(occupied.shape[0]):
+            occupied[word] |= masks[p, word]
+        for j in range(length):
+            board[cells[p, j]] = ship
+    return weight
+
+
+@njit(cache=True)
+def _start(marks, afloat, t):
+    """The tracked state of ``marks``: (mult, alive, base, open hits, their number, d)."""
+    n_cells = marks.shape[0]
+    mult = np.zeros(t.ranges.shape[0], np.int64)
+    afloat_cells = 0
+    for length in afloat:
+        mult[length] += 1
+        afloat_cells += length
+    alive = np.empty(t.cells.shape[0], np.bool_)
+    base = np.empty(n_cells, np.int64)
+    track_start(marks, t, mult, alive, base)
+    hits = np.empty(n_cells, np.int64)
+    n_hits = 0
+    for cell in range(n_cells):
+        if marks[cell] == 2:
+            hits[n_hits] = cell
+            n_hits += 1
+    d = np.empty(n_cells, np.int64)
+    w = 1 + 2 * afloat_cells
+    ranked_density(marks, base, hits, n_hits, w, t, mult, d)
+    return mult, alive, base, hits, n_hits, d
+
+
+@njit(cache=True)
+def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
+    """Per candidate, the mean number of shots to sink every ship when it is fired first
+    and the ranked density shooter plays on, over the same ``n_fleets`` fleets drawn after
+    ``marks`` (no open hit) and importance-weighted to the uniform posterior. ``afloat``
+    lists the afloat lengths, longest first; draws come from ``pcg``. All NaN when fewer
+    than ``n_fleets`` fleets come out of 100 times as many tries."""
+    cells = t.cells
+    mult, alive, base, hits, _, d = _start(marks, afloat, t)
+    k = candidates.shape[0]
+    totals = np.zeros(k)
+    board = np.empty(marks.shape[0], np.int64)
+    occupied = np.empty(t.masks.shape[1], np.uint64)
+    choice = np.empty(cells.shape[0], np.int64)
+    trial_marks = np.empty_like(marks)
+    trial_alive = np.empty_like(alive)
+    trial_base = np.empty_like(base)
+    trial_mult = np.empty_like(mult)
+    left = np.empty(afloat.shape[0], np.int64)
+    trails = np.empty((k, marks.shape[0] + 2), np.uint64)
+    drawn = 0
+    weights = 0.0
+    for _ in range(100 * n_fleets):
+        if drawn == n_fleets:
+            break
+        weight = _draw_fleet(afloat, alive, t, pcg, occupied, board, choice)
+        if weight == 0.0:
+            continue
+        drawn += 1
+        weights += weight
+        for j in range(k):
+            trial_marks[:] = marks
+            trial_alive[:] = alive
+            trial_base[:] = base
+            trial_mult[:] = mult
+            left[:] = afloat
+            shots = rollout(
+                candidates[j],
+                board,
+                afloat,
+                left,
+                trial_marks,
+                trial_alive,
+                trial_base,
+                trial_mult,
+                hits,
+                0,
+                t,
+                d,
+                trails,
+                j,
+            )
+            totals[j] += weight * shots
+    if drawn < n_fleets:
+        totals[:] = np.nan
+        return totals
+    return totals / weights
+
+
+@njit(cache=True)
+def expert_cell(marks, afloat, t, n_candidates, n_fleets, pcg):
+    """The expert's shot. With an open hit, or one candidate: the ranked density shot.
+    Else, of the ``n_candidates`` best cells by (d, rank), the one of least
+    ``rollout_means`` (the earlier on a tie, the first when the draws fail); -1 when no
+    cell is unknown."""
+    _, _, _, _, n_hits, d = _start(marks, afloat, t)
+    candidates = np.empty(max(n_candidates, 1), np.int64)
+    shown = marks.copy()
+    k = 0
+    while k < candidates.shape[0]:
+        cell = ranked_best(shown, d, t.rank)
+        if cell < 0:
+            break
+        candidates[k] = cell
+        shown[cell] = 1
+        k += 1
+        if n_hits:
+            break
+    if k < 2:
+        return candidates[0] if k else -1
+    means = rollout_means(marks, afloat, candidates[:k], t, n_fleets, pcg)
+    best = 0
+    for j in range(1, k):
+        if means[j] < means[best]:
+            best = j
+    return candidates[best]

@@ -401,7 +401,7 @@ def _heat(observation: bs.Observation, values: list[str], best: set[int]) -> str
 @handled
 def play(
     level: str = typer.Option(
-        "normal", "--level", help="easy, normal or hard (or a shooter name)."
+        "normal", "--level", help="easy, normal, hard or expert (or a shooter name)."
     ),
     game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
     rules: str = RULES,

@@ -1,7 +1,7 @@
-"""The computer shooters, registered by name (aliases: easy, normal, hard).
+"""The computer shooters, registered by name (aliases: easy, normal, hard, expert).
 
 >>> [s.name for s in SHOOTERS.values()]
-['random', 'hunt-target', 'parity', 'density', 'exact']
+['random', 'hunt-target', 'parity', 'density', 'exact', 'expert']
 >>> get_shooter("hard").name
 'density'
 """
@@ -16,6 +16,7 @@ from ..errors import BattleshipError
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
+from .expert_shooter import ExpertShooter
 from .hunt_target import HuntTarget
 from .random_shooter import RandomShooter
 
@@ -37,6 +38,7 @@ SHOOTERS: dict[str, Shooter] = {
         HuntTarget(parity=True),
         DensityShooter(),
         ExactShooter(),
+        ExpertShooter(),
     )
 }
 ALIASES = {"easy": "random", "normal": "parity", "hard": "density"}

@@ -1,0 +1,179 @@
+"""Expert Battleship benchmark: ``expert`` beside ``density`` and ``exact`` on the same games.
+
+Every shooter plays the numbered games (the same fleets and streams as ``play_game``),
+shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` processes:
+
+- ``classic``: games 1..``--games`` of ``density`` and ``expert``, games 1..``--exact-games``
+  of ``exact`` (seconds per game make 10,000 out of reach for it): mean shots with standard
+  errors, the paired difference ``expert − density`` (and ``expert − exact`` on the games both
+  played) with its standard error, and the decision time median, p99 and maximum;
+  ``exact_map``: the empty classic map and one exact game shot by shot (from
+  ``bench/exact.py``).
+- ``russian``: the same on games 1..``--russian-games``, with the exact shooter's core
+  minutes for the run.
+
+Aims (``aims``): ``expert`` at most 43.5 shots under classic rules, ``expert − density``
+below zero by more than 3 standard errors, median decision under 100 ms; under Russian rules
+``expert`` ahead of ``exact``; the empty classic map under 2 s and later exact shots under
+50 ms median; the Russian 1000-game exact run under 10 core-minutes.
+
+    .venv/bin/python bench/expert.py [--out FILE] [--games N] [--exact-games M]
+                                     [--russian-games R] [--jobs J] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from time import perf_counter, process_time
+
+import numpy as np
+
+import hamle.battleship as bs
+from hamle.battleship.fleet import Ocean, random_fleet
+from hamle.battleship.strategies import get_shooter
+from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import exact as exact_bench
+from machine import machine, write_report
+
+AIM_CLASSIC_MEAN = 43.5
+AIM_MEDIAN_MS = 100
+AIM_EXACT_CORE_MINUTES = 10
+
+
+def play_timed(rules: bs.Rules, strategy: str, games: list[int]) -> dict:
+    """Play ``games`` with ``strategy`` as ``play_game`` does; shots per game, every
+    decision's seconds and the process's CPU seconds."""
+    shooter = get_shooter(strategy)
+    small = bs.Rules.custom(4, [2, 1], touching=rules.touching)
+    shooter.choose(bs.Observation.start(small), np.random.default_rng(0))  # compile first
+    shots, times = [], []
+    cpu = process_time()
+    for game in games:
+        ocean = Ocean(random_fleet(rules, game_stream(game, FLEET_STREAM)))
+        rng = game_stream(game, SHOOTER_STREAM)
+        fired = 0
+        while not ocean.over:
+            start = perf_counter()
+            cell = shooter.choose(ocean.observation, rng)
+            times.append(perf_counter() - start)
+            ocean.fire(cell)
+            fired += 1
+        shots.append(fired)
+    return {"shots": shots, "times": times, "cpu": process_time() - cpu}
+
+
+def run(rules: bs.Rules, strategy: str, games: int, jobs: int) -> dict:
+    """``play_timed`` over games 1..games in ``jobs`` processes (games dealt round robin)."""
+    chunks = [list(range(1 + j, games + 1, jobs)) for j in range(jobs)]
+    start = perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(play_timed, [rules] * jobs, [strategy] * jobs, chunks))
+    wall = perf_counter() - start
+    shots = np.zeros(games, np.int64)
+    for chunk, part in zip(chunks, parts, strict=True):
+        shots[np.array(chunk) - 1] = part["shots"]
+    times = np.concatenate([part["times"] for part in parts]) * 1e3
+    return {
+        "strategy": strategy,
+        "games": games,
+        "mean": round(float(shots.mean()), 3),
+        "standard_error": round(float(shots.std(ddof=1) / math.sqrt(games)), 3),
+        "median_shots": float(np.median(shots)),
+        "decisions": len(times),
+        "decision_ms": {
+            "median": round(float(np.median(times)), 3),
+            "p99": round(float(np.percentile(times, 99)), 3),
+            "max": round(float(times.max()), 3),
+        },
+        "wall_seconds": round(wall, 1),
+        "core_minutes": round(sum(part["cpu"] for part in parts) / 60, 2),
+        "shots": shots.tolist(),
+    }
+
+
+def paired(ours: dict, other: dict) -> dict:
+    """Mean of (ours − other) shots over the games both played, its standard error, z,
+    and the games ours needed fewer, equal and more shots."""
+    n = min(ours["games"], other["games"])
+    diffs = np.array(ours["shots"][:n]) - np.array(other["shots"][:n])
+    se = float(diffs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    mean = float(diffs.mean())
+    return {
+        "games": n,
+        "against": other["strategy"],
+        "mean_difference": round(mean, 3),
+        "standard_error": round(se, 3),
+        "z": round(mean / se, 2) if se else None,
+        "fewer": int((diffs < 0).sum()),
+        "equal": int((diffs == 0).sum()),
+        "more": int((diffs > 0).sum()),
+    }
+
+
+def table(rules: bs.Rules, counts: dict[str, int], jobs: int) -> dict:
+    rows = {name: run(rules, name, games, jobs) for name, games in counts.items()}
+    expert = rows["expert"]
+    return {
+        "rules": rules.describe(),
+        "shooters": rows,
+        "expert_vs_density": paired(expert, rows["density"]),
+        "expert_vs_exact": paired(expert, rows["exact"]),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/expert.json")
+    parser.add_argument("--games", type=int, help="classic games of density and expert")
+    parser.add_argument("--exact-games", type=int, help="classic games of exact")
+    parser.add_argument("--russian-games", type=int, help="Russian games of every shooter")
+    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
+    args = parser.parse_args()
+    games = args.games or (20 if args.quick else 10_000)
+    exact_games = args.exact_games or (4 if args.quick else 1000)
+    russian_games = args.russian_games or (4 if args.quick else 1000)
+    classic, russian = bs.Rules.classic(), bs.Rules.russian()
+    report = {
+        "benchmark": "expert",
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+        "quick": args.quick,
+        "machine": machine(),
+        "exact_map": exact_bench.bench_classic(quick=True),
+    }
+    counts = dict.fromkeys(("density", "expert", "exact"), russian_games)
+    report["russian"] = table(russian, counts, args.jobs)
+    write_report(report, args.out)  # the part done so far, should a long run be cut short
+    counts = {"density": games, "expert": games, "exact": exact_games}
+    report["classic"] = table(classic, counts, args.jobs)
+    c, r = report["classic"], report["russian"]
+    exact_map = report["exact_map"]
+    report["aims"] = {
+        "classic_expert_at_most_43_5": c["shooters"]["expert"]["mean"] <= AIM_CLASSIC_MEAN,
+        "classic_expert_below_density_by_3_se": bool(
+            c["expert_vs_density"]["z"] and c["expert_vs_density"]["z"] < -3
+        ),
+        "expert_median_decision_under_100_ms": all(
+            t["shooters"]["expert"]["decision_ms"]["median"] < AIM_MEDIAN_MS for t in (c, r)
+        ),
+        "russian_expert_ahead_of_exact": r["expert_vs_exact"]["mean_difference"] < 0,
+        **exact_map["aims"],
+        "russian_exact_run_under_10_core_minutes": (
+            r["shooters"]["exact"]["games"] >= 1000
+            and r["shooters"]["exact"]["core_minutes"] < AIM_EXACT_CORE_MINUTES
+        ),
+    }
+    report["checks_passed"] = exact_map["checks_passed"]
+    write_report(report, args.out)
+    return 0 if report["checks_passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Expert: plans the hunt by playing it out (one-step rollouts over sampled fleets).
+
+While no hit is open, the best ``candidates`` cells of the ranked density (``_kernels``) are
+each fired, then the ranked density shooter plays to the end, on the same ``fleets`` fleets
+drawn from the posterior; the cell of least mean total wins.
+With a hit open it fires the ranked density shot. The fixed rank makes a rollout's length a
+function of the fleet alone, so the comparison between cells carries no tie-break noise.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _kernels
+from ..density import kernel_plan
+from ..errors import BattleshipError
+from ..observation import Observation
+from ..rules import Rules, placement_table
+from .common import pcg_words, set_pcg_words
+from .density_shooter import DensityShooter
+
+RANK_SEED = 2026
+
+
+@dataclass(frozen=True)
+class ExpertShooter:
+    """Fires where the rollouts of the ranked density shooter end soonest.
+
+    >>> obs = Observation.from_marks(Rules.classic(), hit=["E5", "F5"])
+    >>> obs.grid.name(ExpertShooter().choose(obs, np.random.default_rng(0)))
+    'G5'
+    """
+
+    name: str = "expert"
+    candidates: int = 6
+    fleets: int = 1000
+    kernel = None
+
+    def __post_init__(self):
+        for what in ("candidates", "fleets"):
+            value = getattr(self, what)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise BattleshipError(f"{what} must be a whole number of at least 1, not {value!r}")
+
+    def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        if not observation.afloat:
+            raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+        rules = observation.rules
+        if not kernel_plan(rules, observation.afloat).fits:  # d could outgrow int64 here
+            return DensityShooter().choose(observation, rng)
+        afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
+        pcg = pcg_words(rng)
+        cell = _kernels.expert_cell(
+            observation.marks, afloat, rollout_tables(rules), self.candidates, self.fleets, pcg
+        )
+        set_pcg_words(rng, pcg)
+        if cell < 0:
+            raise BattleshipError("ships are afloat but no cell is left to fire at")
+        return int(cell)
+
+
+class RolloutTables(NamedTuple):
+    """What the rollout kernels need of a rule set. ``zone[p]`` lists the cells placement p
+    keeps from other ships (its own, and their surroundings when ships may not touch) and
+    ``forbid[p]`` is their bitboard; ``through[c]`` and ``near[c]`` list the placements
+    covering cell c and those whose zone holds it; ``ranges[n]`` gives the start and stop
+    of the placements of length n, ``rank`` the fixed tie-break order of cells and ``keys``
+    a random 64-bit key per cell (to hash sets of cells). Lists are padded with -1."""
+
+    rows: int
+    cols: int
+    touching: bool
+    cells: np.ndarray
+    lengths: np.ndarray
+    masks: np.ndarray
+    zone: np.ndarray
+    forbid: np.ndarray
+    through: np.ndarray
+    near: np.ndarray
+    ranges: np.ndarray
+    rank: np.ndarray
+    keys: np.ndarray
+
+
+@cache
+def rollout_tables(rules: Rules) -> RolloutTables:
+    """The rollout tables of ``rules`` (computed once per rule set).
+
+    >>> rollout_tables(Rules.classic()).through.shape
+    (100, 28)
+    """
+    table = placement_table(rules)
+    cells = table.cells.astype(np.int64)
+    lengths = table.lengths.astype(np.int64)
+    zone = table.zone.astype(np.int64)
+    forbid = np.zeros_like(table.masks)
+    for p, cells_kept in enumerate(zone):
+        for cell in cells_kept[cells_kept >= 0]:
+            forbid[p, cell // 64] |= np.uint64(1 << int(cell % 64))
+    ranges = np.zeros((max(rules.lengths) + 1, 2), np.int64)
+    for length, (start, stop) in table.ranges.items():
+        ranges[length] = start, stop
+    rng = np.random.default_rng(RANK_SEED)
+    rank = rng.permutation(rules.cells).astype(np.int64)
+    keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
+    return RolloutTables(
+        rows=rules.rows,
+        cols=rules.cols,
+        touching=rules.touching,
+        cells=cells,
+        lengths=lengths,
+        masks=table.masks,
+        zone=zone,
+        forbid=forbid,
+        through=_inverse(cells, rules.cells),
+        near=_inverse(zone, rules.cells),
+        ranges=ranges,
+        rank=rank,
+        keys=keys,
+    )
+
+
+def _inverse(lists: np.ndarray, n_cells: int) -> np.ndarray:
+    """Per cell, the rows of ``lists`` (cells padded with -1) that hold it, padded with -1."""
+    rows = [[] for _ in range(n_cells)]
+    for p, cells in enumerate(lists):
+        for cell in cells[cells >= 0]:
+            rows[cell].append(p)
+    out = np.full((n_cells, max(map(len, rows))), -1, np.int64)
+    for cell, held in enumerate(rows):
+        out[cell, : len(held)] = held
+    return out

@@ -1,0 +1,252 @@
+"""The expert shooter: its tracked density equals the reference d, its rollouts play the
+ranked density shooter shot for shot, its weighted fleets have the exact posterior's
+marginals, its rollout means agree with enumeration, and its games replay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from battleship import reference as ref
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from hamle.battleship import BattleshipError, Observation, Rules, _kernels
+from hamle.battleship.count import count_fleets
+from hamle.battleship.exact import occupancy
+from hamle.battleship.fleet import Fleet, Ocean, random_fleet
+from hamle.battleship.observation import HIT, UNKNOWN
+from hamle.battleship.rules import zone
+from hamle.battleship.simulate import play_game
+from hamle.battleship.strategies import get_shooter
+from hamle.battleship.strategies.common import pcg_words
+from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def afloat_of(obs: Observation) -> np.ndarray:
+    return np.array(sorted(obs.afloat, reverse=True), np.int64)
+
+
+def tracked(obs: Observation):
+    """The kernel's tracked state of ``obs``: (mult, alive, base, hits, n_hits, d)."""
+    return _kernels._start(obs.marks, afloat_of(obs), rollout_tables(obs.rules))
+
+
+def ranked_d(obs: Observation) -> list[int]:
+    """The ranked density shooter's d: the density's (spec § 3), but where ships may not
+    touch without the placements that have an open hit around them."""
+    w, hits = ref.weight(obs.afloat), set(obs.open_hits.tolist())
+    d = [0] * obs.rules.cells
+    for length in obs.afloat:
+        for placement, k in ref.consistent_placements(obs, length):
+            if not hits & (zone(obs.rules, placement) - set(placement)):
+                for cell in placement:
+                    d[cell] += w**k
+    return d
+
+
+def ranked_shot(obs: Observation) -> int:
+    """The unknown cell of greatest ``ranked_d``, of least rank among equals."""
+    d, rank = ranked_d(obs), rollout_tables(obs.rules).rank
+    return min(obs.unshot.tolist(), key=lambda cell: (-d[cell], rank[cell]))
+
+
+def reference_rollout(ocean: Ocean, first: int) -> int:
+    """Shots to finish ``ocean`` firing ``first``, then the reference ranked density shot."""
+    shots, cell = 0, first
+    while True:
+        ocean.fire(cell)
+        shots += 1
+        if ocean.over:
+            return shots
+        cell = ranked_shot(ocean.observation)
+
+
+@st.composite
+def mid_game(draw):
+    """An ocean part-way through a game on a small board (ships left afloat)."""
+    rules = draw(ref.small_rules())
+    count = count_fleets(rules)
+    assume(count.fleets >= count.product / 1000)  # else too rare for the rejection sampler
+    ocean = Ocean(random_fleet(rules, np.random.default_rng(draw(st.integers(0, 2**32)))))
+    board = ocean.fleet.board()
+    cells = draw(st.permutations(range(rules.cells)))
+    for cell in cells[: draw(st.integers(0, rules.cells - 1))]:
+        marks = ocean.observation.marks
+        unhit = (board >= 0) & (marks == UNKNOWN)
+        if marks[cell] == UNKNOWN and not (unhit[cell] and unhit.sum() == 1):
+            ocean.fire(cell)
+    return ocean
+
+
+@SETTINGS
+@given(mid_game())
+def test_tracked_density_is_the_reference(ocean):
+    obs = ocean.observation
+    d = tracked(obs)[5]
+    unknown = obs.marks == UNKNOWN
+    assert d[unknown].tolist() == np.asarray(ranked_d(obs))[unknown].tolist()
+    if obs.rules.touching:
+        assert d[unknown].tolist() == np.asarray(ref.density(obs)[1])[unknown].tolist()
+    if unknown.any():
+        rank = rollout_tables(obs.rules).rank
+        assert _kernels.ranked_best(obs.marks, d, rank) == ranked_shot(obs)
+
+
+@SETTINGS
+@given(mid_game(), st.data())
+def test_rollout_plays_the_ranked_density_shooter(ocean, data):
+    obs = ocean.observation
+    first = data.draw(st.sampled_from(obs.unshot.tolist()))
+    board = ocean.fleet.board()
+    rules = obs.rules
+    left = np.array(
+        [sum(obs.marks[c] == UNKNOWN for c in ship) for ship in ocean.fleet.ships], np.int64
+    )
+    mult, alive, base, hits, n_hits, d = tracked(obs)
+    lengths = np.array(rules.lengths, np.int64)
+    marks = obs.marks.copy()
+    args = (board, lengths, left, marks, alive, base, mult, hits, n_hits)
+    trails = np.zeros((1, rules.cells + 2), np.uint64)
+    shots = _kernels.rollout(first, *args, rollout_tables(rules), d, trails, 0)
+    assert shots == reference_rollout(ocean, first)
+    assert not (marks == UNKNOWN).all() and (left == 0).all()
+
+
+def weighted_marginals(obs: Observation, draws: int, weighted: bool = True) -> np.ndarray:
+    """Per cell, the share of importance-weighted drawn fleets with a ship on it."""
+    t = rollout_tables(obs.rules)
+    afloat = afloat_of(obs)
+    _, alive, *_ = tracked(obs)
+    pcg = pcg_words(np.random.default_rng(7))
+    occupied = np.empty(t.masks.shape[1], np.uint64)
+    board = np.empty(obs.rules.cells, np.int64)
+    choice = np.empty(t.cells.shape[0], np.int64)
+    share, total = np.zeros(obs.rules.cells), 0.0
+    for _ in range(draws):
+        weight = _kernels._draw_fleet(afloat, alive, t, pcg, occupied, board, choice)
+        weight = weight if weighted else float(weight > 0)
+        share += weight * (board >= 0)
+        total += weight
+    return share / total
+
+
+HUNT_CASES = [
+    (Rules.custom(4, [3, 2, 2]), ["C3", "B1"]),
+    (Rules.custom(4, [3, 2, 2], touching=False), ["C3"]),
+    (Rules.custom(5, [3, 2, 2, 1], touching=False), ["A1", "C3", "E2"]),
+    (Rules.custom((3, 5), [3, 3, 2]), ["B3"]),
+]
+
+
+@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES)
+def test_weighted_draws_have_the_exact_marginals(rules, misses):
+    obs = Observation.from_marks(rules, miss=misses)
+    total, counts = occupancy(rules, obs.marks, obs.afloat, ())
+    exact = np.array([int(c) for c in counts]) / int(total)
+    drawn = weighted_marginals(obs, 40_000)
+    # 40,000 draws: the standard error of a share is below 0.0025 (ESS stays near n here).
+    assert np.abs(drawn - exact).max() < 0.015
+
+
+def test_unweighted_draws_are_biased():
+    """The weights matter: without them, sequential draws miss the exact marginals."""
+    rules, misses = HUNT_CASES[2]
+    obs = Observation.from_marks(rules, miss=misses)
+    total, counts = occupancy(rules, obs.marks, obs.afloat, ())
+    exact = np.array([int(c) for c in counts]) / int(total)
+    assert np.abs(weighted_marginals(obs, 40_000, weighted=False) - exact).max() > 0.03
+
+
+@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES[:2])
+def test_rollout_means_agree_with_enumeration(rules, misses):
+    obs = Observation.from_marks(rules, miss=misses)
+    blocked = set(np.flatnonzero(obs.marks != UNKNOWN).tolist())
+    fleets = [f for f in ref.fleets(rules) if not blocked & {c for ship in f for c in ship}]
+    candidates = np.array(obs.unshot[:4], np.int64)
+    shots = np.zeros((len(fleets), len(candidates)))
+    for i, fleet in enumerate(fleets):
+        for j, first in enumerate(candidates):
+            ocean = Ocean(Fleet(rules, fleet))
+            for miss in sorted(blocked):
+                ocean.fire(miss)
+            shots[i, j] = reference_rollout(ocean, int(first))
+    exact, spread = shots.mean(axis=0), shots.std(axis=0).max()
+    n = 20_000
+    pcg = pcg_words(np.random.default_rng(3))
+    means = _kernels.rollout_means(
+        obs.marks, afloat_of(obs), candidates, rollout_tables(rules), n, pcg
+    )
+    assert np.abs(means - exact).max() < 5 * spread / np.sqrt(n)
+
+
+def test_target_mode_fires_the_ranked_density_shot():
+    obs = Observation.from_marks(Rules.classic(), hit=["E5"], miss=["E4", "A1"])
+    cell = ExpertShooter().choose(obs, np.random.default_rng(0))
+    assert cell == ranked_shot(obs)
+
+
+def test_one_candidate_is_the_ranked_density_shooter():
+    obs = Observation.from_marks(Rules.classic(), miss=["E5", "F6"])
+    assert ExpertShooter(candidates=1).choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+
+
+@pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
+def test_games_replay_and_fire_each_cell_once(rules):
+    one = play_game(rules, "expert", 5)
+    again = play_game(rules, "expert", 5)
+    cells = [shot.cell for shot in one.shots]
+    assert cells == [shot.cell for shot in again.shots]
+    assert len(set(cells)) == len(cells) and one.shots[-1].answer == "sunk"
+
+
+def test_draws_advance_the_stream():
+    obs = Observation.start(Rules.classic())
+    rng = np.random.default_rng(11)
+    before = rng.bit_generator.state
+    ExpertShooter(fleets=50).choose(obs, rng)
+    assert rng.bit_generator.state != before
+
+
+@pytest.mark.parametrize("value", [0, -3, 2.5, True, "6"])
+def test_bad_budgets_are_refused(value):
+    with pytest.raises(BattleshipError, match="must be a whole number"):
+        ExpertShooter(fleets=value)
+    with pytest.raises(BattleshipError, match="must be a whole number"):
+        ExpertShooter(candidates=value)
+
+
+def test_registered():
+    assert get_shooter("expert").name == "expert"
+
+
+def test_a_lone_hit_stays_a_target():
+    obs = Observation.from_marks(Rules.custom(3, [2]), hit=["B2"])
+    cell = ExpertShooter().choose(obs, np.random.default_rng(0))
+    assert obs.marks[cell] == UNKNOWN and abs(cell - int(np.flatnonzero(obs.marks == HIT)[0])) in (
+        1,
+        3,
+    )
+
+
+def test_no_fleet_drawn_falls_back_to_the_ranked_density_shot():
+    # Four boats fit a 3×3 board without touching only in its corners, and A1 is a miss:
+    # every draw gets stuck, so the rollouts give up and the ranked density shot is fired.
+    obs = Observation.from_marks(Rules.custom(3, [1, 1, 1, 1], touching=False), miss=["A1"])
+    means = _kernels.rollout_means(
+        obs.marks,
+        afloat_of(obs),
+        np.array([0, 4]),
+        rollout_tables(obs.rules),
+        10_000,
+        pcg_words(np.random.default_rng(0)),
+    )
+    assert np.isnan(means).all()
+    assert ExpertShooter(fleets=10_000).choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+
+
+def test_nothing_left_to_fire_at_is_refused():
+    done = Observation.from_marks(Rules.custom(3, [1]), sunk=[["B2"]])
+    with pytest.raises(BattleshipError, match="every ship is sunk"):
+        ExpertShooter().choose(done, np.random.default_rng(0))
