@@ -797,18 +797,18 @@ def expert_cell(marks, afloat, t, n_candidates, n_fleets, pcg):
     ``rollout_means`` (the earlier on a tie, the first when the draws fail); -1 when no
     cell is unknown."""
     _, _, _, _, n_hits, d = _start(marks, afloat, t)
-    candidates = np.empty(max(n_candidates, 1), np.int64)
+    if n_hits or n_candidates < 2:
+        return ranked_best(marks, d, t.rank)
+    candidates = np.empty(n_candidates, np.int64)
     shown = marks.copy()
     k = 0
-    while k < candidates.shape[0]:
+    while k < n_candidates:
         cell = ranked_best(shown, d, t.rank)
         if cell < 0:
             break
         candidates[k] = cell
         shown[cell] = 1
         k += 1
-        if n_hits:
-            break
     if k < 2:
         return candidates[0] if k else -1
     means = rollout_means(marks, afloat, candidates[:k], t, n_fleets, pcg)

@@ -199,16 +199,19 @@ class PlacementTable:
     """Every placement of every ship length of a rule set, as flat arrays for kernels.
 
     ``cells[p]`` lists placement p's cells and ``zone[p]`` the cells no other ship may
-    cover (both padded with -1); ``masks[p]`` is placement p's cells as a bitboard (cell c
-    is bit c % 64 of word c // 64); ``ranges[length]`` is the slice of placements of that
-    length.
+    cover (both padded with -1); ``masks[p]`` and ``zone_masks[p]`` are the same as
+    bitboards (cell c is bit c % 64 of word c // 64); ``ranges[length]`` is the slice of
+    placements of that length, and ``bounds[length]`` the same as an array row (0, 0 for
+    lengths without placements).
     """
 
     cells: np.ndarray
     zone: np.ndarray
     masks: np.ndarray
+    zone_masks: np.ndarray
     lengths: np.ndarray
     ranges: dict[int, tuple[int, int]]
+    bounds: np.ndarray
 
 
 @cache
@@ -231,15 +234,24 @@ def placement_table(rules: Rules) -> PlacementTable:
         ranges[length] = (start, len(rows))
     widest = max(len(z) for z in zones)
     zone_table = np.array([z + [-1] * (widest - len(z)) for z in zones], dtype=np.int32)
-    words = (rules.cells + 63) // 64
-    masks = np.zeros((len(rows), words), dtype=np.uint64)
-    for p, placement in enumerate(rows):
-        for cell in placement[: lengths[p]]:
-            masks[p, cell // 64] |= np.uint64(1 << (cell % 64))
+    bounds = np.zeros((longest + 1, 2), np.int64)
+    for length, (start, stop) in ranges.items():
+        bounds[length] = start, stop
     return PlacementTable(
         cells=np.array(rows, dtype=np.int32),
         zone=zone_table,
-        masks=masks,
+        masks=_bitboards([row[:n] for row, n in zip(rows, lengths, strict=True)], rules.cells),
+        zone_masks=_bitboards(zones, rules.cells),
         lengths=np.array(lengths, dtype=np.int32),
         ranges=ranges,
+        bounds=bounds,
     )
+
+
+def _bitboards(groups: list[list[int]], n_cells: int) -> np.ndarray:
+    """Each group of cells as a bitboard row of 64-bit words."""
+    out = np.zeros((len(groups), (n_cells + 63) // 64), dtype=np.uint64)
+    for row, cells in enumerate(groups):
+        for cell in cells:
+            out[row, cell // 64] |= np.uint64(1 << (cell % 64))
+    return out

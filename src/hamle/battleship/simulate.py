@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 
 import numpy as np
 
@@ -266,7 +266,7 @@ def play_games(rules: Rules, strategy: str, games: Sequence[int]) -> PlayedGames
     table = placement_table(rules)
     lengths = np.array(rules.lengths, np.int64)
     shape = (shooter.kernel, rules.rows, rules.cols, rules.touching, lengths)
-    tables = (table.cells, table.masks, _length_ranges(rules))
+    tables = (table.cells, table.masks, table.bounds)
     shots, hunt = _kernels.play_games(*shape, boards, pcgs, *tables, cells)
     if (shots < 0).any():
         raise BattleshipError(f"the {shooter.name} shooter found no cell to fire at")
@@ -279,16 +279,6 @@ def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
     # The int64 bound of kernel_plan only falls as ships sink (fewer placements, smaller w,
     # shorter longest ship), so a fleet that fits at the start fits for the whole game.
     return shooter.kernel != _kernels.SHOOT_DENSITY or kernel_plan(rules, rules.lengths).fits
-
-
-@cache
-def _length_ranges(rules: Rules) -> np.ndarray:
-    """Per ship length, the start and stop of its placements in the placement table."""
-    table = placement_table(rules)
-    ranges = np.zeros((max(rules.lengths) + 1, 2), np.int64)
-    for length, (start, stop) in table.ranges.items():
-        ranges[length] = start, stop
-    return ranges
 
 
 def _play_chunk(rules: Rules, strategy: str, games: Sequence[int]) -> list[tuple[int, int, int]]:

@@ -95,13 +95,6 @@ def rollout_tables(rules: Rules) -> RolloutTables:
     cells = table.cells.astype(np.int64)
     lengths = table.lengths.astype(np.int64)
     zone = table.zone.astype(np.int64)
-    forbid = np.zeros_like(table.masks)
-    for p, cells_kept in enumerate(zone):
-        for cell in cells_kept[cells_kept >= 0]:
-            forbid[p, cell // 64] |= np.uint64(1 << int(cell % 64))
-    ranges = np.zeros((max(rules.lengths) + 1, 2), np.int64)
-    for length, (start, stop) in table.ranges.items():
-        ranges[length] = start, stop
     rng = np.random.default_rng(RANK_SEED)
     rank = rng.permutation(rules.cells).astype(np.int64)
     keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
@@ -113,10 +106,10 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         lengths=lengths,
         masks=table.masks,
         zone=zone,
-        forbid=forbid,
+        forbid=table.zone_masks,
         through=_inverse(cells, rules.cells),
         near=_inverse(zone, rules.cells),
-        ranges=ranges,
+        ranges=table.bounds,
         rank=rank,
         keys=keys,
     )
