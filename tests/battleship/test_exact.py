@@ -5,6 +5,7 @@ invariants, errors, and the exact shooter."""
 from __future__ import annotations
 
 import importlib
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -161,6 +162,20 @@ def test_counts_beyond_64_bits():
     plan = dp.plan(False)
     assert dp.run(plan, np.array([0, primes[3], primes[4]], np.uint64), False)[0] == total
     assert dp.run(plan, np.array([0], np.uint64), False)[0] == total % 2**64
+
+
+def test_maps_beyond_64_bits():
+    # The per-cell counts of 16 boats on 13 × 13 need prime lanes too. Touching boats
+    # are any 16 cells; under both rules every layout covers 16 cells, and the corners
+    # are alike.
+    for touching in (False, True):
+        rules = Rules.custom(13, [1] * 16, touching=touching)
+        total, cells = exact_module.occupancy(rules, np.zeros(169, np.uint8), rules.lengths)
+        assert total > 2**64
+        assert sum(cells) == 16 * total
+        assert cells[0] == cells[12] == cells[156] == cells[168]
+        if touching:
+            assert total == math.comb(169, 16) and set(cells) == {math.comb(168, 15)}
 
 
 def test_russian_empty_board_is_seed_003():

@@ -36,6 +36,7 @@ from ._kernels import pcg64_next
 EMPTY, DONE, VERTICAL = 0, 1, 2
 UNKNOWN, MISS, HIT = 0, 1, 2
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
+TALLY_TOP = 14  # the tally's top 4-bit slot: ships of this length or longer
 
 
 @njit(cache=True, nogil=True)
@@ -109,25 +110,6 @@ def transition(key, c, cols, bits, lmax, mark, in_fleet):
 
 
 @njit(cache=True, nogil=True)
-def feasible(key, cols, bits, lmax, at_least, open_by_length):
-    """Whether the open ships of a no-touch profile can still become ships of the fleet:
-    for each k, no more open ships of length ≥ k than ships of length ≥ k
-    (``at_least[k]``). ``open_by_length`` is scratch space of lmax + 1 entries."""
-    mask = (1 << bits) - 1
-    open_by_length[:] = 0
-    for c in range(cols):
-        k = _length((key >> (c * bits)) & mask, lmax)
-        if k:
-            open_by_length[k] += 1
-    running = 0
-    for k in range(lmax, 0, -1):
-        running += open_by_length[k]
-        if running > at_least[k]:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
 def _pending(value, lmax):
     """Cells still owed by a touching-rules field value: (vertical, horizontal)."""
     if value == EMPTY:
@@ -138,24 +120,29 @@ def _pending(value, lmax):
 
 
 @njit(cache=True, nogil=True)
-def _pending_ships(key, cols, bits, lmax, by_length):
-    """Count the ships a touching-rules profile still owes cells to by the least length
-    each can have (owed cells + 1), into ``by_length``."""
-    mask = (1 << bits) - 1
-    by_length[:] = 0
-    for c in range(cols):
-        below, right = _pending((key >> (c * bits)) & mask, lmax)
-        if below or right:
-            by_length[below + right + 1] += 1
+def _open_length(value, lmax, touching):
+    """The least length of the ship a field value leaves unfinished (0: none)."""
+    if touching:
+        below, right = _pending(value, lmax)
+        return below + right + 1 if below or right else 0
+    return _length(value, lmax)
 
 
 @njit(cache=True, nogil=True)
-def _room_for(by_length, at_least, length, lmax):
-    """Whether the fleet has ships for those of ``by_length`` and one more of ``length``:
-    for each k, no more of them of length ≥ k than ships of length ≥ k."""
+def _tally(value, lmax, touching):
+    """A field value's part of a profile's tally: one in the 4-bit slot of the least
+    length of its unfinished ship (lengths above ``TALLY_TOP`` share the top slot)."""
+    length = _open_length(value, lmax, touching)
+    return (1 << (4 * min(length, TALLY_TOP))) if length else 0
+
+
+@njit(cache=True, nogil=True)
+def _fits(tally, at_least, lmax):
+    """Whether the unfinished ships of a tally can each still become a different ship
+    of the fleet: for each k, no more of length ≥ k than ships of length ≥ k."""
     running = 0
-    for k in range(lmax, 0, -1):
-        running += by_length[k] + (1 if k == length else 0)
+    for k in range(min(lmax, TALLY_TOP), 0, -1):
+        running += (tally >> (4 * k)) & 15
         if running > at_least[k]:
             return False
     return True
@@ -218,71 +205,129 @@ def transition_touching(key, c, cols, bits, lmax, mark, in_fleet, rows_left, key
 
 
 @njit(cache=True, nogil=True)
-def expand(keys, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_left):
+def expand(keys, tallies, c, cols, bits, lmax, mark, in_fleet, at_least, touching, rows_left):
     """One step of the profile DP on keys alone: the next keys (in order of first
-    appearance) and the transitions, grouped by source: those of key s are
-    ``first[s] : first[s + 1]``, each with its ``target`` (index of the next key), its
-    ``code`` (no-touch: the length of the ship it closes; touching: of the ship it
-    starts; 0: none) and its ``choice`` (no-touch: 0 empty, 1 occupied; touching: see
-    ``transition_touching``; every choice but 0 fills the cell)."""
+    appearance) with their tallies of unfinished ships (see ``_tally``), and the
+    transitions, grouped by source: those of key s are ``first[s] : first[s + 1]``,
+    each with its ``target`` (index of the next key), its ``code`` (no-touch: the
+    length of the ship it closes; touching: of the ship it starts; 0: none) and its
+    ``choice`` (no-touch: 0 empty, 1 occupied; touching: see ``transition_touching``;
+    every choice but 0 fills the cell).
+
+    A transition reads and writes only a few fields around the cursor (its *shape*),
+    so each shape's choices are worked out once, when it first turns up."""
     n = len(keys)
     choices = 2 * lmax + 2 if touching else 2
+    mask = (1 << bits) - 1
+    at, left_at, diag_at = c * bits, (c - 1) * bits, cols * bits
+    region = mask << at
+    if c > 0:
+        region |= mask << left_at
+    if not touching:
+        region |= 1 << diag_at
+    shapes = 1 << (2 * bits if touching else 2 * bits + 2)
+    known = np.zeros(shapes, np.bool_)
+    count = np.zeros(shapes, np.int64)
+    put = np.empty((shapes, choices), np.int64)  # the bits of ``region`` after the choice
+    delta = np.empty((shapes, choices), np.int64)  # the change to the tally
+    extra = np.empty((shapes, choices), np.int64)  # -1: no check; else added for the check
+    codes = np.empty((shapes, choices), np.int8)
+    picks = np.empty((shapes, choices), np.int8)
+    options = np.empty(choices, np.int64)
+    option_codes = np.empty(choices, np.int64)
+
     first = np.empty(n + 1, np.int64)
     target = np.empty(choices * n, np.int32)
     code = np.empty(choices * n, np.int8)
     choice = np.empty(choices * n, np.int8)
     size = 16
-    while size < 4 * n:
+    while size < 2 * n:
         size *= 2
-    slots = np.full(size, -1, np.int32)
-    nxt = np.empty(16, np.int64)
-    scratch = np.empty(lmax + 1, np.int64)
-    options = np.empty(choices, np.int64)
-    option_codes = np.empty(choices, np.int64)
+    table = np.full(2 * size, -1, np.int64)  # (key, index) pairs side by side
+    nxt = np.empty(max(16, n), np.int64)
+    nxt_tally = np.empty(max(16, n), np.int64)
     m, edges = 0, 0
     for s in range(n):
         first[s] = edges
-        if touching:
-            transition_touching(
-                keys[s], c, cols, bits, lmax, mark, in_fleet, rows_left, options, option_codes
-            )
-        else:
-            ke, ce, kf, cf = transition(keys[s], c, cols, bits, lmax, mark, in_fleet)
-            options[0], option_codes[0], options[1], option_codes[1] = ke, ce, kf, cf
-        counted = False
-        for j in range(choices):
-            key = options[j]
-            if key < 0:
-                continue
-            if touching:  # only a new ship can break feasibility: check the source's ships
-                if j >= 2 and not counted:
-                    _pending_ships(keys[s], cols, bits, lmax, scratch)
-                    counted = True
-                if j >= 2 and not _room_for(scratch, at_least, option_codes[j], lmax):
+        key = keys[s]
+        up = (key >> at) & mask
+        left = (key >> left_at) & mask if c > 0 else 0
+        shape = up | (left << bits)
+        if not touching:
+            up_right = (key >> ((c + 1) * bits)) & mask if c < cols - 1 else 0
+            shape |= (1 if up_right else 0) << (2 * bits) | ((key >> diag_at) & 1) << (2 * bits + 1)
+        if not known[shape]:
+            known[shape] = True
+            sample = key & region
+            if not touching and up_right:
+                sample |= DONE << ((c + 1) * bits)
+            if touching:
+                transition_touching(
+                    sample, c, cols, bits, lmax, mark, in_fleet, rows_left, options, option_codes
+                )
+            else:
+                ke, ce, kf, cf = transition(sample, c, cols, bits, lmax, mark, in_fleet)
+                options[0], option_codes[0], options[1], option_codes[1] = ke, ce, kf, cf
+            before = _tally(up, lmax, touching) + _tally(left, lmax, touching)
+            k = 0
+            for j in range(choices):
+                if options[j] < 0:
                     continue
-            elif not feasible(key, cols, bits, lmax, at_least, scratch):
+                new_up = (options[j] >> at) & mask
+                new_left = (options[j] >> left_at) & mask if c > 0 else 0
+                put[shape, k] = options[j] & region
+                delta[shape, k] = _tally(new_up, lmax, touching) + _tally(new_left, lmax, touching)
+                delta[shape, k] -= before
+                if not touching:
+                    extra[shape, k] = 0
+                elif j >= 2:  # a new ship; one of a single cell owes nothing, so count it
+                    extra[shape, k] = 1 << 4 if option_codes[j] == 1 else 0
+                else:
+                    extra[shape, k] = -1
+                codes[shape, k], picks[shape, k] = option_codes[j], j
+                k += 1
+            count[shape] = k
+        rest = key & ~region
+        for j in range(count[shape]):
+            tally = tallies[s] + delta[shape, j]
+            if extra[shape, j] >= 0 and not _fits(tally + extra[shape, j], at_least, lmax):
+                if touching:  # new ships come shortest first: no longer one fits either
+                    break
                 continue
+            key_next = rest | put[shape, j]
             if 2 * m >= size:  # keep the table at most half full
                 size *= 2
-                slots = np.full(size, -1, np.int32)
+                table = np.full(2 * size, -1, np.int64)
                 for i in range(m):
                     h = ((nxt[i] * _GOLDEN) >> 20) & (size - 1)
-                    while slots[h] >= 0:
+                    while table[2 * h] >= 0:
                         h = (h + 1) & (size - 1)
-                    slots[h] = i
-            h = ((key * _GOLDEN) >> 20) & (size - 1)
-            while slots[h] >= 0 and nxt[slots[h]] != key:
+                    table[2 * h], table[2 * h + 1] = nxt[i], i
+            h = ((key_next * _GOLDEN) >> 20) & (size - 1)
+            while table[2 * h] >= 0 and table[2 * h] != key_next:
                 h = (h + 1) & (size - 1)
-            if slots[h] < 0:
+            if table[2 * h] < 0:
                 if m == len(nxt):
                     nxt = np.concatenate((nxt, np.empty(m, np.int64)))
-                slots[h] = m
-                nxt[m] = key
+                    nxt_tally = np.concatenate((nxt_tally, np.empty(m, np.int64)))
+                table[2 * h], table[2 * h + 1] = key_next, m
+                nxt[m], nxt_tally[m] = key_next, tally
                 m += 1
-            target[edges], code[edges], choice[edges] = slots[h], option_codes[j], j
+            target[edges], code[edges], choice[edges] = (
+                table[2 * h + 1],
+                codes[shape, j],
+                picks[shape, j],
+            )
             edges += 1
     first[n] = edges
-    return nxt[:m].copy(), first, target[:edges].copy(), code[:edges].copy(), choice[:edges].copy()
+    return (
+        nxt[:m].copy(),
+        nxt_tally[:m].copy(),
+        first,
+        target[:edges].copy(),
+        code[:edges].copy(),
+        choice[:edges].copy(),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -342,6 +387,25 @@ def backward_bounds(next_low, next_high, first, target, code):
                 low[s] = min(low[s], next_low[t] - counted)
                 high[s] = max(high[s], next_high[t] - counted)
     return low, high
+
+
+@njit(cache=True, nogil=True)
+def band(low, high, later_low, later_high, first_with, top):
+    """The count entries each profile can use, from the least and greatest cells of
+    counted ships it can have so far and still end with (``top``: the fleet's cells):
+    those of ``first_with[a] : first_with[b + 1]`` for the range [a, b] both allow,
+    laid side by side from ``offset[s]`` on."""
+    n = len(low)
+    edges = np.empty((n, 2), np.int64)
+    offset = np.empty(n + 1, np.int64)
+    offset[0] = 0
+    for s in range(n):
+        a = min(max(low[s], later_low[s], 0), top + 1)
+        b = min(high[s], later_high[s], top)
+        edges[s, 0] = first_with[a]
+        edges[s, 1] = first_with[b + 1] if b >= a else edges[s, 0]
+        offset[s + 1] = offset[s] + edges[s, 1] - edges[s, 0]
+    return edges, offset
 
 
 @njit(cache=True, nogil=True)
@@ -429,6 +493,29 @@ def pull(
                                 part = _add(part, product % m if m else product, m)
                     occupied[lane] = _add(occupied[lane], part, m)
     return out, occupied
+
+
+@njit(cache=True, nogil=True)
+def row_occupancy(keys, vals, later, band, offset, moduli, cols, bits, out):
+    """No-touch rules, at the start of a row: add to ``out[lane, c]`` the layouts that
+    put a ship on column c of the row just finished, from the forward ``vals`` and
+    backward ``later`` vectors there. Each field of a profile then says whether that
+    cell holds a ship (any value but EMPTY), so Σ forward × backward per profile is
+    all a whole row needs."""
+    mask = (1 << bits) - 1
+    for s in range(len(keys)):
+        at, size = offset[s], band[s, 1] - band[s, 0]
+        if size == 0:
+            continue
+        for lane in range(vals.shape[0]):
+            m = moduli[lane]
+            through = np.uint64(0)
+            for a in range(at, at + size):
+                product = vals[lane, a] * later[lane, a]
+                through = _add(through, product % m if m else product, m)
+            for c in range(cols):
+                if (keys[s] >> (c * bits)) & mask != EMPTY:
+                    out[lane, c] = _add(out[lane, c], through, m)
 
 
 @njit(cache=True, nogil=True)

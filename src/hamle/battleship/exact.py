@@ -2,8 +2,11 @@
 fits the marks (equal ships alike), and for every cell how many of them occupy it.
 
 A broken-profile DP (kernels in ``_profile``) runs forward over the cells keeping the
-count vectors of each row's start, then backward, recomputing one row at a time, so a
-cell's count is Σ forward × backward over the profiles that occupy it. Counts are kept
+count vectors of each row's start, and backward. A cell's count is Σ forward × backward
+over the profiles that occupy it: under no-touch rules a row's start shows every cell of
+the row above, so both passes keep only the rows' starts (and run side by side on two
+threads); with touching allowed the backward pass recomputes each row's forward
+vectors, on a second thread one row ahead. Counts are kept
 modulo 2**64 and, when the bound on the answer needs it, modulo primes below 2**31;
 the answer is rebuilt exactly by the Chinese remainder theorem.
 
@@ -18,6 +21,7 @@ the answer is rebuilt exactly by the Chinese remainder theorem.
 from __future__ import annotations
 
 import math
+import queue
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -41,6 +45,7 @@ PROFILE_LIMIT = 600_000
 TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
 SAMPLE_LIMIT = 1_000_000
+HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,6 +282,15 @@ class _Step(NamedTuple):
     choice: np.ndarray
 
 
+class _Plan(NamedTuple):
+    """Every step's transitions, per step the band of each profile before it, and the
+    profile keys at the start of each row after the first (``row_keys[r - 1]``)."""
+
+    steps: list
+    bands: list
+    row_keys: list
+
+
 class _Band(NamedTuple):
     """The count entries each profile of a step can use: ``edges[s]`` = [lo, hi), kept
     side by side from ``offset[s]`` on (``size`` entries per lane in all)."""
@@ -334,15 +348,20 @@ class _Dp:
         )
         self.width = span
 
-    def plan(self, want_map: bool, lanes: int = 1) -> tuple[list, list]:
+    def plan(self, want_map: bool, lanes: int = 1) -> _Plan:
         """The profiles of every step (see ``_profiles``), once their count buffers are
         known to fit in memory with ``lanes`` lanes."""
-        steps, bands = self._profiles()
-        self._check_memory(bands, lanes, want_map)
-        return steps, bands
+        plan = self._profiles()
+        self._check_memory(plan.bands, lanes, want_map)
+        return plan
 
     def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
-        slots = 5 + self.rows + self.cols if want_map else 2
+        if not want_map:
+            slots = 2
+        elif self.touching:
+            slots = 5 + self.rows + 2 * self.cols
+        else:
+            slots = 5 + 2 * self.rows
         need = max(band.size for band in bands) * lanes * 8 * slots
         if need > MEMORY_LIMIT:
             raise CountTooLargeError(
@@ -351,17 +370,45 @@ class _Dp:
             )
 
     def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
+        """The total and, if ``want_map``, the occupancy of every cell. Large boards put
+        the second core to work: the backward pass (no-touch) or the rows' forward
+        vectors (touching) run beside the main thread."""
         cells, cols = self.rows * self.cols, self.cols
-        steps, bands = plan
+        steps, bands = plan.steps, plan.bands
         lanes = len(moduli)
         self._check_memory(bands, lanes, want_map)
-        total, starts = self._forward(plan, moduli, self.rows if want_map else 0)
+        spare = 3 + self.rows  # slots after the forward pass's (two, then the row starts)
+        _ARENA.take(spare + 2 + max(self.rows, 2 * cols), 0, 0)  # no list growth in threads
+        helped = want_map and sum(band.size for band in bands) * lanes > HELP_FROM
+        if want_map and not self.touching:
+            backward = partial(self._backward_rows, plan, moduli, spare)
+            backward = _beside(backward) if helped else backward
+        total, starts = self._forward(plan, moduli, self.rows + 1 if want_map else 0)
         occupancy = np.zeros(cells, object)
+        if want_map and not self.touching:
+            later = backward()
         if not want_map or total == 0:
             return total, occupancy
         lanes = len(_moduli(total))
         moduli = moduli[:lanes]
-        spare = 3 + self.rows  # two slots for the backward vectors, then one row's forward
+        if not self.touching:
+            rows = np.zeros((self.rows, lanes, cols), np.uint64)
+            for r in range(1, self.rows + 1):
+                band = bands[r * cols]
+                _profile.row_occupancy(
+                    plan.row_keys[r - 1],
+                    starts[r][:lanes],
+                    later[r][:lanes],
+                    band.edges,
+                    band.offset,
+                    moduli,
+                    cols,
+                    self.bits,
+                    rows[r - 1],
+                )
+            for c in range(cells):
+                occupancy[c] = _crt(rows[c // cols, :, c % cols], moduli)
+            return total, occupancy
         later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
         later[...] = 0
         later[:, self.full - bands[-1].edges[0, 0]] = 1
@@ -369,8 +416,27 @@ class _Dp:
         for i in range(cells + cols - 1, cells - 1, -1):
             out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
             later, _ = self._pull(steps[i], later, out, moduli, bands[i], bands[i + 1], nothing)
+        # Two sets of row slots: the helper fills one while the main thread reads the other.
+        free, ready = threading.Semaphore(2), queue.SimpleQueue()
+
+        def rows_forward() -> None:
+            try:
+                for r in range(self.rows - 1, -1, -1):
+                    free.acquire()
+                    slot = spare + 2 + cols * (r % 2)
+                    ready.put(self._row(plan, moduli, r, starts[r][:lanes], slot))
+            except BaseException as error:
+                ready.put(error)
+                raise
+
+        produced = _beside(rows_forward) if helped else None
         for r in range(self.rows - 1, -1, -1):
-            row = self._row(plan, moduli, r, starts[r][:lanes], spare + 2)
+            if produced:
+                row = ready.get()
+                if isinstance(row, BaseException):
+                    produced()  # raises the helper's error
+            else:
+                row = self._row(plan, moduli, r, starts[r][:lanes], spare + 2)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
                 forward = row[i - r * cols]
@@ -378,14 +444,38 @@ class _Dp:
                     steps[i], later, out, moduli, bands[i], bands[i + 1], forward
                 )
                 occupancy[i] = _crt(counts, moduli)
+            free.release()
+        if produced:
+            produced()
         return total, occupancy
+
+    def _backward_rows(self, plan, moduli: np.ndarray, spare: int) -> list:
+        """No-touch rules: the backward vectors at the start of rows 1..rows (index r),
+        for ``_profile.row_occupancy``."""
+        cells, cols = self.rows * self.cols, self.cols
+        steps, bands = plan.steps, plan.bands
+        lanes = len(moduli)
+        if not bands[-1].size:  # no layout fits
+            return []
+        later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
+        later[...] = 0
+        later[:, self.full - bands[-1].edges[0, 0]] = 1
+        nothing = np.zeros((lanes, 0), np.uint64)
+        kept = [None] * (self.rows + 1)
+        for i in range(cells + cols - 1, cols - 1, -1):
+            out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
+            later, _ = self._pull(steps[i], later, out, moduli, bands[i], bands[i + 1], nothing)
+            if i % cols == 0 and i <= cells:
+                r = i // cols
+                kept[r] = _ARENA.take(spare + 1 + r, lanes, bands[i].size, later)
+        return kept
 
     def sample(self, plan, count: int, pcg: np.ndarray) -> tuple[int, np.ndarray]:
         """The number of layouts (modulo 2**64) and ``count`` of them drawn uniformly and
         independently (if it is below 2**64): per layout, the choice taken at each cell.
         Walks back from the end, one row at a time, through the forward counts."""
         cells, cols = self.rows * self.cols, self.cols
-        steps, bands = plan
+        steps, bands = plan.steps, plan.bands
         moduli = np.zeros(1, np.uint64)
         self._check_memory(bands, 1, True)
         total, starts = self._forward(plan, moduli, self.rows + 1)
@@ -424,7 +514,7 @@ class _Dp:
     def _forward(self, plan, moduli: np.ndarray, kept: int) -> tuple[int, list]:
         """The total, and the forward vectors at the start of the first ``kept`` rows."""
         cols = self.cols
-        steps, bands = plan
+        steps, bands = plan.steps, plan.bands
         lanes = len(moduli)
         vals = _ARENA.take(0, lanes, bands[0].size)
         vals[...] = 0
@@ -444,7 +534,7 @@ class _Dp:
 
     def _row(self, plan, moduli: np.ndarray, r: int, first: np.ndarray, slot: int) -> list:
         """The forward vectors before each cell of row r, from those at its start."""
-        steps, bands = plan
+        steps, bands = plan.steps, plan.bands
         lanes, row = len(moduli), [first]
         for i in range(r * self.cols, (r + 1) * self.cols - 1):
             out = _ARENA.take(slot + i % self.cols, lanes, bands[i + 1].size)
@@ -483,17 +573,18 @@ class _Dp:
             vals,
         )
 
-    def _profiles(self) -> tuple[list, list]:
+    def _profiles(self) -> _Plan:
         """Every step's transitions, and per step the band of count entries each profile
         before it can use."""
         cells, cols = self.rows * self.cols, self.cols
-        keys = np.zeros(1, np.int64)
+        keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
         low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        steps, forward, seen = [], [(low, high)], 0
+        steps, forward, row_keys, seen = [], [(low, high)], [], 0
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
-            keys, first, target, code, choice = _profile.expand(
+            keys, tallies, first, target, code, choice = _profile.expand(
                 keys,
+                tallies,
                 i % cols,
                 cols,
                 self.bits,
@@ -510,6 +601,8 @@ class _Dp:
                     "this board and fleet have too many partial layouts to count exactly; "
                     "try a smaller board or fleet"
                 )
+            if (i + 1) % cols == 0 and i < cells:
+                row_keys.append(keys)
             step = _Step(first, target, code, choice)
             steps.append(step)
             low, high = _profile.forward_bounds(low, high, first, target, code, len(keys))
@@ -524,17 +617,37 @@ class _Dp:
                 later_low, later_high, step.first, step.target, step.code
             )
             bands[i] = self._band(*forward[i], later_low, later_high)
-        return steps, bands
+        return _Plan(steps, bands, row_keys)
 
     def _band(self, low, high, later_low, later_high) -> _Band:
-        low = np.clip(np.maximum(low, later_low), 0, self.fleet_cells + 1)
-        high = np.clip(np.minimum(high, later_high), -1, self.fleet_cells)
-        edges = np.empty((len(low), 2), np.int64)
-        edges[:, 0] = self.first_with[low]
-        edges[:, 1] = np.where(high >= low, self.first_with[np.maximum(high, 0) + 1], edges[:, 0])
-        offset = np.zeros(len(low) + 1, np.int64)
-        np.cumsum(edges[:, 1] - edges[:, 0], out=offset[1:])
+        edges, offset = _profile.band(
+            low, high, later_low, later_high, self.first_with, self.fleet_cells
+        )
         return _Band(edges, offset)
+
+
+def _beside(work):
+    """Start ``work`` on a second thread; the function returned waits for its result
+    (or raises its error)."""
+    outcome = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as error:
+            outcome.append((False, error))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def result():
+        thread.join()
+        done, value = outcome[0]
+        if not done:
+            raise value
+        return value
+
+    return result
 
 
 class _Arena:
