@@ -31,7 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/site.py
 	$(BIN)/python bench/exact.py --quick
 
-# The full exact benchmark plays 1000 Russian games per shooter: about half an hour.
+# The full exact benchmark plays 1000 Russian games per shooter: about 12 minutes.
 bench-exact: $(STAMP)
 	$(BIN)/python bench/exact.py
 
