@@ -371,44 +371,63 @@ class _Dp:
 
     def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
         """The total and, if ``want_map``, the occupancy of every cell. Large boards put
-        the second core to work: the backward pass (no-touch) or the rows' forward
-        vectors (touching) run beside the main thread."""
-        cells, cols = self.rows * self.cols, self.cols
-        steps, bands = plan.steps, plan.bands
-        lanes = len(moduli)
-        self._check_memory(bands, lanes, want_map)
-        spare = 3 + self.rows  # slots after the forward pass's (two, then the row starts)
-        _ARENA.take(spare + 2 + max(self.rows, 2 * cols), 0, 0)  # no list growth in threads
-        helped = want_map and sum(band.size for band in bands) * lanes > HELP_FROM
+        the second core to work (``HELP_FROM``)."""
+        self._check_memory(plan.bands, len(moduli), want_map)
+        _ARENA.take(self._SPARE + self.rows + 2 + max(self.rows, 2 * self.cols), 0, 0)
+        helped = want_map and sum(band.size for band in plan.bands) * len(moduli) > HELP_FROM
         if want_map and not self.touching:
-            backward = partial(self._backward_rows, plan, moduli, spare)
-            backward = _beside(backward) if helped else backward
-        total, starts = self._forward(plan, moduli, self.rows + 1 if want_map else 0)
-        occupancy = np.zeros(cells, object)
-        if want_map and not self.touching:
-            later = backward()
+            return self._map_from_row_starts(plan, moduli, helped)
+        total, starts = self._forward(plan, moduli, self.rows if want_map else 0)
         if not want_map or total == 0:
+            return total, np.zeros(self.rows * self.cols, object)
+        lanes = len(_moduli(total))
+        starts = [start[:lanes] for start in starts]
+        return total, self._map_cell_by_cell(plan, moduli[:lanes], starts, helped)
+
+    # Arena slots: 0 and 1 for the forward pass, 2.. for the rows' starts, then from
+    # rows + _SPARE on two for the backward pass and those a map keeps.
+    _SPARE = 3
+
+    def _map_from_row_starts(self, plan, moduli: np.ndarray, helped: bool) -> tuple:
+        """No-touch rules: the backward pass (beside the forward one when ``helped``)
+        keeps its vectors at the rows' starts, and ``_profile.row_occupancy`` turns each
+        start's pair into the counts of the row above."""
+        cells, cols, bands = self.rows * self.cols, self.cols, plan.bands
+        backward = partial(self._backward_rows, plan, moduli, self._SPARE + self.rows)
+        backward = _beside(backward) if helped else backward
+        total, starts = self._forward(plan, moduli, self.rows + 1)
+        later = backward()
+        occupancy = np.zeros(cells, object)
+        if total == 0:
             return total, occupancy
         lanes = len(_moduli(total))
         moduli = moduli[:lanes]
-        if not self.touching:
-            rows = np.zeros((self.rows, lanes, cols), np.uint64)
-            for r in range(1, self.rows + 1):
-                band = bands[r * cols]
-                _profile.row_occupancy(
-                    plan.row_keys[r - 1],
-                    starts[r][:lanes],
-                    later[r][:lanes],
-                    band.edges,
-                    band.offset,
-                    moduli,
-                    cols,
-                    self.bits,
-                    rows[r - 1],
-                )
-            for c in range(cells):
-                occupancy[c] = _crt(rows[c // cols, :, c % cols], moduli)
-            return total, occupancy
+        rows = np.zeros((self.rows, lanes, cols), np.uint64)
+        for r in range(1, self.rows + 1):
+            band = bands[r * cols]
+            _profile.row_occupancy(
+                plan.row_keys[r - 1],
+                starts[r][:lanes],
+                later[r][:lanes],
+                band.edges,
+                band.offset,
+                moduli,
+                cols,
+                self.bits,
+                rows[r - 1],
+            )
+        for c in range(cells):
+            occupancy[c] = _crt(rows[c // cols, :, c % cols], moduli)
+        return total, occupancy
+
+    def _map_cell_by_cell(self, plan, moduli: np.ndarray, starts: list, helped: bool):
+        """Touching rules: Σ forward × backward through the choices that fill each cell,
+        the rows' forward vectors recomputed from their starts (by a second thread one
+        row ahead when ``helped``)."""
+        cells, cols = self.rows * self.cols, self.cols
+        steps, bands = plan.steps, plan.bands
+        lanes, spare = len(moduli), self._SPARE + self.rows
+        occupancy = np.zeros(cells, object)
         later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
         later[...] = 0
         later[:, self.full - bands[-1].edges[0, 0]] = 1
@@ -424,7 +443,7 @@ class _Dp:
                 for r in range(self.rows - 1, -1, -1):
                     free.acquire()
                     slot = spare + 2 + cols * (r % 2)
-                    ready.put(self._row(plan, moduli, r, starts[r][:lanes], slot))
+                    ready.put(self._row(plan, moduli, r, starts[r], slot))
             except BaseException as error:
                 ready.put(error)
                 raise
@@ -436,7 +455,7 @@ class _Dp:
                 if isinstance(row, BaseException):
                     produced()  # raises the helper's error
             else:
-                row = self._row(plan, moduli, r, starts[r][:lanes], spare + 2)
+                row = self._row(plan, moduli, r, starts[r], spare + 2)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
                 forward = row[i - r * cols]
@@ -447,7 +466,7 @@ class _Dp:
             free.release()
         if produced:
             produced()
-        return total, occupancy
+        return occupancy
 
     def _backward_rows(self, plan, moduli: np.ndarray, spare: int) -> list:
         """No-touch rules: the backward vectors at the start of rows 1..rows (index r),
@@ -486,7 +505,7 @@ class _Dp:
         index = np.full(count, self.full, np.int64)
         choice = np.zeros(count, np.int64)
         for r in range(self.rows, -1, -1):  # the extra row of misses first
-            row = self._row(plan, moduli, r, starts[r], 3 + self.rows)
+            row = self._row(plan, moduli, r, starts[r], self._SPARE + self.rows)
             for i in range((r + 1) * cols - 1, r * cols - 1, -1):
                 step, band = steps[i], bands[i]
                 start, order, source = _profile.predecessors(
