@@ -373,6 +373,7 @@ class _Dp:
         """The total and, if ``want_map``, the occupancy of every cell. Large boards put
         the second core to work (``HELP_FROM``)."""
         self._check_memory(plan.bands, len(moduli), want_map)
+        # Every slot a map may use exists before a second thread takes any of them.
         _ARENA.take(self._SPARE + self.rows + 2 + max(self.rows, 2 * self.cols), 0, 0)
         helped = want_map and sum(band.size for band in plan.bands) * len(moduli) > HELP_FROM
         if want_map and not self.touching:
@@ -428,9 +429,7 @@ class _Dp:
         steps, bands = plan.steps, plan.bands
         lanes, spare = len(moduli), self._SPARE + self.rows
         occupancy = np.zeros(cells, object)
-        later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
-        later[...] = 0
-        later[:, self.full - bands[-1].edges[0, 0]] = 1
+        later = self._end(lanes, bands[-1], spare + (cells + cols) % 2)
         nothing = np.zeros((lanes, 0), np.uint64)
         for i in range(cells + cols - 1, cells - 1, -1):
             out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
@@ -468,6 +467,13 @@ class _Dp:
             produced()
         return occupancy
 
+    def _end(self, lanes: int, band: _Band, slot: int) -> np.ndarray:
+        """The backward vectors after the last step: one way to end, with the whole fleet."""
+        later = _ARENA.take(slot, lanes, band.size)
+        later[...] = 0
+        later[:, self.full - band.edges[0, 0]] = 1
+        return later
+
     def _backward_rows(self, plan, moduli: np.ndarray, spare: int) -> list:
         """No-touch rules: the backward vectors at the start of rows 1..rows (index r),
         for ``_profile.row_occupancy``."""
@@ -476,9 +482,7 @@ class _Dp:
         lanes = len(moduli)
         if not bands[-1].size:  # no layout fits
             return []
-        later = _ARENA.take(spare + (cells + cols) % 2, lanes, bands[-1].size)
-        later[...] = 0
-        later[:, self.full - bands[-1].edges[0, 0]] = 1
+        later = self._end(lanes, bands[-1], spare + (cells + cols) % 2)
         nothing = np.zeros((lanes, 0), np.uint64)
         kept = [None] * (self.rows + 1)
         for i in range(cells + cols - 1, cols - 1, -1):
