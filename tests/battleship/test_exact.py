@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from battleship import reference as ref
 from battleship.reference import played, small_rules
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hamle.battleship import (
@@ -26,8 +26,9 @@ from hamle.battleship import (
     layouts,
     play_game,
 )
+from hamle.battleship.exact import symmetries
 from hamle.battleship.observation import HIT, SUNK, UNKNOWN
-from hamle.battleship.strategies.exact_shooter import _symmetries, best_cells
+from hamle.battleship.strategies.exact_shooter import best_cells
 
 exact_module = importlib.import_module("hamle.battleship.exact")  # the package exports exact()
 SETTINGS = settings(
@@ -111,7 +112,7 @@ def test_cached_best_cells_follow_the_board_through_turns_and_flips(obs):
     except MarksError:
         return
     assert best_cells(obs) == expected
-    for turn in _symmetries(obs.rules.rows, obs.rules.cols):
+    for turn in symmetries(obs.rules.rows, obs.rules.cols):
         turned = Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
         assert best_cells(turned) == tuple(
             sorted(int(np.flatnonzero(turn == c)[0]) for c in expected)
@@ -176,6 +177,72 @@ def test_maps_beyond_64_bits():
         assert cells[0] == cells[12] == cells[156] == cells[168]
         if touching:
             assert total == math.comb(169, 16) and set(cells) == {math.comb(168, 15)}
+
+
+def fresh(obs: Observation):
+    """``exact(obs)`` worked out from nothing kept."""
+    kept = exact_module._MEMOS.kept
+    exact_module._MEMOS.clear()
+    try:
+        return exact(obs)
+    finally:
+        exact_module._MEMOS.kept = kept
+
+
+def turned(obs: Observation, turn: np.ndarray) -> Observation:
+    """The observation with its marks turned (cell j of the result is ``turn[j]``)."""
+    return Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
+
+
+@SETTINGS
+@given(
+    st.integers(2, 6),
+    st.integers(2, 6),
+    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    st.lists(st.tuples(st.integers(0, 35), st.sampled_from("mmmh"), st.integers(0, 7)), max_size=8),
+)
+def test_maps_from_kept_ones_agree_with_fresh_ones(rows, cols, fleet, shots):
+    # Under no-touch rules a board that only adds misses to a kept map is worked out
+    # from that one, whichever way the board is turned: the answer must be the same.
+    assume(sum(fleet) * 2 <= rows * cols)
+    rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+    obs = Observation.start(rules)
+    exact_module._MEMOS.clear()
+    for cell, kind, which in shots:
+        cell %= rules.cells
+        if obs.marks[cell] != UNKNOWN:
+            continue
+        parent = obs
+        obs = obs.after(cell, "miss" if kind == "m" else "hit")
+        turns = symmetries(rows, cols)
+        shown = turned(obs, turns[which % len(turns)])
+        try:
+            expected = fresh(shown)
+        except MarksError:
+            with pytest.raises(MarksError):
+                exact(shown)
+            obs = parent
+            continue
+        kept = exact_module._MEMOS.kept[0] if exact_module._MEMOS.kept else None
+        report = exact(shown)
+        assert report.total == expected.total
+        assert report.counts == expected.counts
+        if kind == "m" and kept and kept.total and kept.missed.sum() < exact_module.CHAIN_LIMIT:
+            assert exact_module._MEMOS.kept[0].plan is kept.plan  # worked out from the kept one
+
+
+def test_russian_maps_from_kept_ones_agree_with_fresh_ones():
+    # The same on the Russian board, where the backward pass runs on a second thread.
+    obs = Observation.from_marks(RUSSIAN, miss=["C1", "J8", "A8"])
+    exact_module._MEMOS.clear()
+    exact(obs)
+    turns = symmetries(10, 10)
+    for k, name in enumerate(["H1", "E5", "B9"]):
+        obs = obs.after(RUSSIAN.grid.index(name), "miss")
+        shown = turned(obs, turns[(2, 5, 7)[k]])
+        report, expected = exact(shown), fresh(shown)
+        assert report.total == expected.total
+        assert report.counts == expected.counts
 
 
 def test_russian_empty_board_is_seed_003():

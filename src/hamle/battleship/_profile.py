@@ -360,13 +360,16 @@ def _add(x, y, modulus):
 
 
 @njit(cache=True, nogil=True)
-def forward_bounds(low, high, first, target, code, n_next):
+def forward_bounds(low, high, first, target, code, choice, miss, n_next):
     """The least and greatest number of cells of counted ships over the partial layouts
-    reaching each next profile (an empty range, low > high, when none does)."""
+    reaching each next profile (an empty range, low > high, when none does); ``miss``
+    leaves out the choices that fill the cell, as in ``push``."""
     next_low = np.full(n_next, 1 << 40, np.int64)
     next_high = np.full(n_next, -1, np.int64)
     for s in range(len(first) - 1):
         for e in range(first[s], first[s + 1]):
+            if miss and choice[e] != 0:
+                continue
             t, counted = target[e], code[e]  # a code is the cells of the ship it counts
             next_low[t] = min(next_low[t], low[s] + counted)
             next_high[t] = max(next_high[t], high[s] + counted)
@@ -374,14 +377,17 @@ def forward_bounds(low, high, first, target, code, n_next):
 
 
 @njit(cache=True, nogil=True)
-def backward_bounds(next_low, next_high, first, target, code):
+def backward_bounds(next_low, next_high, first, target, code, choice, miss):
     """The least and greatest number of cells of counted ships from which a profile can
-    still end as a whole fleet, from those of the next profiles."""
+    still end as a whole fleet, from those of the next profiles (``miss`` as in
+    ``forward_bounds``)."""
     n = len(first) - 1
     low = np.full(n, 1 << 40, np.int64)
     high = np.full(n, -1, np.int64)
     for s in range(n):
         for e in range(first[s], first[s + 1]):
+            if miss and choice[e] != 0:
+                continue
             t, counted = target[e], code[e]  # a code is the cells of the ship it counts
             if next_low[t] <= next_high[t]:
                 low[s] = min(low[s], next_low[t] - counted)
@@ -409,16 +415,33 @@ def band(low, high, later_low, later_high, first_with, top):
 
 
 @njit(cache=True, nogil=True)
-def push(vals, out, first, target, code, shift, moduli, band, offset, next_band, next_offset):
+def push(
+    vals,
+    out,
+    first,
+    target,
+    code,
+    choice,
+    shift,
+    moduli,
+    band,
+    offset,
+    next_band,
+    next_offset,
+    miss,
+):
     """Forward: fill ``out`` with the count vectors of the next step's profiles, spread
     from each profile in turn. A profile keeps only the entries of its band (those
     outside can never reach a whole fleet): entry a of profile s, lane l, is
-    ``vals[l, offset[s] + a - band[s, 0]]``."""
+    ``vals[l, offset[s] + a - band[s, 0]]``. With ``miss`` set, the choices that fill
+    the cell are left out (a miss marked since the transitions were worked out)."""
     lanes = vals.shape[0]
     out[:, : next_offset[-1]] = 0
     for s in range(len(first) - 1):
         lo, hi, at = band[s, 0], band[s, 1], offset[s]
         for e in range(first[s], first[s + 1]):
+            if miss and choice[e] != 0:
+                continue
             t, k = target[e], code[e]
             t_lo, t_hi = next_band[t, 0], next_band[t, 1]
             row = shift[k]
@@ -451,12 +474,13 @@ def pull(
     next_band,
     next_offset,
     vals,
+    miss,
 ):
     """Backward: fill ``out`` with, per profile of this step, the number of completions
-    for each entry of its band, from those of the next step (laid out as in ``push``).
-    With the forward vectors ``vals`` of this step (an empty array skips it), also the
-    number of whole layouts, per lane, that occupy this step's cell: Σ forward ×
-    backward through the choices that fill it (all but choice 0)."""
+    for each entry of its band, from those of the next step (laid out as in ``push``,
+    ``miss`` too). With the forward vectors ``vals`` of this step (an empty array skips
+    it), also the number of whole layouts, per lane, that occupy this step's cell:
+    Σ forward × backward through the choices that fill it (all but choice 0)."""
     n = len(first) - 1
     lanes = later.shape[0]
     occupied = np.zeros(lanes, np.uint64)
@@ -466,6 +490,8 @@ def pull(
         for lane in range(lanes):
             out[lane, at : at + hi - lo] = 0
         for e in range(first[s], first[s + 1]):
+            if miss and choice[e] != 0:
+                continue
             t, k = target[e], code[e]
             t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
             row = shift[k]
@@ -496,22 +522,26 @@ def pull(
 
 
 @njit(cache=True, nogil=True)
-def row_occupancy(keys, vals, later, band, offset, moduli, cols, bits, out):
+def row_occupancy(
+    keys, vals, band, offset, later, later_band, later_offset, moduli, cols, bits, out
+):
     """No-touch rules, at the start of a row: add to ``out[lane, c]`` the layouts that
     put a ship on column c of the row just finished, from the forward ``vals`` and
-    backward ``later`` vectors there. Each field of a profile then says whether that
-    cell holds a ship (any value but EMPTY), so Σ forward × backward per profile is
-    all a whole row needs."""
+    backward ``later`` vectors there (each laid out by its own bands, as in ``push``).
+    Each field of a profile then says whether that cell holds a ship (any value but
+    EMPTY), so Σ forward × backward per profile is all a whole row needs."""
     mask = (1 << bits) - 1
     for s in range(len(keys)):
-        at, size = offset[s], band[s, 1] - band[s, 0]
-        if size == 0:
+        lo = max(band[s, 0], later_band[s, 0])
+        hi = min(band[s, 1], later_band[s, 1])
+        if hi <= lo:
             continue
+        src, dst = offset[s] - band[s, 0], later_offset[s] - later_band[s, 0]
         for lane in range(vals.shape[0]):
             m = moduli[lane]
             through = np.uint64(0)
-            for a in range(at, at + size):
-                product = vals[lane, a] * later[lane, a]
+            for a in range(lo, hi):
+                product = vals[lane, src + a] * later[lane, dst + a]
                 through = _add(through, product % m if m else product, m)
             for c in range(cols):
                 if (keys[s] >> (c * bits)) & mask != EMPTY:

@@ -46,6 +46,11 @@ TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
 SAMPLE_LIMIT = 1_000_000
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
+# A no-touch map is worked out again from a kept one (``_Memos``) while it adds at most
+# CHAIN_LIMIT misses to that one's plan and leaves fewer than REUSE_ROWS × rows rows to
+# push or pull again (a fresh map makes its plan and pushes and pulls every row).
+CHAIN_LIMIT = 6
+REUSE_ROWS = 1.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,11 +123,9 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
     if not afloat:
         return int(not (np.asarray(marks) == HIT).any()), np.zeros(rules.cells, object)
     if rules.touching:
-        bound = partial(_placement_bound, rules, afloat)
-    else:
-        fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
-        bound = partial(layouts, fleet)
-    return _solve(rules, marks, afloat, bound, True)
+        return _solve(rules, marks, afloat, partial(_placement_bound, rules, afloat), True)
+    fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
+    return _no_touch_map(rules, np.asarray(marks), afloat, fleet)
 
 
 def sample(observation: Observation, count: int, rng: np.random.Generator) -> tuple:
@@ -228,14 +231,124 @@ def _solve(rules: Rules, marks, afloat, bound, want_map) -> tuple[int, np.ndarra
 def _dp(rules: Rules, marks, afloat) -> tuple[_Dp, np.ndarray]:
     """The DP of a board, run across its shorter side, and the board cell of each of
     its cells."""
+    board, to_board = _dp_board(rules, marks)
+    height, width = sorted((rules.rows, rules.cols), reverse=True)
+    return _Dp(height, width, board, afloat, rules.touching), to_board
+
+
+def _dp_board(rules: Rules, marks) -> tuple[np.ndarray, np.ndarray]:
+    """The marks as the DP reads them (unknown, open hit or miss), in its order of cells,
+    and the board cell of each."""
     board = np.asarray(marks).reshape(rules.rows, rules.cols)
     board = np.where((board == UNKNOWN) | (board == HIT), board, _profile.MISS)
     to_board = np.arange(rules.cells).reshape(rules.rows, rules.cols)
     if rules.cols > rules.rows:
         board, to_board = board.T, to_board.T
-    height, width = board.shape
-    dp = _Dp(height, width, board.reshape(-1).astype(np.uint8), afloat, rules.touching)
-    return dp, to_board.reshape(-1)
+    return board.reshape(-1).astype(np.uint8), to_board.reshape(-1)
+
+
+class _Memo(NamedTuple):
+    """A no-touch map kept for the next one: its rules, whole fleet and afloat ships
+    (``key``), the board it was worked out on (in the DP's order), the plan with the
+    misses marked since it was made, the rows' vectors, and the answer."""
+
+    key: tuple
+    board: np.ndarray
+    to_board: np.ndarray
+    dp: _Dp
+    plan: _Plan
+    missed: np.ndarray
+    rows: _Rows
+    total: int
+    occupancy: np.ndarray
+
+
+class _Memos:
+    """The last few no-touch maps. A game's next board mostly differs from its last by
+    a miss; a board that only adds misses to a kept one reuses that one's plan and
+    vectors (``_Dp.rows_map``), in whichever of the board's turns and flips matches."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.kept: list[_Memo] = []
+
+    def nearest(self, rules: Rules, key: tuple, marks: np.ndarray):
+        """The kept map to work from, as (memo, turn, the DP's cells newly missed): of
+        those this board only adds misses to, the one with the fewest rows to work out
+        again, if that is fewer than a fresh map costs. None if there is none."""
+        found, least = None, math.inf
+        for memo in self.kept:
+            if memo.key != key:
+                continue
+            for turn in symmetries(rules.rows, rules.cols):
+                board, _ = _dp_board(rules, marks[turn])
+                changed = np.flatnonzero(board != memo.board)
+                fits = (memo.board[changed] == UNKNOWN).all()
+                fits &= (board[changed] == _profile.MISS).all()
+                if not fits or np.count_nonzero(memo.missed) + len(changed) > CHAIN_LIMIT:
+                    continue
+                if not len(changed):
+                    return memo, turn, changed
+                rows = memo.dp.rows_again(changed)
+                if rows < least and rows <= REUSE_ROWS * memo.dp.rows:
+                    found, least = (memo, turn, changed), rows
+        return found
+
+    def add(self, memo: _Memo) -> None:
+        self.kept = [memo, *self.kept[: self.keep - 1]]
+
+    def clear(self) -> None:
+        self.kept = []
+
+
+_MEMOS = _Memos(3)
+
+
+def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
+    """``occupancy`` under no-touch rules (``fleet``: every ship, afloat or sunk), from a
+    kept map where one fits (``_Memos``)."""
+    key = (rules, fleet, tuple(sorted(afloat)))
+    with _ARENA_LOCK:
+        found = _MEMOS.nearest(rules, key, marks)
+    if found is None:
+        dp, to_board = _dp(rules, marks, afloat)
+        plan = dp.plan(True)
+        moduli = _moduli(layouts(fleet))
+        missed = np.zeros(len(plan.steps), np.bool_)
+        turn, known = np.arange(rules.cells), None
+    else:
+        memo, turn, changed = found
+        dp, to_board, plan = memo.dp, memo.to_board, memo.plan
+        moduli, missed = memo.rows.moduli, memo.missed.copy()
+        missed[changed] = True
+        known = memo.rows, changed
+    if found is not None and not len(changed):
+        total, image = memo.total, memo.occupancy
+    else:
+        with _ARENA_LOCK:
+            total, occupancy, rows = dp.rows_map(plan, moduli, missed, known)
+            image = np.zeros(rules.cells, object)
+            image[to_board] = occupancy
+            board, _ = _dp_board(rules, marks[turn])
+            _MEMOS.add(_Memo(key, board, to_board, dp, plan, missed, rows, total, image))
+    cells = np.zeros(rules.cells, object)
+    cells[turn] = image
+    return total, cells
+
+
+@cache
+def symmetries(rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """Index maps of the board's turns and flips, the identity first: cell j of a turned
+    board is cell ``turn[j]`` of the original.
+
+    >>> [turn.tolist() for turn in symmetries(1, 2)]
+    [[0, 1], [0, 1], [1, 0], [1, 0]]
+    """
+    grid = np.arange(rows * cols).reshape(rows, cols)
+    shapes = [grid, grid[::-1], grid[:, ::-1], grid[::-1, ::-1]]
+    if rows == cols:
+        shapes += [shape.T for shape in shapes]
+    return tuple(np.ascontiguousarray(shape).reshape(-1) for shape in shapes)
 
 
 def _moduli(bound: int) -> np.ndarray:
@@ -301,6 +414,18 @@ class _Band(NamedTuple):
     @property
     def size(self) -> int:
         return int(self.offset[-1])
+
+
+class _Rows(NamedTuple):
+    """No-touch maps: the count vectors at the start of each row (forward ones for rows
+    0..rows, backward ones for rows 1..rows + 1, the last being the end; index r), the
+    bands each is laid out by, and their lanes' moduli."""
+
+    forward: list
+    backward: list
+    forward_bands: list
+    backward_bands: list
+    moduli: np.ndarray
 
 
 class _Dp:
@@ -372,54 +497,134 @@ class _Dp:
     def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
         """The total and, if ``want_map``, the occupancy of every cell. Large boards put
         the second core to work (``HELP_FROM``)."""
+        if want_map and not self.touching:
+            total, occupancy, _ = self.rows_map(plan, moduli, np.zeros(len(plan.steps), bool))
+            return total, occupancy
         self._check_memory(plan.bands, len(moduli), want_map)
         # Every slot a map may use exists before a second thread takes any of them.
         _ARENA.take(self._SPARE + self.rows + 2 + max(self.rows, 2 * self.cols), 0, 0)
-        helped = want_map and sum(band.size for band in plan.bands) * len(moduli) > HELP_FROM
-        if want_map and not self.touching:
-            return self._map_from_row_starts(plan, moduli, helped)
         total, starts = self._forward(plan, moduli, self.rows if want_map else 0)
         if not want_map or total == 0:
             return total, np.zeros(self.rows * self.cols, object)
         lanes = len(_moduli(total))
         starts = [start[:lanes] for start in starts]
+        helped = sum(band.size for band in plan.bands) * len(moduli) > HELP_FROM
         return total, self._map_cell_by_cell(plan, moduli[:lanes], starts, helped)
 
     # Arena slots: 0 and 1 for the forward pass, 2.. for the rows' starts, then from
     # rows + _SPARE on two for the backward pass and those a map keeps.
     _SPARE = 3
 
-    def _map_from_row_starts(self, plan, moduli: np.ndarray, helped: bool) -> tuple:
-        """No-touch rules: the backward pass (beside the forward one when ``helped``)
-        keeps its vectors at the rows' starts, and ``_profile.row_occupancy`` turns each
-        start's pair into the counts of the row above."""
-        cells, cols, bands = self.rows * self.cols, self.cols, plan.bands
-        backward = partial(self._backward_rows, plan, moduli, self._SPARE + self.rows)
-        backward = _beside(backward) if helped else backward
-        total, starts = self._forward(plan, moduli, self.rows + 1)
-        later = backward()
-        occupancy = np.zeros(cells, object)
+    def rows_map(self, plan, moduli: np.ndarray, missed: np.ndarray, known=None) -> tuple:
+        """No-touch rules: the total, the occupancy of every cell (in the DP's order) and
+        the rows' vectors (``_Rows``). Each row's start shows every cell of the row
+        above, so ``_profile.row_occupancy`` turns the forward and backward vectors there
+        into that row's counts. ``missed[i]`` leaves out the choices that fill cell i.
+
+        From ``known`` = (the rows' vectors of an earlier run of this plan, the cells
+        missed since), only the forward vectors after the first row with such a cell
+        and the backward ones up to the last are worked out again, within bands narrowed
+        to the new misses. The backward pass runs beside the forward one on large boards
+        (``HELP_FROM``)."""
+        rows, cols = self.rows, self.cols
+        lanes = len(moduli)
+        bands = plan.bands if known is None else self._bands(plan.steps, missed)
+        self._check_memory(bands, lanes, True)
+        occupancy = np.zeros(rows * cols, object)
+        if known is None:
+            first, last = 0, rows
+            forward, backward = [None] * (rows + 1), [None] * (rows + 2)
+            forward_bands, backward_bands = list(forward), list(backward)
+            forward[0] = np.zeros((lanes, bands[0].size), np.uint64)
+            forward[0][:, : min(bands[0].size, 1)] = 1  # the start: no ship counted yet
+            backward[-1] = np.zeros((lanes, bands[-1].size), np.uint64)
+            lo, hi = bands[-1].edges[0] if len(bands[-1].edges) else (0, 0)
+            if lo <= self.full < hi:
+                backward[-1][:, self.full - lo] = 1  # the end: the whole fleet
+            forward_bands[0], backward_bands[-1] = bands[0], bands[-1]
+        else:
+            kept, changed = known
+            first, last = changed.min() // cols, changed.max() // cols
+            forward = kept.forward[: first + 1] + [None] * (rows - first)
+            forward_bands = kept.forward_bands[: first + 1] + [None] * (rows - first)
+            backward = [None] * (last + 1) + kept.backward[last + 1 :]
+            backward_bands = [None] * (last + 1) + kept.backward_bands[last + 1 :]
+        _ARENA.take(3, 0, 0)  # every slot exists before a second thread takes one
+        pull = partial(
+            self._pull_rows,
+            plan.steps,
+            bands,
+            moduli,
+            missed,
+            backward,
+            backward_bands[last + 1],
+            last,
+        )
+        helped = sum(band.size for band in bands) * lanes > HELP_FROM
+        pulled = _beside(pull) if helped else pull
+        end = self._push_rows(
+            plan.steps, bands, moduli, missed, forward, forward_bands[first], first
+        )
+        for r in range(first + 1, rows + 1):
+            forward_bands[r] = bands[r * cols]
+        backward_bands[1 : last + 1] = [bands[r * cols] for r in range(1, last + 1)]
+        pulled()
+        lo, hi = bands[-1].edges[0] if len(bands[-1].edges) else (0, 0)
+        total = _crt(end[:, self.full - lo] if lo <= self.full < hi else [0] * lanes, moduli)
+        rows_kept = _Rows(forward, backward, forward_bands, backward_bands, moduli)
         if total == 0:
-            return total, occupancy
+            return total, occupancy, rows_kept
         lanes = len(_moduli(total))
-        moduli = moduli[:lanes]
-        rows = np.zeros((self.rows, lanes, cols), np.uint64)
-        for r in range(1, self.rows + 1):
-            band = bands[r * cols]
+        counts = np.zeros((rows, lanes, cols), np.uint64)
+        for r in range(1, rows + 1):
             _profile.row_occupancy(
                 plan.row_keys[r - 1],
-                starts[r][:lanes],
-                later[r][:lanes],
-                band.edges,
-                band.offset,
-                moduli,
+                forward[r][:lanes],
+                forward_bands[r].edges,
+                forward_bands[r].offset,
+                backward[r][:lanes],
+                backward_bands[r].edges,
+                backward_bands[r].offset,
+                moduli[:lanes],
                 cols,
                 self.bits,
-                rows[r - 1],
+                counts[r - 1],
             )
-        for c in range(cells):
-            occupancy[c] = _crt(rows[c // cols, :, c % cols], moduli)
-        return total, occupancy
+        for c in range(rows * cols):
+            occupancy[c] = _crt(counts[c // cols, :, c % cols], moduli[:lanes])
+        return total, occupancy, rows_kept
+
+    def rows_again(self, changed: np.ndarray) -> int:
+        """How many rows ``rows_map`` pushes and pulls again for these cells newly missed."""
+        return self.rows + 1 - changed.min() // self.cols + changed.max() // self.cols
+
+    def _push_rows(self, steps, bands, moduli, missed, forward: list, band, first: int):
+        """Fill ``forward[r]`` for r > ``first`` from ``forward[first]`` (laid out by
+        ``band``, the rest by ``bands``); the vector after the last step."""
+        cols = self.cols
+        vals = forward[first]
+        for i in range(first * cols, len(steps)):
+            if i > first * cols:
+                band = bands[i]
+                if i % cols == 0:  # kept beyond this run, so not in the arena
+                    forward[i // cols] = vals.copy()
+            out = _ARENA.take(i % 2, len(moduli), bands[i + 1].size)
+            vals = self._push(steps[i], vals, out, moduli, band, bands[i + 1], missed[i])
+        return vals
+
+    def _pull_rows(self, steps, bands, moduli, missed, backward: list, after, last: int):
+        """Fill ``backward[r]`` for 1 <= r <= ``last`` from ``backward[last + 1]`` (laid out
+        by ``after``, the rest by ``bands``)."""
+        cols = self.cols
+        later = backward[last + 1]
+        nothing = np.zeros((len(moduli), 0), np.uint64)
+        for i in range((last + 1) * cols - 1, cols - 1, -1):
+            out = _ARENA.take(2 + i % 2, len(moduli), bands[i].size)
+            if i < (last + 1) * cols - 1:
+                after = bands[i + 1]
+            later, _ = self._pull(steps[i], later, out, moduli, bands[i], after, nothing, missed[i])
+            if i % cols == 0:
+                backward[i // cols] = later.copy()
 
     def _map_cell_by_cell(self, plan, moduli: np.ndarray, starts: list, helped: bool):
         """Touching rules: Σ forward × backward through the choices that fill each cell,
@@ -473,25 +678,6 @@ class _Dp:
         later[...] = 0
         later[:, self.full - band.edges[0, 0]] = 1
         return later
-
-    def _backward_rows(self, plan, moduli: np.ndarray, spare: int) -> list:
-        """No-touch rules: the backward vectors at the start of rows 1..rows (index r),
-        for ``_profile.row_occupancy``."""
-        cells, cols = self.rows * self.cols, self.cols
-        steps, bands = plan.steps, plan.bands
-        lanes = len(moduli)
-        if not bands[-1].size:  # no layout fits
-            return []
-        later = self._end(lanes, bands[-1], spare + (cells + cols) % 2)
-        nothing = np.zeros((lanes, 0), np.uint64)
-        kept = [None] * (self.rows + 1)
-        for i in range(cells + cols - 1, cols - 1, -1):
-            out = _ARENA.take(spare + i % 2, lanes, bands[i].size)
-            later, _ = self._pull(steps[i], later, out, moduli, bands[i], bands[i + 1], nothing)
-            if i % cols == 0 and i <= cells:
-                r = i // cols
-                kept[r] = _ARENA.take(spare + 1 + r, lanes, bands[i].size, later)
-        return kept
 
     def sample(self, plan, count: int, pcg: np.ndarray) -> tuple[int, np.ndarray]:
         """The number of layouts (modulo 2**64) and ``count`` of them drawn uniformly and
@@ -564,22 +750,24 @@ class _Dp:
             row.append(self._push(steps[i], row[-1], out, moduli, bands[i], bands[i + 1]))
         return row
 
-    def _push(self, step: _Step, vals, out, moduli, band, after) -> np.ndarray:
+    def _push(self, step: _Step, vals, out, moduli, band, after, miss=False) -> np.ndarray:
         return _profile.push(
             vals,
             out,
             step.first,
             step.target,
             step.code,
+            step.choice,
             self.shift,
             moduli,
             band.edges,
             band.offset,
             after.edges,
             after.offset,
+            miss,
         )
 
-    def _pull(self, step: _Step, later, out, moduli, band, after, vals) -> tuple:
+    def _pull(self, step: _Step, later, out, moduli, band, after, vals, miss=False) -> tuple:
         return _profile.pull(
             later,
             out,
@@ -594,6 +782,7 @@ class _Dp:
             after.edges,
             after.offset,
             vals,
+            miss,
         )
 
     def _profiles(self) -> _Plan:
@@ -601,8 +790,7 @@ class _Dp:
         before it can use."""
         cells, cols = self.rows * self.cols, self.cols
         keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        steps, forward, row_keys, seen = [], [(low, high)], [], 0
+        steps, row_keys, seen = [], [], 0
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
             keys, tallies, first, target, code, choice = _profile.expand(
@@ -626,21 +814,31 @@ class _Dp:
                 )
             if (i + 1) % cols == 0 and i < cells:
                 row_keys.append(keys)
-            step = _Step(first, target, code, choice)
-            steps.append(step)
-            low, high = _profile.forward_bounds(low, high, first, target, code, len(keys))
+            steps.append(_Step(first, target, code, choice))
+        return _Plan(steps, self._bands(steps, np.zeros(len(steps), np.bool_)), row_keys)
+
+    def _bands(self, steps: list, missed: np.ndarray) -> list:
+        """Per step, the band of count entries each profile before it can use, the cells
+        ``missed`` left empty."""
+        low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        forward = [(low, high)]
+        for step, miss in zip(steps, missed, strict=True):
+            after = int(step.target.max()) + 1 if len(step.target) else 0  # next profiles
+            low, high = _profile.forward_bounds(
+                low, high, step.first, step.target, step.code, step.choice, miss, after
+            )
             forward.append((low, high))
-        end = np.full(len(keys), self.fleet_cells, np.int64)
+        end = np.full(len(forward[-1][0]), self.fleet_cells, np.int64)
         later_low, later_high = end, end
         bands = [None] * (len(steps) + 1)
-        bands[-1] = self._band(forward[-1][0], forward[-1][1], end, end)
+        bands[-1] = self._band(*forward[-1], end, end)
         for i in range(len(steps) - 1, -1, -1):
             step = steps[i]
             later_low, later_high = _profile.backward_bounds(
-                later_low, later_high, step.first, step.target, step.code
+                later_low, later_high, step.first, step.target, step.code, step.choice, missed[i]
             )
             bands[i] = self._band(*forward[i], later_low, later_high)
-        return _Plan(steps, bands, row_keys)
+        return bands
 
     def _band(self, low, high, later_low, later_high) -> _Band:
         edges, offset = _profile.band(

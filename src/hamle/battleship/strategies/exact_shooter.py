@@ -6,11 +6,11 @@ misses share the costly early counts.
 """
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
-from ..exact import occupancy
+from ..exact import occupancy, symmetries
 from ..observation import UNKNOWN, Observation
 from ..rules import Rules
 from .common import pick
@@ -35,11 +35,11 @@ class ExactShooter:
 def best_cells(observation: Observation) -> tuple[int, ...]:
     """The unshot cells of greatest exact count, in increasing order."""
     rules = observation.rules
-    images = [observation.marks[turn] for turn in _symmetries(rules.rows, rules.cols)]
+    images = [observation.marks[turn] for turn in symmetries(rules.rows, rules.cols)]
     which = min(range(len(images)), key=lambda k: images[k].tobytes())
     sunk = tuple(sorted(ship.length for ship in observation.sunk))
     canonical = _best(rules, images[which].tobytes(), tuple(sorted(observation.afloat)), sunk)
-    turn = _symmetries(rules.rows, rules.cols)[which]
+    turn = symmetries(rules.rows, rules.cols)[which]
     return tuple(sorted(int(turn[c]) for c in canonical))
 
 
@@ -52,14 +52,3 @@ def _best(rules: Rules, marks: bytes, afloat: tuple, sunk: tuple) -> tuple[int, 
         return ()
     top = max(counts[c] for c in unknown)
     return tuple(int(c) for c in unknown if counts[c] == top)
-
-
-@cache
-def _symmetries(rows: int, cols: int) -> tuple[np.ndarray, ...]:
-    """Index maps of the board's turns and flips: cell j of a turned board is cell
-    ``turn[j]`` of the original."""
-    grid = np.arange(rows * cols).reshape(rows, cols)
-    shapes = [grid, grid[::-1], grid[:, ::-1], grid[::-1, ::-1]]
-    if rows == cols:
-        shapes += [shape.T for shape in shapes]
-    return tuple(np.ascontiguousarray(shape).reshape(-1) for shape in shapes)
