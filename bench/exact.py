@@ -11,13 +11,19 @@ Measured with ``time.perf_counter`` after the numba kernels are warmed up:
 - ``baseline``: ours beside ``naive_exact`` (every layout enumerated in plain Python)
   on a small board both can finish; totals and maps must agree.
 - ``game``: seconds of ``exact()`` before each shot of one full game of the ``exact``
-  shooter (no cache), so later shots can be compared with the first.
+  shooter (no decision cached; each map may reuse the game's earlier ones, as in play), so
+  later shots can be compared with the first. ``empty_map`` and ``baseline`` time maps
+  worked out from nothing kept.
 - ``all_miss``: the best cells when every shot misses (first tied cell taken), beside
   the seed's sequence.
 - ``classic``: the same under classic rules, where ships may touch: the empty map
   (30,093,975,536 labelled fleets, as enumeration counts them), one full game of the
   exact shooter shot by shot, and 1000 exact posterior draws (aims: the empty map under
   2 s, later shots under 50 ms median).
+- ``kept_maps``: the ``exact`` shooter's games 1..K in one process, CPU seconds with the kept
+  maps (a board that only adds misses to a kept one is worked out from it) and with them
+  switched off, the two runs alternating in blocks; their ratio, and whether every game took
+  the same shots.
 - ``table``: ``simulate(russian, random/parity/density/exact, games=N, jobs=J)`` and the
   paired comparison of ``exact`` with ``density`` (and ``parity``) on the same games:
   mean difference in shots with its standard error, and games won, tied and lost.
@@ -36,12 +42,13 @@ import statistics
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from time import perf_counter
+from time import perf_counter, process_time
 
 import numpy as np
 
 import hamle.battleship as bs
 from hamle.battleship.exact import exact, layouts
+from hamle.battleship.strategies import exact_shooter
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,6 +59,15 @@ SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
 SEED_ALL_MISS = ["C1", "J8", "A8", "H1", "A4", "J4", "D10", "G10", "E1", "D2"]
 AIM_MAP_SECONDS = 10
+
+
+EXACT_MODULE = sys.modules["hamle.battleship.exact"]  # the package exports exact()
+
+
+def unkept(observation: bs.Observation):
+    """``exact(observation)`` worked out from nothing kept (no earlier map reused)."""
+    EXACT_MODULE._MEMOS.clear()
+    return exact(observation)
 
 
 def timed(run, repeat: int) -> tuple[float, float, object]:
@@ -71,8 +87,8 @@ def symmetric(counts: list[int], n: int) -> bool:
 
 
 def bench_empty(rules: bs.Rules, repeat: int) -> dict:
-    cold, _, _ = timed(lambda: exact(bs.Observation.start(rules)), 1)
-    best, median, report = timed(lambda: exact(bs.Observation.start(rules)), repeat)
+    cold, _, _ = timed(lambda: unkept(bs.Observation.start(rules)), 1)
+    best, median, report = timed(lambda: unkept(bs.Observation.start(rules)), repeat)
     counts = list(report.counts)
     grid = rules.grid
     top, bottom = max(counts), min(counts)
@@ -102,7 +118,7 @@ def bench_count(rules: bs.Rules, repeat: int) -> dict:
 
 def bench_baseline(size: int, fleet: list[int]) -> dict:
     rules = bs.Rules.custom(size, fleet, touching=False)
-    ours, _, report = timed(lambda: exact(bs.Observation.start(rules)), 3)
+    ours, _, report = timed(lambda: unkept(bs.Observation.start(rules)), 3)
     start = perf_counter()
     total, counts = naive.layout_map(size, size, fleet)
     baseline = perf_counter() - start
@@ -121,6 +137,7 @@ def bench_game(rules: bs.Rules, game: int) -> dict:
     rng = game_stream(game, SHOOTER_STREAM)
     shooter = bs.get_shooter("exact")
     seconds = []
+    EXACT_MODULE._MEMOS.clear()  # the first shot's map is worked out from nothing
     while not ocean.over:
         start = perf_counter()
         exact(ocean.observation)
@@ -173,6 +190,32 @@ def bench_classic(quick: bool) -> dict:
             "later_shots_median_under_50_ms": game["later_median_seconds"] < 0.05,
         },
         "checks_passed": report.fleets == count.fleets == CLASSIC_FLEETS,
+    }
+
+
+def bench_kept_maps(rules: bs.Rules, games: int, block: int = 2) -> dict:
+    """The exact shooter's games with and without the kept maps, alternating in blocks of
+    ``block`` games; each block starts with nothing kept and no decision cached."""
+    limit = EXACT_MODULE.CHAIN_LIMIT
+    seconds, shots = {"kept": 0.0, "fresh": 0.0}, {"kept": [], "fresh": []}
+    try:
+        for start in range(1, games + 1, block):
+            for how in ("kept", "fresh"):
+                EXACT_MODULE.CHAIN_LIMIT = limit if how == "kept" else 0
+                EXACT_MODULE._MEMOS.clear()
+                exact_shooter._best.cache_clear()
+                cpu = process_time()
+                for game in range(start, min(start + block, games + 1)):
+                    shots[how].append(bs.play_game(rules, "exact", game).shots)
+                seconds[how] += process_time() - cpu
+    finally:
+        EXACT_MODULE.CHAIN_LIMIT = limit
+    return {
+        "games": games,
+        "cpu_seconds_kept": round(seconds["kept"], 1),
+        "cpu_seconds_fresh": round(seconds["fresh"], 1),
+        "ratio_fresh_over_kept": round(seconds["fresh"] / seconds["kept"], 2),
+        "same_shots": shots["kept"] == shots["fresh"],
     }
 
 
@@ -241,6 +284,7 @@ def main() -> int:
         "baseline": bench_baseline(5 if args.quick else 6, [3, 2, 2, 1, 1]),
         "game": bench_game(rules, 1),
         "all_miss": all_miss(rules, 3 if args.quick else len(SEED_ALL_MISS)),
+        "kept_maps": bench_kept_maps(rules, 4 if args.quick else 20),
         "table": bench_table(rules, games, args.jobs),
         "classic": bench_classic(args.quick),
     }
@@ -257,6 +301,7 @@ def main() -> int:
         and "B2" in empty["least_likely"]
         and report["baseline"]["baseline_agrees"]
         and report["classic"]["checks_passed"]
+        and report["kept_maps"]["same_shots"]
     )
     write_report(report, args.out)
     return 0 if report["checks_passed"] else 1
