@@ -5,7 +5,8 @@ A broken-profile DP (kernels in ``_profile``) runs forward over the cells keepin
 count vectors of each row's start, and backward. A cell's count is Σ forward × backward
 over the profiles that occupy it: under no-touch rules a row's start shows every cell of
 the row above, so both passes keep only the rows' starts (and run side by side on two
-threads); with touching allowed the backward pass recomputes each row's forward
+threads), and a board that only adds misses to a kept map works on from its vectors
+(``_Memos``); with touching allowed the backward pass recomputes each row's forward
 vectors, on a second thread one row ahead. Counts are kept
 modulo 2**64 and, when the bound on the answer needs it, modulo primes below 2**31;
 the answer is rebuilt exactly by the Chinese remainder theorem.
@@ -46,11 +47,13 @@ TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
 SAMPLE_LIMIT = 1_000_000
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
-# A no-touch map is worked out again from a kept one (``_Memos``) while it adds at most
-# CHAIN_LIMIT misses to that one's plan and leaves fewer than REUSE_ROWS × rows rows to
-# push or pull again (a fresh map makes its plan and pushes and pulls every row).
+# A no-touch map is worked out from a kept one (``_Memos``) while that adds at most
+# CHAIN_LIMIT misses to the kept plan and leaves at most REUSE_ROWS × rows rows to push or
+# pull again (a fresh map makes its plan and pushes and pulls every row). Maps that keep
+# more than KEEP_BYTES are not kept.
 CHAIN_LIMIT = 6
 REUSE_ROWS = 1.5
+KEEP_BYTES = 2**30
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,7 +298,11 @@ class _Memos:
         return found
 
     def add(self, memo: _Memo) -> None:
-        self.kept = [memo, *self.kept[: self.keep - 1]]
+        arrays = [*memo.rows.forward, *memo.rows.backward, *memo.plan.row_keys]
+        arrays += [part for step in memo.plan.steps for part in step]
+        arrays += [part for band in memo.plan.bands for part in band]
+        if sum(array.nbytes for array in arrays if array is not None) <= KEEP_BYTES:
+            self.kept = [memo, *self.kept[: self.keep - 1]]
 
     def clear(self) -> None:
         self.kept = []
@@ -511,8 +518,9 @@ class _Dp:
         helped = sum(band.size for band in plan.bands) * len(moduli) > HELP_FROM
         return total, self._map_cell_by_cell(plan, moduli[:lanes], starts, helped)
 
-    # Arena slots: 0 and 1 for the forward pass, 2.. for the rows' starts, then from
-    # rows + _SPARE on two for the backward pass and those a map keeps.
+    # Arena slots of touching maps: 0 and 1 for the forward pass, 2.. for the rows'
+    # starts, then from rows + _SPARE on two for the backward pass and those a map keeps.
+    # No-touch maps take 0 and 1 forward, 2 and 3 backward.
     _SPARE = 3
 
     def rows_map(self, plan, moduli: np.ndarray, missed: np.ndarray, known=None) -> tuple:
