@@ -545,10 +545,7 @@ class _Dp:
             forward_bands, backward_bands = list(forward), list(backward)
             forward[0] = np.zeros((lanes, bands[0].size), np.uint64)
             forward[0][:, : min(bands[0].size, 1)] = 1  # the start: no ship counted yet
-            backward[-1] = np.zeros((lanes, bands[-1].size), np.uint64)
-            lo, hi = bands[-1].edges[0] if len(bands[-1].edges) else (0, 0)
-            if lo <= self.full < hi:
-                backward[-1][:, self.full - lo] = 1  # the end: the whole fleet
+            backward[-1] = self._end(lanes, bands[-1])  # kept beyond this run
             forward_bands[0], backward_bands[-1] = bands[0], bands[-1]
         else:
             kept, changed = known
@@ -680,11 +677,17 @@ class _Dp:
             produced()
         return occupancy
 
-    def _end(self, lanes: int, band: _Band, slot: int) -> np.ndarray:
-        """The backward vectors after the last step: one way to end, with the whole fleet."""
-        later = _ARENA.take(slot, lanes, band.size)
-        later[...] = 0
-        later[:, self.full - band.edges[0, 0]] = 1
+    def _end(self, lanes: int, band: _Band, slot: int | None = None) -> np.ndarray:
+        """The backward vectors after the last step: one way to end, with the whole fleet
+        (none if no profile gets there). In arena ``slot``, or a new array without one."""
+        if slot is None:
+            later = np.zeros((lanes, band.size), np.uint64)
+        else:
+            later = _ARENA.take(slot, lanes, band.size)
+            later[...] = 0
+        lo, hi = band.edges[0] if len(band.edges) else (0, 0)
+        if lo <= self.full < hi:
+            later[:, self.full - lo] = 1
         return later
 
     def sample(self, plan, count: int, pcg: np.ndarray) -> tuple[int, np.ndarray]:
