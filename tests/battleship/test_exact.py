@@ -20,6 +20,7 @@ from hamle.battleship import (
     MarksError,
     Observation,
     Rules,
+    _profile,
     count_fleets,
     exact,
     get_shooter,
@@ -243,6 +244,50 @@ def test_russian_maps_from_kept_ones_agree_with_fresh_ones():
         report, expected = exact(shown), fresh(shown)
         assert report.total == expected.total
         assert report.counts == expected.counts
+
+
+@SETTINGS
+@given(
+    st.integers(2, 9),
+    st.integers(2, 5),
+    st.lists(st.integers(1, 4), min_size=1, max_size=3),
+    st.booleans(),
+    st.lists(st.integers(0, 44), max_size=3),
+)
+def test_repeated_rows_of_a_plan_are_what_expand_makes(rows, cols, fleet, touching, misses):
+    # A step whose row above read the same profiles and mark reuses that row's step.
+    assume(sum(fleet) <= rows * cols and max(fleet) <= max(rows, cols))
+    rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=touching)
+    marks = np.zeros(rules.cells, np.uint8)
+    marks[[m % rules.cells for m in misses]] = _profile.MISS
+    dp, _ = exact_module._dp(rules, marks, fleet)
+    plan = dp._profiles()
+    keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    for i, step in enumerate(plan.steps):
+        mark = dp.marks[i] if i < len(dp.marks) else _profile.MISS
+        keys, tallies, *made = _profile.expand(
+            keys,
+            tallies,
+            i % dp.cols,
+            dp.cols,
+            dp.bits,
+            dp.lmax,
+            mark,
+            dp.in_fleet,
+            dp.at_least,
+            touching,
+            dp.rows - i // dp.cols,
+        )
+        for part, expected in zip(step, made, strict=True):
+            assert np.array_equal(part, expected)
+
+
+def test_an_unmarked_board_reuses_its_middle_rows():
+    for touching in (False, True):
+        rules = Rules.custom((9, 4), [3, 2], touching=touching)
+        dp, _ = exact_module._dp(rules, np.zeros(rules.cells, np.uint8), (3, 2))
+        steps = dp._profiles().steps
+        assert len({id(step.first) for step in steps}) < len(steps) - 8
 
 
 def test_russian_empty_board_is_seed_003():

@@ -802,21 +802,31 @@ class _Dp:
         cells, cols = self.rows * self.cols, self.cols
         keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
         steps, row_keys, seen = [], [], 0
+        above = {}  # per column, the step a row above: what it read and what it made
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
-            keys, tallies, first, target, code, choice = _profile.expand(
-                keys,
-                tallies,
-                i % cols,
-                cols,
-                self.bits,
-                self.lmax,
-                mark,
-                self.in_fleet,
-                self.at_least,
-                self.touching,
-                self.rows - i // cols,
-            )
+            # Under touching rules vertical ships of every length fit while lmax rows are left.
+            reach = min(self.rows - i // cols, self.lmax) if self.touching else 0
+            read = (mark, reach, keys)
+            same = above.get(i % cols)
+            if same and same[0][:2] == read[:2] and np.array_equal(same[0][2], keys):
+                made = same[1]  # an unmarked board's middle rows repeat their profiles
+            else:
+                made = _profile.expand(
+                    keys,
+                    tallies,
+                    i % cols,
+                    cols,
+                    self.bits,
+                    self.lmax,
+                    mark,
+                    self.in_fleet,
+                    self.at_least,
+                    self.touching,
+                    reach,
+                )
+            above[i % cols] = read, made
+            keys, tallies, first, target, code, choice = made
             seen += len(keys)
             if len(keys) > PROFILE_LIMIT or seen > TOTAL_PROFILE_LIMIT:
                 raise CountTooLargeError(
