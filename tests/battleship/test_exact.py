@@ -28,6 +28,7 @@ from hamle.battleship import (
     play_game,
 )
 from hamle.battleship.exact import symmetries
+from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.observation import HIT, SUNK, UNKNOWN
 from hamle.battleship.strategies.exact_shooter import best_cells
 
@@ -230,6 +231,32 @@ def test_maps_from_kept_ones_agree_with_fresh_ones(rows, cols, fleet, shots):
         assert report.counts == expected.counts
         if kind == "m" and kept and kept.total and kept.missed.sum() < exact_module.CHAIN_LIMIT:
             assert exact_module._MEMOS.kept[0].plan is kept.plan  # worked out from the kept one
+
+
+@SETTINGS
+@given(
+    st.integers(3, 6),
+    st.integers(3, 6),
+    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    st.integers(0, 2**32),
+    st.permutations(range(36)),
+    st.lists(st.integers(0, 7), min_size=36, max_size=36),
+)
+def test_kept_maps_agree_with_fresh_ones_through_whole_games(rows, cols, fleet, seed, order, turns):
+    # Hits and sinkings between the misses, each board shown turned.
+    assume(sum(fleet) * 3 <= rows * cols)
+    rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+    ocean = Ocean(random_fleet(rules, np.random.default_rng(seed)))
+    exact_module._MEMOS.clear()
+    symmetric = symmetries(rows, cols)
+    for cell, which in zip(order, turns, strict=True):
+        if ocean.over or cell >= rules.cells or ocean.observation.marks[cell] != UNKNOWN:
+            continue
+        ocean.fire(cell)
+        shown = turned(ocean.observation, symmetric[which % len(symmetric)])
+        report, expected = exact(shown), fresh(shown)
+        assert report.total == expected.total
+        assert report.counts == expected.counts
 
 
 def test_russian_maps_from_kept_ones_agree_with_fresh_ones():
