@@ -1,7 +1,7 @@
 """Mastermind benchmark: hamle's evaluation beside a naive pure-Python baseline.
 
 Measured with ``time.perf_counter`` around ``evaluate(name, variant, jobs=...)`` for every
-strategy in ``STRATEGIES`` (each run once, all secrets of the variant played):
+strategy in ``HEURISTICS`` (each run once, all secrets of the variant played):
 
 - evaluations: seconds, total, average and worst number of guesses, and first guess on
   4×6 (classic), 4×8 and Bulls and Cows with one process, and 5×8 with two threads
@@ -92,7 +92,7 @@ STRIDE, QUICK_STRIDE = 125, 431  # prime to 6, so the sample spreads over every 
 def warm_up() -> float:
     """Compile (or load) every kernel on small inputs; returns the seconds it took."""
     start = perf_counter()
-    for name in mm.STRATEGIES:
+    for name in mm.HEURISTICS:
         mm.evaluate(name, mm.Variant(3, 4))  # NumPy alone
         mm.evaluate(name, mm.Variant(4, 7))  # 2401 codes: the kernels
     mm.Variant(5, 8).feedback(0, np.arange(2))  # scoring without a table
@@ -122,7 +122,7 @@ def bench_variant(variant: mm.Variant, jobs: int, aim: float | None = None) -> d
     table = mm.feedback_table(variant)
     table_seconds = perf_counter() - start
     strategies = {}
-    for name in mm.STRATEGIES:
+    for name in mm.HEURISTICS:
         strategies[name] = run(variant, name, jobs, aim)
         seconds = strategies[name]["seconds"]
         label = f"{variant.pegs}×{variant.colours}{'' if variant.repeat else ' no repeat'}"
@@ -166,7 +166,7 @@ def bench_baseline(classic: dict, stride: int, compute_first: bool) -> dict:
     secrets = list(range(0, variant.size, stride))
     codes = variant.codes()
     out = {}
-    for name in mm.STRATEGIES:
+    for name in mm.HEURISTICS:
         ours = classic["strategies"][name]
         start = perf_counter()
         if compute_first:

@@ -111,7 +111,7 @@ print(json.dumps({
 PRIME = """
 import numpy as np
 import hamle.mastermind as mm
-for name in mm.STRATEGIES:
+for name in mm.HEURISTICS:
     mm.evaluate(name, mm.Variant(3, 4))
     mm.evaluate(name, mm.Variant.classic())
 mm.evaluate("most-parts", mm.Variant(3, 4), jobs=2)

@@ -43,7 +43,7 @@ def wrong_codes(secret):
 def test_variants_offer_only_fast_strategies(client):
     offered = {v["name"]: v for v in client.get(f"{API}/variants").json()}
     assert list(offered) == ["classic", "4x8", "bulls-and-cows", "super"]
-    assert offered["classic"]["strategies"] == list(mm.STRATEGIES)
+    assert offered["classic"]["strategies"] == list(mm.HEURISTICS)
     assert offered["classic"]["default_strategy"] == "minimax"
     assert offered["classic"]["codes"] == 1296 and offered["classic"]["first_digit"] == 1
     assert offered["bulls-and-cows"]["repeat"] is False

@@ -13,9 +13,10 @@ from .codes import Variant, feedback_table, score
 from .errors import AnswerError, CodeError, InconsistentError, MastermindError, VariantError
 from .evaluate import Evaluation, evaluate
 from .history import History, inconsistency, likely_typo
-from .strategies import STRATEGIES, Strategy, get_strategy
+from .strategies import HEURISTICS, STRATEGIES, Strategy, get_strategy
 
 __all__ = [
+    "HEURISTICS",
     "STRATEGIES",
     "AnswerError",
     "CodeError",

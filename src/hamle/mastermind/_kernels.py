@@ -610,3 +610,31 @@ def play(packed, pegs, colours, criterion, from_all, candidates, path, free, tab
             offsets[a] += 1
         segment[start : start + n] = spare[:n]
     return histogram
+
+
+@njit(cache=True)
+def guess_bounds(table, pool, candidates, slots, solved, least):
+    """For each guess of ``pool`` on ``candidates``: the least cost of playing it (the
+    candidates' number plus each part's ``least`` total; -1 for a guess that splits
+    nothing), whether it is a candidate itself, and its largest part."""
+    n = len(candidates)
+    bounds = np.empty(len(pool), np.int64)
+    solves = np.zeros(len(pool), np.bool_)
+    largest = np.zeros(len(pool), np.int64)
+    counts = np.zeros(slots, np.int64)
+    for i in range(len(pool)):
+        row = table[pool[i]]
+        counts[:] = 0
+        for c in candidates:
+            counts[row[c]] += 1
+        solves[i] = counts[solved] > 0
+        counts[solved] = 0
+        total = n
+        for a in range(slots):
+            if counts[a] == n:
+                total = -1
+                break
+            total += least[counts[a]]
+            largest[i] = max(largest[i], counts[a])
+        bounds[i] = total
+    return bounds, solves, largest

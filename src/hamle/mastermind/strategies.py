@@ -180,6 +180,25 @@ def lower_bound(criterion: int, n: int, answers: int) -> float:
     return -float(parts)
 
 
+@dataclass(frozen=True)
+class Optimal(Strategy):
+    """Least total guesses over all secrets, never more than ``max_guesses`` for one when
+    set (``optimal.solve``); answers from the solved tree, kept in the cache directory.
+    Ties go to the guess of least bound, then to a candidate, then to the lowest code."""
+
+    max_guesses: int | None = None
+
+    def next_guess(self, history: History) -> int:
+        from .optimal import next_guess
+
+        if history.turns and len(history.candidates()) == 1:
+            return int(history.candidates()[0])
+        return next_guess(history, self.max_guesses)
+
+    def choose(self, history: History, candidates: np.ndarray) -> int:
+        return self.next_guess(history)
+
+
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
@@ -194,8 +213,13 @@ STRATEGIES: dict[str, Strategy] = {
         Partition("expected-size", "Irving: smallest Σ part², over all codes", SUM_SQUARES),
         Partition("entropy", "largest answer entropy, over all codes", SUM_N_LOG_N),
         Partition("most-parts", "Kooi: most non-empty parts, over all codes", FEWER_PARTS),
+        Optimal("optimal", "least total guesses over all secrets (exact search)"),
     )
 }
+
+
+# The one-step strategies: every one but ``optimal``, whose search takes minutes on 4×6.
+HEURISTICS: tuple[str, ...] = tuple(n for n, s in STRATEGIES.items() if not isinstance(s, Optimal))
 
 
 def get_strategy(name: str) -> Strategy:

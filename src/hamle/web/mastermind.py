@@ -37,9 +37,9 @@ INLINE_CODES = 5040
 MAX_LISTED = 100
 FAST = ("first-consistent", "random-consistent", "minimax-candidates")
 OFFERED: dict[str, tuple[str, ...]] = {
-    "classic": tuple(mm.STRATEGIES),
-    "4x8": tuple(mm.STRATEGIES),
-    "bulls-and-cows": tuple(mm.STRATEGIES),
+    "classic": mm.HEURISTICS,
+    "4x8": mm.HEURISTICS,
+    "bulls-and-cows": mm.HEURISTICS,
     "super": FAST,
 }
 PREFERRED = ("minimax", "minimax-candidates")

@@ -1,0 +1,312 @@
+"""The optimal strategy (spec § 4): least total guesses over all secrets, found exactly.
+
+A depth-first branch and bound over candidate sets. A set's cost is the number of guesses
+its secrets still need in all: |S| for the next guess plus the cost of each part it
+splits S into. No strategy beats ``least_total(n)``, the cost of a tree in which every
+guess is a candidate and splits the rest as widely as any answer set allows, so a guess
+whose parts' least totals already reach the best cost found is not searched. Guesses
+are tried in order of that bound, codes equal up to permuting the colours no guess has
+used yet are tried once, and every set's cost (or a bound on it) is remembered.
+
+>>> solution = solve(Variant(2, 3))
+>>> solution.total, Variant(2, 3).format(solution.tree.guess)
+(21, '12')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from time import perf_counter
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _kernels
+from .codes import Variant, _possible_answers, canonical_guesses, feedback_table, free_colours
+from .errors import MastermindError
+from .history import History
+
+UNSOLVABLE = 1 << 40  # the cost of a set no strategy solves within the guesses left
+
+
+class Node(NamedTuple):
+    """A decision tree: the guess, and the subtree after each answer but the solving one
+    (answer index, subtree), in increasing order of answers. A node without children is
+    a leaf: its guess is the one secret left."""
+
+    guess: int
+    children: tuple
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The optimal strategy of a variant (with at most ``max_guesses`` per secret when
+    set): its total over all secrets, its tree, and what the search took."""
+
+    variant: Variant
+    max_guesses: int | None
+    total: int
+    tree: Node
+    nodes: int
+    seconds: float
+
+
+def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> Solution:
+    """The strategy of least total guesses over every secret of ``variant``, never more
+    than ``max_guesses`` for one secret when set. ``progress(nodes, lower, upper)`` is
+    called about once a second during long searches: the sets searched so far, and the
+    bounds on the total known then (upper None until a whole strategy is found).
+
+    >>> solve(Variant(2, 2)).total, solve(Variant(2, 2), max_guesses=3).total
+    (8, 8)
+    """
+    check_cap(max_guesses)
+    started = perf_counter()
+    search = _Search(variant, max_guesses, progress)
+    everything = np.arange(variant.size, dtype=np.int32)
+    depth = max_guesses if max_guesses is not None else variant.size
+    total = search.cost(everything, tuple(range(variant.colours)), depth, UNSOLVABLE)
+    if total >= UNSOLVABLE:
+        raise MastermindError(
+            f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
+            "guesses; allow more"
+        )
+    tree = search.tree(everything, depth)
+    return Solution(variant, max_guesses, total, tree, search.nodes, perf_counter() - started)
+
+
+def check_cap(max_guesses) -> None:
+    """MastermindError unless ``max_guesses`` is None or a whole number from 1 on."""
+    if max_guesses is not None and (
+        not isinstance(max_guesses, int) or isinstance(max_guesses, bool) or max_guesses < 1
+    ):
+        raise MastermindError(
+            f"--max-guesses must be a whole number from 1 on, not {max_guesses!r}"
+        )
+
+
+def next_guess(history: History, max_guesses: int | None = None) -> int:
+    """The optimal strategy's guess after ``history``: from its tree (``cached_tree``)
+    while the history follows it, else searched from the candidates left."""
+    variant = history.variant
+    node = cached_tree(variant, max_guesses)["root"]
+    for guess, answer in history.turns:
+        if variant.parse(node["guess"]) != guess:
+            break
+        node = (node.get("answers") or {}).get("{} {}".format(*variant.split(answer)))
+        if node is None:
+            break
+    else:
+        return variant.parse(node["guess"])
+    cands = np.asarray(history.candidates(), np.int32)
+    free = free_colours(variant, [guess for guess, _ in history.turns])
+    search = _searcher(variant, max_guesses)
+    depth = variant.size if max_guesses is None else max_guesses - len(history.turns)
+    if search.cost(cands, free, depth, UNSOLVABLE) >= UNSOLVABLE:
+        raise MastermindError(
+            f"{len(cands)} candidates cannot all be found within the {max(depth, 0)} "
+            f"guesses left of {max_guesses}"
+        )
+    return search.guess(cands, depth)
+
+
+@cache
+def _searcher(variant: Variant, max_guesses: int | None) -> _Search:
+    return _Search(variant, max_guesses, None)
+
+
+def cache_dir() -> Path:
+    """Where solved trees are kept: $HAMLE_CACHE_DIR, else the user's cache directory."""
+    if os.environ.get("HAMLE_CACHE_DIR"):
+        return Path(os.environ["HAMLE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "hamle"
+
+
+def tree_path(variant: Variant, max_guesses: int | None) -> Path:
+    repeat = "" if variant.repeat else "-no-repeat"
+    cap = f"-at-most-{max_guesses}" if max_guesses else ""
+    return cache_dir() / f"mastermind-optimal-{variant.pegs}x{variant.colours}{repeat}{cap}.json"
+
+
+_TREES: dict[tuple, dict] = {}
+
+
+def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None) -> dict:
+    """The optimal tree file (``tree.tree_json``) of a variant and cap: read from the
+    cache directory if a valid tree of this variant and cap is there, else solved and
+    written there (a damaged or foreign file is replaced)."""
+    from .tree import TreeError, tree_json, verify
+
+    check_cap(max_guesses)
+    if (variant, max_guesses) in _TREES:
+        return _TREES[variant, max_guesses]
+    path = tree_path(variant, max_guesses)
+    try:
+        data = json.loads(path.read_text())
+        check = verify(data)
+        if (
+            check.variant == variant
+            and data.get("strategy") == "optimal"
+            and data.get("max_guesses") == max_guesses
+            and data.get("total") == check.total
+            and (max_guesses is None or check.maximum <= max_guesses)
+        ):
+            _TREES[variant, max_guesses] = data
+            return data
+    except (OSError, ValueError, TreeError):
+        pass
+    solution = solve(variant, max_guesses, progress)
+    data = tree_json(solution.tree, variant, "optimal", max_guesses)
+    data["total"] = solution.total
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        spare = path.with_suffix(f".{os.getpid()}.tmp")
+        spare.write_text(json.dumps(data, separators=(",", ":")))
+        spare.replace(path)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next process a search
+    _TREES[variant, max_guesses] = data
+    return data
+
+
+class _Search:
+    def __init__(self, variant: Variant, max_guesses: int | None, progress) -> None:
+        table = feedback_table(variant)
+        if table is None:
+            raise MastermindError(
+                f"{variant.describe()} is too big to search for the optimal strategy"
+            )
+        self.variant, self.table = variant, table
+        self.capped = max_guesses is not None
+        self.win = variant.solved
+        self.spread = len(_possible_answers(variant)) - 1  # answers that leave secrets
+        self.least = least_totals(variant.size, self.spread)
+        # reach[d]: the most secrets any strategy solves within d guesses
+        self.reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
+        self.colours = [frozenset(map(int, row)) for row in variant.codes()]
+        self.memo: dict[tuple, tuple[int, bool, int]] = {}
+        self.nodes, self.progress, self.reported = 0, progress, perf_counter()
+        self.upper = None  # the least total of a whole strategy found so far
+
+    def cost(self, cands: np.ndarray, free: tuple, depth: int, limit: int) -> int:
+        """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
+        otherwise some number at least ``limit``."""
+        n = len(cands)
+        if n == 1:
+            return 1 if depth >= 1 else UNSOLVABLE
+        if n == 2:
+            return 3 if depth >= 2 else UNSOLVABLE
+        if depth < 2 or n > self.reach[min(depth, len(self.reach) - 1)]:
+            return UNSOLVABLE
+        key = (cands.tobytes(), depth if self.capped else 0)
+        lower, exact, _ = self.memo.get(key, (int(self.least[n]), False, -1))
+        if exact or lower >= limit:
+            return lower
+        self.nodes += 1
+        self._report()
+        pool = _pool(self.variant, free)
+        bounds, solves, largest = _kernels.guess_bounds(
+            self.table, pool, cands, self.variant.answer_slots, self.win, self.least
+        )
+        bounds[bounds < 0] = UNSOLVABLE  # a guess that splits nothing is never played
+        order = np.lexsort((pool, ~solves, bounds))
+        best, chosen = limit, -1
+        for at in order:
+            if bounds[at] >= best:
+                break
+            guess = int(pool[at])
+            if largest[at] <= 1 or (largest[at] == 2 and depth >= 3):
+                total = int(bounds[at])  # parts of one or two are solved at their least
+            else:
+                total = self._guess_cost(cands, guess, free, depth, best, int(bounds[at]))
+            if total < best:
+                best, chosen = total, guess
+                if n == self.variant.size:
+                    self.upper = best
+                if best <= lower:
+                    break
+        if chosen < 0:
+            self.memo[key] = (max(lower, limit), False, -1)
+            return max(lower, limit)
+        self.memo[key] = (best, True, chosen)
+        return best
+
+    def _guess_cost(self, cands, guess, free, depth, best, bound) -> int:
+        """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
+        ``bound`` is its parts' least totals plus |cands|."""
+        later = tuple(c for c in free if c not in self.colours[guess])
+        parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
+        parts.sort(key=len, reverse=True)  # the largest is the likeliest to fail fast
+        for part in parts:
+            floor = int(self.least[len(part)])
+            limit = best - (bound - floor)
+            cost = self.cost(part, later, depth - 1, limit)
+            if cost >= limit:
+                return best
+            bound += cost - floor
+        return bound
+
+    def guess(self, cands: np.ndarray, depth: int) -> int:
+        """The best guess found for ``cands`` (after ``cost`` solved it)."""
+        if len(cands) <= 2:
+            return int(cands[0])
+        return self.memo[(cands.tobytes(), depth if self.capped else 0)][2]
+
+    def tree(self, cands: np.ndarray, depth: int) -> Node:
+        """The decision tree of the optimal strategy found for ``cands``."""
+        n = len(cands)
+        if n == 1:
+            return Node(int(cands[0]), ())
+        if n == 2:
+            guess = int(cands[0])
+            return Node(guess, ((int(self.table[guess, cands[1]]), Node(int(cands[1]), ())),))
+        guess = self.guess(cands, depth)
+        answers = self.table[guess, cands]
+        children = tuple(
+            (answer, self.tree(part, depth - 1))
+            for answer, part in _parts(answers, cands, self.win)
+        )
+        return Node(guess, children)
+
+    def _report(self) -> None:
+        if self.progress is not None and perf_counter() - self.reported > 1.0:
+            self.reported = perf_counter()
+            self.progress(self.nodes, int(self.least[-1]), self.upper)
+
+
+def _parts(answers: np.ndarray, cands: np.ndarray, solved: int) -> list:
+    """(answer, the candidates that give it) for every answer but ``solved``, in
+    increasing order of answers."""
+    order = np.argsort(answers, kind="stable")
+    cuts = np.flatnonzero(np.diff(answers[order])) + 1
+    groups = np.split(order, cuts)
+    return [(int(answers[g[0]]), cands[g]) for g in groups if answers[g[0]] != solved]
+
+
+@cache
+def _pool(variant: Variant, free: tuple) -> np.ndarray:
+    return np.asarray(canonical_guesses(variant, free=free), np.int32)
+
+
+@cache
+def least_totals(size: int, spread: int) -> np.ndarray:
+    """For n = 0..size, the least cost of n secrets: one is found by the first guess,
+    ``spread`` more by the second, spread² by the third, and so on.
+
+    >>> least_totals(20, 13).tolist()[:6], int(least_totals(20, 13)[20])
+    ([0, 1, 3, 5, 7, 9], 45)
+    """
+    least = np.zeros(size + 1, np.int64)
+    level, room, left = 1, 1, 0
+    for n in range(1, size + 1):
+        if left == room:
+            level, room, left = level + 1, room * spread, 0
+        least[n] = least[n - 1] + level
+        left += 1
+    least.flags.writeable = False
+    return least

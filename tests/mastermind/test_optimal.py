@@ -1,0 +1,215 @@
+"""The optimal strategy: totals beside a plain exhaustive search written here, the worst-case
+cap, strategy trees and their check, the cache of solved trees, and bad input."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+import pytest
+
+import hamle.mastermind as mm
+from hamle.mastermind import optimal
+from hamle.mastermind.tree import TreeError, strategy_tree, tree_json, verify
+
+SMALL = [(2, 2, True), (2, 3, True), (3, 2, True), (2, 4, True), (3, 3, True), (3, 4, True)]
+SMALL += [(2, 3, False), (2, 4, False), (3, 4, False), (3, 5, False)]
+
+
+def plain_optimum(variant: mm.Variant, max_guesses: int | None) -> int | None:
+    """The least total over every strategy, by trying every code at every set (no bounds,
+    no symmetry); None when no strategy stays within ``max_guesses``."""
+    codes = [tuple(int(c) for c in row) for row in variant.codes()]
+
+    def answer(secret, guess):
+        black = sum(s == g for s, g in zip(secret, guess, strict=True))
+        common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+        return black, common - black
+
+    @cache
+    def cost(secrets: frozenset, left: int) -> float:
+        if len(secrets) == 1:
+            return 1 if left >= 1 else float("inf")
+        if left <= 1:
+            return float("inf")
+        best = float("inf")
+        for guess in range(len(codes)):
+            parts: dict = {}
+            for s in secrets:
+                if s != guess:
+                    parts.setdefault(answer(codes[s], codes[guess]), set()).add(s)
+            if any(len(p) == len(secrets) for p in parts.values()):
+                continue
+            best = min(
+                best, len(secrets) + sum(cost(frozenset(p), left - 1) for p in parts.values())
+            )
+        return best
+
+    total = cost(frozenset(range(len(codes))), max_guesses or len(codes))
+    return None if total == float("inf") else int(total)
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=str)
+def test_optimal_totals_agree_with_a_plain_search(spec):
+    variant = mm.Variant(*spec)
+    solution = optimal.solve(variant)
+    assert solution.total == plain_optimum(variant, None)
+    check = verify(tree_json(solution.tree, variant, "optimal"))
+    assert check.total == solution.total
+    assert mm.evaluate("optimal", variant).histogram == check.histogram
+    assert solution.total <= min(mm.evaluate(name, variant).total for name in mm.HEURISTICS)
+
+
+@pytest.mark.parametrize("spec", [(3, 3, True), (3, 4, True), (3, 4, False)], ids=str)
+def test_capped_totals_agree_with_a_plain_search(spec):
+    variant = mm.Variant(*spec)
+    free = optimal.solve(variant)
+    worst = verify(tree_json(free.tree, variant, "optimal")).maximum
+    for cap in range(2, worst + 1):
+        expected = plain_optimum(variant, cap)
+        if expected is None:
+            with pytest.raises(mm.MastermindError, match=f"within {cap} guesses; allow more"):
+                optimal.solve(variant, cap)
+            continue
+        solution = optimal.solve(variant, cap)
+        check = verify(tree_json(solution.tree, variant, "optimal", cap))
+        assert solution.total == check.total == expected >= free.total
+        assert check.maximum <= cap
+
+
+def test_the_optimum_beats_every_heuristic_on_4x4():
+    variant = mm.Variant(4, 4)
+    total = optimal.solve(variant).total
+    assert total == mm.evaluate("optimal", variant).total
+    assert total < min(mm.evaluate(name, variant).total for name in mm.HEURISTICS)
+
+
+@pytest.mark.parametrize("cap", [0, -1, 2.5, True, "5"])
+def test_bad_caps_are_clear_errors(cap):
+    with pytest.raises(mm.MastermindError, match="--max-guesses must be a whole number"):
+        optimal.solve(mm.Variant(2, 2), cap)
+
+
+def test_a_variant_without_a_table_is_refused():
+    with pytest.raises(mm.MastermindError, match="too big to search"):
+        optimal.solve(mm.Variant(6, 9))
+
+
+def test_off_tree_histories_get_the_optimum_of_their_candidates():
+    variant = mm.Variant(3, 4)
+    strategy = mm.get_strategy("optimal")
+    history = mm.History(variant).then(variant.parse("444"), variant.answer(0, 0))
+    assert variant.parse("444") != strategy.next_guess(mm.History(variant))
+    cands = history.candidates()
+    guess = strategy.next_guess(history)
+    answers = variant.feedback(guess, cands)
+    parts = [cands[answers == a] for a in np.unique(answers) if a != variant.solved]
+    search = optimal._Search(variant, None, None)  # no colour is taken as free here
+
+    def least(codes) -> int:
+        return search.cost(np.asarray(codes, np.int32), (), variant.size, optimal.UNSOLVABLE)
+
+    assert len(cands) + sum(least(part) for part in parts) == least(cands)
+
+
+# --- trees and their check -------------------------------------------------------------
+
+
+def tree_of(spec=(3, 4, True)) -> dict:
+    variant = mm.Variant(*spec)
+    return tree_json(optimal.solve(variant).tree, variant, "optimal")
+
+
+def first_leaf(node: dict, path: str = "root") -> tuple[dict, dict, str, str]:
+    """(parent, leaf, answer key, path) of the first leaf under ``node``."""
+    for key, child in node["answers"].items():
+        if not child.get("answers"):
+            return node, child, key, f"{path} → {key}"
+    key, child = next(iter(node["answers"].items()))
+    return first_leaf(child, f"{path} → {key}")
+
+
+def test_heuristic_trees_check_out_as_their_evaluation():
+    variant = mm.Variant(4, 4)
+    for name in ("minimax", "most-parts", "first-consistent"):
+        data = tree_json(strategy_tree(mm.get_strategy(name), variant), variant, name)
+        assert (
+            verify(json.loads(json.dumps(data))).histogram == mm.evaluate(name, variant).histogram
+        )
+
+
+def test_a_wrong_leaf_guess_is_named():
+    data = tree_of()
+    _, leaf, _, path = first_leaf(data["root"])
+    leaf["guess"] = "111" if leaf["guess"] != "111" else "222"
+    with pytest.raises(
+        TreeError, match=f"is not found: {path} \\(guess {leaf['guess']}\\) is a leaf"
+    ):
+        verify(data)
+
+
+def test_a_missing_answer_is_named():
+    data = tree_of()
+    key = sorted(data["root"]["answers"])[0]
+    del data["root"]["answers"][key]
+    with pytest.raises(TreeError, match=f"root \\(guess .*\\) has no child for answer '{key}'"):
+        verify(data)
+
+
+def test_a_leaf_for_two_secrets_is_named():
+    data = tree_of()
+    parent, leaf, key, _ = first_leaf(data["root"])
+    other = next(
+        k for k, child in parent["answers"].items() if k != key and not child.get("answers")
+    )
+    parent["answers"][other] = dict(leaf)  # the other secret now reaches a leaf for this one
+    with pytest.raises(TreeError, match="is a leaf"):
+        verify(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="other"), "not a Mastermind strategy tree"),
+        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(variant={"pegs": 3}), "'variant' must give"),
+        (lambda d: d["variant"].update(pegs=0), "pegs must be"),
+        (lambda d: d.pop("root"), "no 'root'"),
+        (lambda d: d.update(root={"guess": 5}), "root: a node must be"),
+        (lambda d: d["root"].update(guess="9999"), "root: '9999' is not a code"),
+        (lambda d: d["root"].update(answers=[1]), "root: 'answers' must be an object"),
+    ],
+)
+def test_malformed_trees_are_clear_errors(change, message):
+    data = tree_of()
+    change(data)
+    with pytest.raises(TreeError, match=message):
+        verify(data)
+
+
+# --- the cache of solved trees ---------------------------------------------------------
+
+
+def test_a_solved_tree_is_read_back_and_a_bad_one_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    variant = mm.Variant(3, 3)
+    first = optimal.cached_tree(variant)
+    path = optimal.tree_path(variant, None)
+    assert json.loads(path.read_text()) == first and first["total"] == 73
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "solve", no_search)
+    assert optimal.cached_tree(variant) == first  # a second process reads it
+    monkeypatch.undo()
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    foreign = tree_json(strategy_tree(mm.get_strategy("minimax"), variant), variant, "minimax")
+    for damage in ("{not json", json.dumps(tree_of((2, 3, True))), json.dumps(foreign)):
+        path.write_text(damage)
+        monkeypatch.setattr(optimal, "_TREES", {})
+        assert optimal.cached_tree(variant) == first
+        assert json.loads(path.read_text()) == first
