@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench bench-exact bench-expert bench-peers clean
+.PHONY: setup run test lint bench bench-exact bench-expert bench-peers bench-optimal clean
 
 setup: $(STAMP)
 
@@ -42,6 +42,11 @@ bench-expert: $(STAMP)
 # hamle beside the public peers, built outside the repository (see the README).
 bench-peers: $(STAMP)
 	$(BIN)/python bench/peers.py
+
+# Optimal Mastermind on classic (free and at most 5 guesses) beside fancidev's solver, built
+# outside the repository (see the README): about 15 minutes today.
+bench-optimal: $(STAMP)
+	$(BIN)/python bench/mastermind_optimal.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis battleship-1000.png tests/browser/artifacts

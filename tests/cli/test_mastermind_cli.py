@@ -315,3 +315,80 @@ def test_fix_to_all_black_names_the_solved_code():
     result = run("solve", script="1 0\nfix 1 4 0\n")
     assert result.exit_code == 0, result.output
     assert "solved in 1 guess: 1122" in result.stdout
+
+
+# --- optimal, trees and their check ------------------------------------------------------
+
+
+def test_optimal_tree_is_written_and_verified(tmp_path):
+    out = tmp_path / "tree.json"
+    result = run(
+        "tree", "--strategy", "optimal", "--pegs", "3", "--colours", "4", "--out", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    assert "total 206, worst 4" in result.stdout
+    data = run_json("verify", str(out))
+    assert (data["total"], data["worst"], data["secrets"]) == (206, 4, 64)
+    assert data["histogram"] == {"1": 1, "2": 7, "3": 33, "4": 23}
+    evaluation = run_json("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "4")
+    assert evaluation["total"] == 206
+
+
+def test_any_strategy_has_a_tree_that_checks_out_as_its_evaluation(tmp_path):
+    out = tmp_path / "minimax.json"
+    variant = ("--pegs", "4", "--colours", "4")
+    assert run("tree", "--strategy", "minimax", *variant, "--out", str(out)).exit_code == 0
+    checked = run_json("verify", str(out))
+    evaluated = run_json("evaluate", "--strategy", "minimax", *variant)
+    assert checked["total"] == evaluated["total"] and checked["histogram"] == evaluated["histogram"]
+
+
+def test_a_capped_optimum():
+    # On 4×4 the first optimal tree found needs 5 guesses for some secret; another of the
+    # same total never needs more than 4.
+    variant = ("--strategy", "optimal", "--pegs", "4", "--colours", "4")
+    free = run_json("evaluate", *variant)
+    capped = run_json("evaluate", *variant, "--max-guesses", "4")
+    assert (free["total"], free["max"]) == (905, 5)
+    assert (capped["total"], capped["max"]) == (905, 4)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate", "--strategy", "minimax", "--max-guesses", "4"], "applies to the optimal"),
+        (
+            [
+                "evaluate",
+                "--strategy",
+                "optimal",
+                "--pegs",
+                "3",
+                "--colours",
+                "3",
+                "--max-guesses",
+                "2",
+            ],
+            "within 2 guesses; allow more",
+        ),
+        (["verify", "/no/such/tree.json"], "cannot read /no/such/tree.json"),
+    ],
+)
+def test_optimal_and_tree_errors_are_one_line(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_damaged_tree_is_rejected_naming_the_node(tmp_path):
+    out = tmp_path / "tree.json"
+    run("tree", "--strategy", "optimal", "--pegs", "2", "--colours", "3", "--out", str(out))
+    data = json.loads(out.read_text())
+    key = sorted(data["root"]["answers"])[-1]
+    del data["root"]["answers"][key]
+    out.write_text(json.dumps(data))
+    result = run("verify", str(out))
+    assert result.exit_code == 2
+    assert f"has no child for answer '{key}'" in result.output
+    out.write_text("[1, 2")
+    assert "is not JSON" in run("verify", str(out)).output

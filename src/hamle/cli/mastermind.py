@@ -1,15 +1,18 @@
-"""``hamle mastermind``: score, evaluate, solve, play."""
+"""``hamle mastermind``: score, evaluate, tree, verify, solve, play."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import sys
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from .common import clean_errors, console, listing, print_json, progress_bar
+from .common import clean_errors, console, errors, listing, print_json, progress_bar
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,6 +45,9 @@ COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (
 NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
 STRATEGY = typer.Option("minimax", "--strategy", help="One of: {names}.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
+MAX_GUESSES = typer.Option(
+    None, "--max-guesses", help="optimal only: the best strategy never needing more guesses."
+)
 LIST_AT_MOST = 12
 
 
@@ -88,15 +94,16 @@ def evaluate(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
     jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    max_guesses: int = MAX_GUESSES,
     as_json: bool = JSON,
 ) -> None:
     """Play every secret with one strategy: total, average, worst case, histogram."""
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    mm.get_strategy(strategy)
+    breaker = _strategy(strategy, chosen, max_guesses)
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
-        result = mm.evaluate(strategy, chosen, jobs=jobs, progress=update)
+        result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update)
     data = result.as_dict()
     if as_json:
         print_json(data)
@@ -113,6 +120,97 @@ def evaluate(
     for n, count in result.histogram.items():
         table.add_row(str(n), str(count))
     console.print(table)
+
+
+def _strategy(name: str, variant: mm.Variant, max_guesses: int | None) -> mm.Strategy:
+    """The strategy ``name`` (capped for optimal); optimal's tree is solved (or read from
+    the cache) first, showing the search's progress."""
+    import hamle.mastermind as mm
+    from hamle.mastermind import optimal
+
+    strategy = mm.get_strategy(name)
+    if not isinstance(strategy, mm.Optimal):
+        if max_guesses is not None:
+            raise mm.MastermindError("--max-guesses applies to the optimal strategy only")
+        return strategy
+    with search_status() as update:
+        optimal.cached_tree(variant, max_guesses, update)
+    return mm.Optimal(strategy.name, strategy.summary, max_guesses)
+
+
+@contextmanager
+def search_status():
+    """A status line on stderr for a search: sets searched, bounds on the total."""
+    with errors.get().status("searching") as status:
+
+        def update(nodes: int, lower: int, upper: int | None) -> None:
+            found = "none yet" if upper is None else f"at most {upper:,}"
+            status.update(f"searching: {nodes:,} sets, total at least {lower:,}, {found}")
+
+        yield update
+
+
+@app.command(cls=with_strategies)
+@handled
+def tree(
+    out: Path = typer.Option(..., "--out", help="The JSON file to write."),
+    strategy: str = STRATEGY,
+    variant: str = VARIANT,
+    pegs: int = PEGS,
+    colours: int = COLOURS,
+    no_repeat: bool = NO_REPEAT,
+    max_guesses: int = MAX_GUESSES,
+) -> None:
+    """Write a strategy's whole decision tree as JSON (format in the README)."""
+    from hamle.mastermind import optimal
+    from hamle.mastermind.tree import strategy_tree, tree_json, verify
+
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    breaker = _strategy(strategy, chosen, max_guesses)
+    if breaker.name == "optimal":
+        data = optimal.cached_tree(chosen, max_guesses)
+    else:
+        data = tree_json(strategy_tree(breaker, chosen), chosen, breaker.name)
+    check = verify(data)
+    try:
+        out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {out}: {exc.strerror}") from None
+    console.print(
+        f"{breaker.name} on {chosen.describe()}: total {check.total}, worst {check.maximum}; "
+        f"written to {out}",
+        highlight=False,
+    )
+
+
+@app.command()
+@handled
+def verify(
+    path: Path = typer.Argument(..., help="A tree file written by 'tree' (or another solver)."),
+    as_json: bool = JSON,
+) -> None:
+    """Replay every secret through a tree file: total, average, worst case, histogram."""
+    from hamle.mastermind.tree import TreeError
+    from hamle.mastermind.tree import verify as check_tree
+
+    try:
+        data = json.loads(path.read_text())
+    except OSError as exc:
+        raise TreeError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TreeError(f"{path} is not JSON: {exc}") from None
+    check = check_tree(data)
+    if as_json:
+        print_json(check.as_dict())
+        return
+    console.print(
+        f"{check.strategy or 'a strategy'} on {check.variant.describe()}: every secret found; "
+        f"total {check.total}, average {check.average:.4f}, worst {check.maximum}",
+        highlight=False,
+    )
+    console.print(
+        "guesses: " + ", ".join(f"{n}×{k}" for n, k in check.histogram.items()), highlight=False
+    )
 
 
 def _say(variant: mm.Variant, answer: int) -> str:

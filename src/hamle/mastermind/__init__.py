@@ -13,7 +13,7 @@ from .codes import Variant, feedback_table, score
 from .errors import AnswerError, CodeError, InconsistentError, MastermindError, VariantError
 from .evaluate import Evaluation, evaluate
 from .history import History, inconsistency, likely_typo
-from .strategies import HEURISTICS, STRATEGIES, Strategy, get_strategy
+from .strategies import HEURISTICS, STRATEGIES, Optimal, Strategy, get_strategy
 
 __all__ = [
     "HEURISTICS",
@@ -24,6 +24,7 @@ __all__ = [
     "History",
     "InconsistentError",
     "MastermindError",
+    "Optimal",
     "Strategy",
     "Variant",
     "VariantError",

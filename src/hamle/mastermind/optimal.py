@@ -136,33 +136,43 @@ def tree_path(variant: Variant, max_guesses: int | None) -> Path:
 _TREES: dict[tuple, dict] = {}
 
 
-def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None) -> dict:
-    """The optimal tree file (``tree.tree_json``) of a variant and cap: read from the
-    cache directory if a valid tree of this variant and cap is there, else solved and
-    written there (a damaged or foreign file is replaced)."""
-    from .tree import TreeError, tree_json, verify
+def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None:
+    """The optimal tree file (``tree.tree_json``) of a variant and cap if this process has
+    it or the cache directory holds a valid one (it checks out, with the total it
+    records, as this variant's and cap's), else None."""
+    from .tree import TreeError, verify
 
     check_cap(max_guesses)
-    if (variant, max_guesses) in _TREES:
-        return _TREES[variant, max_guesses]
-    path = tree_path(variant, max_guesses)
-    try:
-        data = json.loads(path.read_text())
-        check = verify(data)
+    if (variant, max_guesses) not in _TREES:
+        try:
+            data = json.loads(tree_path(variant, max_guesses).read_text())
+            check = verify(data)
+        except (OSError, ValueError, TreeError):
+            return None
         if (
-            check.variant == variant
-            and data.get("strategy") == "optimal"
-            and data.get("max_guesses") == max_guesses
-            and data.get("total") == check.total
-            and (max_guesses is None or check.maximum <= max_guesses)
+            check.variant != variant
+            or data.get("strategy") != "optimal"
+            or data.get("max_guesses") != max_guesses
+            or data.get("total") != check.total
+            or (max_guesses is not None and check.maximum > max_guesses)
         ):
-            _TREES[variant, max_guesses] = data
-            return data
-    except (OSError, ValueError, TreeError):
-        pass
+            return None
+        _TREES[variant, max_guesses] = data
+    return _TREES[variant, max_guesses]
+
+
+def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None) -> dict:
+    """``stored_tree``, or the tree solved now and written to the cache directory (over
+    a damaged or foreign file)."""
+    from .tree import tree_json
+
+    data = stored_tree(variant, max_guesses)
+    if data is not None:
+        return data
     solution = solve(variant, max_guesses, progress)
     data = tree_json(solution.tree, variant, "optimal", max_guesses)
     data["total"] = solution.total
+    path = tree_path(variant, max_guesses)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         spare = path.with_suffix(f".{os.getpid()}.tmp")

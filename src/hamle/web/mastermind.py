@@ -9,7 +9,10 @@ Only variant × strategy pairs whose guesses take well under a second are offere
 ``next_guess`` measured on this machine, worst case over many histories): every
 strategy for classic, 4x8 and Bulls and Cows; for Super Mastermind the three that stay
 under 0.1 s (the partition strategies over all codes reach 0.4-0.5 s there). 6x9 is not
-offered: its guesses take seconds and each candidate list can take megabytes.
+offered: its guesses take seconds and each candidate list can take megabytes. The optimal
+strategy plays codemaker games on a variant whose solved tree this server holds (or could
+solve within seconds); its search takes minutes on classic, so elsewhere the variant says
+why it is not offered.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
+from hamle.mastermind import optimal
 
 from .common import GameId, Refused, Strict, store_of
 
@@ -43,6 +47,7 @@ OFFERED: dict[str, tuple[str, ...]] = {
     "super": FAST,
 }
 PREFERRED = ("minimax", "minimax-candidates")
+QUICK_OPTIMAL = 256  # codes: the optimal search finishes in well under a second up to 4×4
 VARIANTS = {name: mm.Variant.named(name) for name in OFFERED}
 MOST_PEGS = max(variant.pegs for variant in VARIANTS.values())
 
@@ -60,6 +65,12 @@ class VariantInfo(BaseModel):
     first_digit: int
     strategies: list[str]
     default_strategy: str
+    maker_strategies: list[str] = Field(
+        description="offered too when the computer breaks your code"
+    )
+    not_offered: dict[str, Literal["too-big", "not-solved"]] = Field(
+        description="strategies not offered for this variant, and why"
+    )
 
 
 class StrategyInfo(BaseModel):
@@ -120,9 +131,20 @@ class Suggestion(BaseModel):
     guess: str
 
 
+def _optimal_missing(name: str) -> str | None:
+    """Why the optimal strategy cannot play this variant here (None: it can)."""
+    variant = VARIANTS[name]
+    if name not in OFFERED or OFFERED[name] != mm.HEURISTICS or mm.feedback_table(variant) is None:
+        return "too-big"
+    if variant.size > QUICK_OPTIMAL and optimal.stored_tree(variant) is None:
+        return "not-solved"
+    return None
+
+
 def _info(name: str) -> VariantInfo:
     variant = VARIANTS[name]
     offered = OFFERED[name]
+    missing = _optimal_missing(name)
     return VariantInfo(
         name=name,
         pegs=variant.pegs,
@@ -132,6 +154,8 @@ def _info(name: str) -> VariantInfo:
         first_digit=variant.first_digit,
         strategies=list(offered),
         default_strategy=next(s for s in PREFERRED if s in offered),
+        maker_strategies=[] if missing else ["optimal"],
+        not_offered={"optimal": missing} if missing else {},
     )
 
 
@@ -202,8 +226,20 @@ def strategies() -> list[StrategyInfo]:
 def new_game(body: NewGame, request: Request) -> GameView:
     """Start a game. Codebreaker: the server draws a secret. Codemaker: the view's
     ``proposal`` is the strategy's first guess for your code."""
-    offered = OFFERED[body.variant]
-    strategy = body.strategy or _info(body.variant).default_strategy
+    info = _info(body.variant)
+    offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
+    strategy = body.strategy or info.default_strategy
+    if strategy == "optimal" and info.maker_strategies and body.mode == "breaker":
+        raise HTTPException(
+            400, "the optimal strategy plays only when the computer breaks your code"
+        )
+    if strategy == "optimal" and info.not_offered:
+        why = {
+            "too-big": f"{body.variant} is out of the optimal search's reach",
+            "not-solved": f"its tree for {body.variant} is not solved on this server yet "
+            "(a search of minutes)",
+        }[info.not_offered["optimal"]]
+        raise HTTPException(400, f"the optimal strategy is not offered: {why}")
     if strategy not in offered:
         raise HTTPException(
             400,

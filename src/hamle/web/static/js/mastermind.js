@@ -28,6 +28,12 @@ addTexts({
     "mm.strategy.expected-size": "Expected size (Irving)",
     "mm.strategy.entropy": "Entropy",
     "mm.strategy.most-parts": "Most parts (Kooi)",
+    "mm.strategy.optimal": "Optimal (fewest guesses on average)",
+    "mm.not-offered.too-big":
+      "The optimal strategy is not offered for this variant: its search is out of reach.",
+    "mm.not-offered.not-solved":
+      "The optimal strategy is offered here once its tree is solved on this server (a search of minutes).",
+    "mm.maker-only": "The optimal strategy plays when the computer breaks your code.",
     "mm.slots": "Your guess",
     "mm.palette": "Colours",
     "mm.slot": "Peg {n}: {colour}",
@@ -86,6 +92,12 @@ addTexts({
     "mm.strategy.expected-size": "Beklenen boyut (Irving)",
     "mm.strategy.entropy": "Entropi",
     "mm.strategy.most-parts": "En çok grup (Kooi)",
+    "mm.strategy.optimal": "En iyi (ortalamada en az tahmin)",
+    "mm.not-offered.too-big":
+      "En iyi strateji bu çeşitte sunulmuyor: araması erişilemeyecek kadar büyük.",
+    "mm.not-offered.not-solved":
+      "En iyi strateji, ağacı bu sunucuda çözülünce sunulur (dakikalar süren bir arama).",
+    "mm.maker-only": "En iyi strateji, bilgisayar senin kodunu çözerken oynar.",
     "mm.slots": "Tahminin",
     "mm.palette": "Renkler",
     "mm.slot": "{n}. pim: {colour}",
@@ -220,14 +232,22 @@ function fillPickers() {
 
 function fillStrategies(wanted) {
   const variant = variantOf(variantPicker.value);
+  const names = [...variant.strategies, ...(mode === "maker" ? variant.maker_strategies : [])];
   strategyPicker.innerHTML = "";
-  for (const name of variant.strategies) {
+  for (const name of names) {
     const option = document.createElement("option");
     option.value = name;
     option.textContent = t(`mm.strategy.${name}`);
     strategyPicker.append(option);
   }
-  strategyPicker.value = variant.strategies.includes(wanted) ? wanted : variant.default_strategy;
+  strategyPicker.value = names.includes(wanted) ? wanted : variant.default_strategy;
+  const why = variant.not_offered.optimal;
+  const note = why
+    ? t(`mm.not-offered.${why}`)
+    : mode === "breaker" && variant.maker_strategies.length
+      ? t("mm.maker-only")
+      : "";
+  document.getElementById("strategy-note").textContent = note;
 }
 
 function chooseMode(name) {
@@ -236,6 +256,7 @@ function chooseMode(name) {
     button.setAttribute("aria-pressed", String(button.dataset.mode === name));
   }
   document.getElementById("mode-help").textContent = t(`mm.mode.${name}.help`);
+  if (variants.length) fillStrategies(strategyPicker.value);
 }
 
 async function newGame() {
