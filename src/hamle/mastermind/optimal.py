@@ -225,6 +225,7 @@ class _Search:
         )
         bounds[bounds < 0] = UNSOLVABLE  # a guess that splits nothing is never played
         order = np.lexsort((pool, ~solves, bounds))
+        lower = max(lower, int(bounds[order[0]]))  # no guess does better than its bound
         best, chosen = limit, -1
         for at in order:
             if bounds[at] >= best:
