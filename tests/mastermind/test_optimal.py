@@ -113,6 +113,29 @@ def test_off_tree_histories_get_the_optimum_of_their_candidates():
     assert len(cands) + sum(least(part) for part in parts) == least(cands)
 
 
+def test_guess_bounds_kernel_agrees_with_counting_by_hand():
+    from hamle.mastermind import _kernels
+
+    variant = mm.Variant(3, 4)
+    table = mm.feedback_table(variant)
+    least = optimal.least_totals(variant.size, 8)
+    rng = np.random.default_rng(7)
+    for n in (1, 3, 9, 40):
+        cands = np.sort(rng.choice(variant.size, n, replace=False)).astype(np.int32)
+        pool = np.arange(variant.size, dtype=np.int32)
+        bounds, solves, largest = _kernels.guess_bounds(
+            table, pool, cands, variant.answer_slots, variant.solved, least
+        )
+        for g in pool:
+            sizes = np.bincount(table[g, cands], minlength=variant.answer_slots)
+            assert solves[g] == (g in cands)
+            sizes[variant.solved] = 0
+            if sizes.max() == n:  # the guess splits nothing
+                assert bounds[g] == -1
+            else:
+                assert (bounds[g], largest[g]) == (n + least[sizes].sum(), sizes.max())
+
+
 # --- trees and their check -------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 A depth-first branch and bound over candidate sets. A set's cost is the number of guesses
 its secrets still need in all: |S| for the next guess plus the cost of each part it
-splits S into. No strategy beats ``least_total(n)``, the cost of a tree in which every
+splits S into. No strategy beats ``least_totals``[n], the cost of a tree in which every
 guess is a candidate and splits the rest as widely as any answer set allows, so a guess
 whose parts' least totals already reach the best cost found is not searched. Guesses
 are tried in order of that bound, codes equal up to permuting the colours no guess has
