@@ -66,17 +66,22 @@ def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> So
     """
     check_cap(max_guesses)
     started = perf_counter()
-    search = _Search(variant, max_guesses, progress)
     everything = np.arange(variant.size, dtype=np.int32)
+    colours = tuple(range(variant.colours))
+    search = _Search(variant, None, progress)
+    if max_guesses is not None:  # the free optimum first: it bounds the capped one
+        search.cost(everything, colours, variant.size, UNSOLVABLE)
+        search = _Search(variant, max_guesses, progress, relaxed=search)
     depth = max_guesses if max_guesses is not None else variant.size
-    total = search.cost(everything, tuple(range(variant.colours)), depth, UNSOLVABLE)
+    total = search.cost(everything, colours, depth, UNSOLVABLE)
     if total >= UNSOLVABLE:
         raise MastermindError(
             f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
             "guesses; allow more"
         )
     tree = search.tree(everything, depth)
-    return Solution(variant, max_guesses, total, tree, search.nodes, perf_counter() - started)
+    nodes = search.nodes + (search.relaxed.nodes if search.relaxed else 0)
+    return Solution(variant, max_guesses, total, tree, nodes, perf_counter() - started)
 
 
 def check_cap(max_guesses) -> None:
@@ -185,7 +190,11 @@ def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None)
 
 
 class _Search:
-    def __init__(self, variant: Variant, max_guesses: int | None, progress) -> None:
+    """One search's memo. A capped search may be given the ``relaxed`` search without the
+    cap, already run: a set costs at least as much under the cap, and exactly as much
+    when the free strategy found for it needs no more guesses than are left."""
+
+    def __init__(self, variant: Variant, max_guesses: int | None, progress, relaxed=None):
         table = feedback_table(variant)
         if table is None:
             raise MastermindError(
@@ -202,6 +211,7 @@ class _Search:
         self.memo: dict[tuple, tuple[int, bool, int]] = {}
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
+        self.relaxed, self.heights = relaxed, {}
 
     def cost(self, cands: np.ndarray, free: tuple, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
@@ -215,6 +225,12 @@ class _Search:
             return UNSOLVABLE
         key = (cands.tobytes(), depth if self.capped else 0)
         lower, exact, _ = self.memo.get(key, (int(self.least[n]), False, -1))
+        if self.relaxed and not exact:
+            free_cost, free_exact, _ = self.relaxed.memo.get((key[0], 0), (0, False, -1))
+            if free_exact and self.relaxed.height(cands) <= depth:
+                self.memo[key] = (free_cost, True, self.relaxed.guess(cands, 0))
+                return free_cost
+            lower = max(lower, free_cost)
         if exact or lower >= limit:
             return lower
         self.nodes += 1
@@ -266,7 +282,21 @@ class _Search:
         """The best guess found for ``cands`` (after ``cost`` solved it)."""
         if len(cands) <= 2:
             return int(cands[0])
-        return self.memo[(cands.tobytes(), depth if self.capped else 0)][2]
+        _, exact, guess = self.memo.get((cands.tobytes(), depth if self.capped else 0), (0, 0, -1))
+        if not exact and self.relaxed:  # below a set the free strategy solved within the cap
+            return self.relaxed.guess(cands, 0)
+        return guess
+
+    def height(self, cands: np.ndarray) -> int:
+        """The most guesses the strategy found for ``cands`` needs for one secret."""
+        if len(cands) <= 2:
+            return len(cands)
+        key = cands.tobytes()
+        if key not in self.heights:
+            guess = self.guess(cands, 0)
+            parts = _parts(self.table[guess, cands], cands, self.win)
+            self.heights[key] = 1 + max(self.height(part) for _, part in parts)
+        return self.heights[key]
 
     def tree(self, cands: np.ndarray, depth: int) -> Node:
         """The decision tree of the optimal strategy found for ``cands``."""
