@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from time import perf_counter
 
 import numpy as np
 
 from .codes import Variant
 from .errors import MastermindError, VariantError
+from .evaluate import Evaluation
 from .history import History
 
 FORMAT, VERSION = "hamle-mastermind-tree", 1
@@ -40,24 +42,9 @@ class TreeError(MastermindError):
 
 
 @dataclass(frozen=True)
-class Check:
-    """What replaying every secret through a tree gave."""
-
-    variant: Variant
-    strategy: str
-    histogram: dict[int, int]
-
-    @property
-    def total(self) -> int:
-        return sum(n * k for n, k in self.histogram.items())
-
-    @property
-    def average(self) -> float:
-        return self.total / sum(self.histogram.values())
-
-    @property
-    def maximum(self) -> int:
-        return max(self.histogram)
+class Check(Evaluation):
+    """What replaying every secret through a tree gave (``first_guess``: the root's,
+    ``seconds``: the replay's)."""
 
     def as_dict(self) -> dict:
         return {
@@ -95,19 +82,14 @@ def tree_json(node, variant: Variant, strategy: str, max_guesses: int | None = N
 
 def strategy_tree(strategy, variant: Variant):
     """The whole decision tree of any strategy: its guess at every history it meets."""
-    from .optimal import Node
+    from .optimal import Node, _parts
 
     def grow(history: History, cands: np.ndarray) -> Node:
         if len(cands) == 1:
             return Node(int(cands[0]), ())
         guess = strategy.next_guess(history)
-        answers = variant.feedback(guess, cands)
-        children = tuple(
-            (int(a), grow(history.then(guess, int(a)), cands[answers == a]))
-            for a in np.unique(answers)
-            if a != variant.solved
-        )
-        return Node(guess, children)
+        parts = _parts(variant.feedback(guess, cands), cands, variant.solved)
+        return Node(guess, tuple((a, grow(history.then(guess, a), part)) for a, part in parts))
 
     return grow(History(variant), np.arange(variant.size))
 
@@ -128,6 +110,7 @@ def verify(data: dict) -> Check:
         raise TreeError(f"'variant': {error}") from None
     if "root" not in data:
         raise TreeError("the tree has no 'root' node")
+    started = perf_counter()
     digits = [_digits(variant, code) for code in range(variant.size)]
     histogram: Counter[int] = Counter()
     for secret, target in enumerate(digits):
@@ -154,7 +137,13 @@ def verify(data: dict) -> Check:
             node, path = answers[key], f"{path} → {key}"
         else:
             raise TreeError(f"secret {variant.format(secret)} is not found: the tree loops")
-    return Check(variant, str(data.get("strategy", "")), dict(sorted(histogram.items())))
+    return Check(
+        str(data.get("strategy", "")),
+        variant,
+        _guess(data["root"], "root"),
+        dict(sorted(histogram.items())),
+        perf_counter() - started,
+    )
 
 
 def _guess(node, path: str) -> str:
