@@ -3,11 +3,14 @@ cap, strategy trees and their check, the cache of solved trees, and bad input.""
 
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
@@ -105,12 +108,45 @@ def test_off_tree_histories_get_the_optimum_of_their_candidates():
     guess = strategy.next_guess(history)
     answers = variant.feedback(guess, cands)
     parts = [cands[answers == a] for a in np.unique(answers) if a != variant.solved]
-    search = optimal._Search(variant, None, None)  # no colour is taken as free here
+    search = optimal._Search(variant, None, None)
+    nothing = optimal.Symmetry(((tuple(range(3)), tuple(range(4))),), ())  # no symmetry
 
     def least(codes) -> int:
-        return search.cost(np.asarray(codes, np.int32), (), variant.size, optimal.UNSOLVABLE)
+        return search.cost(np.asarray(codes, np.int32), nothing, variant.size, optimal.UNSOLVABLE)
 
     assert len(cands) + sum(least(part) for part in parts) == least(cands)
+
+
+def brute_force_pool(variant: mm.Variant, guesses) -> list[int]:
+    """The least code of each orbit of the peg and colour permutations that keep every
+    one of ``guesses``, the group found by trying all of them."""
+    codes = [tuple(int(c) for c in row) for row in variant.codes()]
+    index = {code: i for i, code in enumerate(codes)}
+    group = []
+    for pegs in itertools.permutations(range(variant.pegs)):
+        for colours in itertools.permutations(range(variant.colours)):
+
+            def move(code, pegs=pegs, colours=colours):
+                image = [0] * len(code)
+                for at, colour in enumerate(code):
+                    image[pegs[at]] = colours[colour]
+                return tuple(image)
+
+            if all(move(codes[g]) == codes[g] for g in guesses):
+                group.append(move)
+    return sorted({min(index[move(code)] for move in group) for code in codes})
+
+
+@pytest.mark.parametrize(
+    "spec", [(3, 3, True), (3, 4, True), (2, 4, True), (3, 4, False), (4, 3, True)]
+)
+@given(data=st.data())
+@settings(max_examples=15, deadline=None)
+def test_symmetry_pools_are_the_orbits_of_the_guesses_stabiliser(spec, data):
+    variant = mm.Variant(*spec)
+    guesses = data.draw(st.lists(st.integers(0, variant.size - 1), max_size=3))
+    symmetry = optimal.Symmetry.of(variant, guesses)
+    assert optimal._pool(variant, symmetry).tolist() == brute_force_pool(variant, guesses)
 
 
 def test_guess_bounds_kernel_agrees_with_counting_by_hand():

@@ -5,8 +5,11 @@ its secrets still need in all: |S| for the next guess plus the cost of each part
 splits S into. No strategy beats ``least_totals``[n], the cost of a tree in which every
 guess is a candidate and splits the rest as widely as any answer set allows, so a guess
 whose parts' least totals already reach the best cost found is not searched. Guesses
-are tried in order of that bound, codes equal up to permuting the colours no guess has
-used yet are tried once, and every set's cost (or a bound on it) is remembered.
+are tried in order of that bound; of codes that a permutation of pegs and colours keeping
+every guess so far maps to each other only one is tried (``Symmetry``); a guess's parts
+are searched smallest first, so that their excess over their least totals leaves the
+largest part as little room as possible; and every set's cost (or a bound on it) is
+remembered.
 
 >>> solution = solve(Variant(2, 3))
 >>> solution.total, Variant(2, 3).format(solution.tree.guess)
@@ -15,6 +18,7 @@ used yet are tried once, and every set's cost (or a bound on it) is remembered.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from dataclasses import dataclass
@@ -26,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from .codes import Variant, _possible_answers, canonical_guesses, feedback_table, free_colours
+from .codes import Variant, _possible_answers, feedback_table
 from .errors import MastermindError
 from .history import History
 
@@ -67,7 +71,7 @@ def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> So
     check_cap(max_guesses)
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
-    colours = tuple(range(variant.colours))
+    colours = Symmetry.of(variant)
     search = _Search(variant, None, progress)
     if max_guesses is not None:  # the free optimum first: it bounds the capped one
         search.cost(everything, colours, variant.size, UNSOLVABLE)
@@ -108,7 +112,7 @@ def next_guess(history: History, max_guesses: int | None = None) -> int:
     else:
         return variant.parse(node["guess"])
     cands = np.asarray(history.candidates(), np.int32)
-    free = free_colours(variant, [guess for guess, _ in history.turns])
+    free = Symmetry.of(variant, [guess for guess, _ in history.turns])
     search = _searcher(variant, max_guesses)
     depth = variant.size if max_guesses is None else max_guesses - len(history.turns)
     if search.cost(cands, free, depth, UNSOLVABLE) >= UNSOLVABLE:
@@ -207,13 +211,12 @@ class _Search:
         self.least = least_totals(variant.size, self.spread)
         # reach[d]: the most secrets any strategy solves within d guesses
         self.reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
-        self.colours = [frozenset(map(int, row)) for row in variant.codes()]
         self.memo: dict[tuple, tuple[int, bool, int]] = {}
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
         self.relaxed, self.heights = relaxed, {}
 
-    def cost(self, cands: np.ndarray, free: tuple, depth: int, limit: int) -> int:
+    def cost(self, cands: np.ndarray, free: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
         otherwise some number at least ``limit``."""
         n = len(cands)
@@ -266,9 +269,9 @@ class _Search:
     def _guess_cost(self, cands, guess, free, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
         ``bound`` is its parts' least totals plus |cands|."""
-        later = tuple(c for c in free if c not in self.colours[guess])
+        later = free.after(self.variant, guess)
         parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
-        parts.sort(key=len, reverse=True)  # the largest is the likeliest to fail fast
+        parts.sort(key=len)
         for part in parts:
             floor = int(self.least[len(part)])
             limit = best - (bound - floor)
@@ -329,9 +332,78 @@ def _parts(answers: np.ndarray, cands: np.ndarray, solved: int) -> list:
     return [(int(answers[g[0]]), cands[g]) for g in groups if answers[g[0]] != solved]
 
 
+class Symmetry(NamedTuple):
+    """The permutations of pegs and colours that map every guess played so far to
+    itself, and so every set of candidates they leave to itself: each as the peg that
+    each peg moves to and the colour each colour played becomes (-1 for the ``free``
+    colours, which no guess has used and which may be permuted in any way too).
+
+    >>> v = Variant(3, 3)
+    >>> len(Symmetry.of(v).maps), len(Symmetry.of(v, [v.parse("112")]).maps)
+    (6, 2)
+    """
+
+    maps: tuple
+    free: tuple
+
+    @classmethod
+    def of(cls, variant: Variant, guesses=()) -> Symmetry:
+        """The symmetry left after ``guesses``."""
+        pegs = itertools.permutations(range(variant.pegs))
+        symmetry = cls(
+            tuple((peg, (-1,) * variant.colours) for peg in pegs), tuple(range(variant.colours))
+        )
+        for guess in guesses:
+            symmetry = symmetry.after(variant, guess)
+        return symmetry
+
+    def after(self, variant: Variant, guess: int) -> Symmetry:
+        """The maps of this symmetry that also keep ``guess``."""
+        code = [int(colour) for colour in variant.codes()[guess]]
+        new = set(code) & set(self.free)
+        maps = []
+        for peg, colour_of in self.maps:
+            colour_of, taken = list(colour_of), set()
+            for at, colour in enumerate(code):
+                image = code[peg[at]]
+                if colour_of[colour] < 0 and image in new and image not in taken:
+                    colour_of[colour] = image
+                    taken.add(image)
+                elif colour_of[colour] != image:
+                    break
+            else:
+                maps.append((peg, tuple(colour_of)))
+        return Symmetry(tuple(maps), tuple(c for c in self.free if c not in new))
+
+
 @cache
-def _pool(variant: Variant, free: tuple) -> np.ndarray:
-    return np.asarray(canonical_guesses(variant, free=free), np.int32)
+def _pool(variant: Variant, symmetry: Symmetry) -> np.ndarray:
+    """The guesses worth trying under ``symmetry``: the least code of each class of
+    codes it maps to each other."""
+    codes = variant.codes().astype(np.int64)
+    n, rows = len(codes), np.arange(len(codes))
+    weights = variant.colours ** np.arange(variant.pegs - 1, -1, -1)
+    free = np.asarray(symmetry.free, np.int64)
+    is_free = np.zeros(variant.colours, bool)
+    is_free[free] = True
+    least = np.full(n, np.iinfo(np.int64).max)
+    for peg, colour_of in symmetry.maps:
+        colour = np.where(np.asarray(colour_of) < 0, np.arange(variant.colours), colour_of)
+        image = np.empty_like(codes)
+        image[:, list(peg)] = colour[codes]
+        # then the free colours renamed in order of first appearance: the least image
+        named = np.full((n, variant.colours), -1)
+        met = np.zeros(n, np.int64)
+        for position in range(variant.pegs):
+            col = image[:, position]
+            fresh = is_free[col] & (named[rows, col] < 0)
+            named[rows[fresh], col[fresh]] = free[met[fresh]]
+            met += fresh
+            image[:, position] = np.where(is_free[col], named[rows, col], col)
+        least = np.minimum(least, image @ weights)
+    pool = np.flatnonzero(codes @ weights == least).astype(np.int32)
+    pool.flags.writeable = False
+    return pool
 
 
 @cache
