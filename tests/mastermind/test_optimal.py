@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hamle.mastermind as mm
-from hamle.mastermind import optimal
+from hamle.mastermind import _kernels, optimal
 from hamle.mastermind.tree import TreeError, strategy_tree, tree_json, verify
 
 SMALL = [(2, 2, True), (2, 3, True), (3, 2, True), (2, 4, True), (3, 3, True), (3, 4, True)]
@@ -23,6 +23,13 @@ SMALL += [(2, 3, False), (2, 4, False), (3, 4, False), (3, 5, False)]
 def plain_optimum(variant: mm.Variant, max_guesses: int | None) -> int | None:
     """The least total over every strategy, by trying every code at every set (no bounds,
     no symmetry); None when no strategy stays within ``max_guesses``."""
+    total = plain_cost(variant)(frozenset(range(variant.size)), max_guesses or variant.size)
+    return None if total == float("inf") else int(total)
+
+
+@cache
+def plain_cost(variant: mm.Variant):
+    """cost(secrets, guesses left): the least total of a set of secrets, inf if none."""
     codes = [tuple(int(c) for c in row) for row in variant.codes()]
 
     def answer(secret, guess):
@@ -49,8 +56,7 @@ def plain_optimum(variant: mm.Variant, max_guesses: int | None) -> int | None:
             )
         return best
 
-    total = cost(frozenset(range(len(codes))), max_guesses or len(codes))
-    return None if total == float("inf") else int(total)
+    return cost
 
 
 @pytest.mark.parametrize("spec", SMALL, ids=str)
@@ -79,6 +85,41 @@ def test_capped_totals_agree_with_a_plain_search(spec):
         check = verify(tree_json(solution.tree, variant, "optimal", cap))
         assert solution.total == check.total == expected >= free.total
         assert check.maximum <= cap
+
+
+@pytest.mark.parametrize("spec", [(3, 3, True), (2, 4, True), (3, 4, True), (3, 4, False)])
+@given(data=st.data())
+@settings(max_examples=25, deadline=None)
+def test_the_kernel_costs_sets_as_a_plain_search_does(spec, data):
+    variant = mm.Variant(*spec)
+    codes = data.draw(st.sets(st.integers(0, variant.size - 1), min_size=1, max_size=16))
+    depth = data.draw(st.integers(1, 5))
+    exact = plain_cost(variant)(frozenset(codes), depth)
+    limit = data.draw(st.sampled_from([optimal.UNSOLVABLE, 2 * len(codes), 3 * len(codes)]))
+    search = optimal._Search(variant, depth, None)
+    cands = np.array(sorted(codes), np.int32)
+    everything = np.arange(variant.size, dtype=np.int32)
+    cost, guess, _ = _kernels.optimal_cost(
+        search.table, variant.answer_slots, search.digits, variant.repeat,
+        search.colour_sets, cands, everything, 0, depth, limit, search.least, search.reach,
+    )  # fmt: skip
+    if exact < limit:
+        assert cost == exact
+        answers = variant.feedback(guess, cands)
+        parts = [frozenset(cands[answers == a].tolist()) for a in set(answers.tolist())]
+        won = variant.solved in answers
+        below = [plain_cost(variant)(part, depth - 1) for part in parts if part != {guess}]
+        assert len(codes) + sum(below) == exact or (won and len(codes) == 1)
+    else:
+        assert cost >= limit and guess == -1
+
+
+@pytest.mark.parametrize("spec", [(3, 3, True), (3, 4, True), (3, 4, False)], ids=str)
+def test_searching_every_set_of_a_symmetric_history_in_python_changes_nothing(spec, monkeypatch):
+    variant = mm.Variant(*spec)
+    monkeypatch.setattr(optimal, "KERNEL_SETS", 0)
+    assert optimal.solve(variant).total == plain_optimum(variant, None)
+    assert optimal.solve(variant, 4).total == plain_optimum(variant, 4)
 
 
 def test_the_optimum_beats_every_heuristic_on_4x4():

@@ -638,3 +638,286 @@ def guess_bounds(table, pool, candidates, slots, solved, least):
             largest[i] = max(largest[i], counts[a])
         bounds[i] = total
     return bounds, solves, largest
+
+
+@njit(cache=True, inline="always")
+def _worth_trying(digits, code, free, absent, repeat):
+    """Whether ``code`` is the one code tried of its class: codes equal up to permuting
+    the colours in ``free`` (a bit mask of colours no guess has used) or the colours in
+    ``absent`` (no candidate has them) split the candidates alike, and so do codes with
+    repeated colours that differ only in which absent colours they hold. The free and the
+    absent colours a code holds must first appear in increasing order, lowest first; with
+    repeated colours allowed, its absent colours must all be the lowest one."""
+    free &= ~absent
+    for colour in digits[code]:
+        bit = np.int64(1) << colour
+        if absent & bit:
+            if colour != _lowest(absent):
+                return False
+            if not repeat:
+                absent &= ~bit
+        elif free & bit:
+            if colour != _lowest(free):
+                return False
+            free &= ~bit
+    return True
+
+
+@njit(cache=True)
+def _grown(array, needed):
+    """A copy of ``array`` with room for at least ``needed`` entries."""
+    bigger = np.empty(max(needed, 2 * len(array)), array.dtype)
+    bigger[: len(array)] = array
+    return bigger
+
+
+@njit(cache=True)
+def _obvious(table, work, start, n, solved, depth, counts):
+    """Whether some candidate of the ``n`` at ``work[start:]`` splits the others into
+    parts of one, or else (with three guesses left) of one and a single part of two; if
+    so, leaves the first such candidate in ``counts[0]`` and its parts of two in
+    ``counts[1]``."""
+    best, pairs = -1, 2
+    for i in range(n):
+        row = table[work[start + i]]
+        counts[:] = 0
+        doubles = 0
+        for j in range(n):
+            counts[row[work[start + j]]] += 1
+        counts[solved] = 0
+        for a in range(len(counts)):
+            if counts[a] > 2:
+                doubles = 2
+                break
+            doubles += counts[a] == 2
+        if doubles < pairs:
+            best, pairs = work[start + i], doubles
+            if doubles == 0:
+                break
+    if pairs > 1 or (pairs == 1 and depth < 3):
+        return False
+    counts[0], counts[1] = best, pairs
+    return True
+
+
+@njit(cache=True)
+def optimal_cost(
+    table, slots, digits, repeat, colour_sets, candidates, pool, free, depth, limit, least, reach
+):
+    """The optimal search (``optimal._Search.cost``) of a set whose history no peg
+    permutation keeps, without recursion or memo: the least cost of ``candidates`` within
+    ``depth`` guesses and the first guess of a strategy reaching it, if that cost is below
+    ``limit``; otherwise some number at least ``limit`` and -1. The first guess is one of
+    ``pool``, later ones what ``_worth_trying`` keeps of the codes (``digits``, with
+    ``repeat`` and ``colour_sets`` as bit masks); ``free`` is the bit mask of the colours
+    no guess has used. ``reach[d]`` is the most codes d guesses can solve.
+    """
+    size, solved, n0 = table.shape[0], table[0, 0], len(candidates)
+    everything = np.int64(0)
+    for colours in colour_sets:
+        everything |= colours
+    levels = n0 + 2  # every part is smaller than its set
+    unsolvable = np.int64(1) << 40
+    work = np.empty(8 * n0, np.int32)  # each level's set, then its guess's parts
+    work[:n0] = candidates
+    f_start = np.empty(levels, np.int64)
+    f_region = np.empty(levels, np.int64)  # where the parts of the level's guess go
+    f_n = np.empty(levels, np.int64)
+    f_depth = np.empty(levels, np.int64)
+    f_free = np.empty(levels, np.int64)
+    f_limit = np.empty(levels, np.int64)
+    f_lower = np.empty(levels, np.int64)
+    f_best = np.empty(levels, np.int64)
+    f_chosen = np.empty(levels, np.int64)
+    f_count = np.empty(levels, np.int64)
+    f_at = np.empty(levels, np.int64)
+    f_guess = np.empty(levels, np.int64)
+    f_acc = np.empty(levels, np.int64)
+    f_parts = np.empty(levels, np.int64)
+    f_part = np.empty(levels, np.int64)
+    f_state = np.empty(levels, np.int64)
+    part_start = np.zeros((levels, slots), np.int64)
+    part_n = np.zeros((levels, slots), np.int64)
+    f_kept = np.empty(levels, np.int64)  # where the level's guesses worth trying start
+    kept_guess = np.empty(4 * size, np.int64)  # in order, with their bounds and largest parts
+    kept_bound = np.empty(4 * size, np.int64)
+    kept_big = np.empty(4 * size, np.int64)
+    bound_of = np.empty(size, np.int64)
+    largest_of = np.empty(size, np.int64)
+    keys = np.empty(size, np.int64)
+    counts = np.zeros(slots, np.int64)
+    offsets = np.zeros(slots + 1, np.int64)
+    spare = np.empty(n0, np.int32)
+
+    level = 0
+    f_start[0], f_n[0], f_depth[0], f_free[0], f_limit[0] = 0, n0, depth, free, limit
+    f_region[0], f_kept[0] = n0, 0
+    entering, returning, result = True, False, np.int64(0)
+    visits = 0
+    while True:
+        if entering:
+            entering = False
+            n, d, lim = f_n[level], f_depth[level], f_limit[level]
+            returning = True
+            f_chosen[level] = work[f_start[level]]
+            if n == 1:
+                result = 1 if d >= 1 else unsolvable
+            elif n == 2:
+                result = 3 if d >= 2 else unsolvable
+            elif d < 2 or n > reach[min(d, len(reach) - 1)]:
+                result = unsolvable
+            elif least[n] >= lim:
+                result = least[n]
+            elif n < slots and _obvious(table, work, f_start[level], n, solved, d, counts):
+                # a candidate that splits the rest into ones (or into ones and one pair, if
+                # no candidate does better) is a best guess: nothing splits wider
+                result = 2 * n - 1 + counts[1]
+                f_chosen[level] = counts[0]
+            else:
+                returning = False
+                visits += 1
+                if f_region[level] + n > len(work):
+                    work = _grown(work, f_region[level] + n)
+                if f_kept[level] + size > len(kept_guess):
+                    kept_guess = _grown(kept_guess, f_kept[level] + size)
+                    kept_bound = _grown(kept_bound, f_kept[level] + size)
+                    kept_big = _grown(kept_big, f_kept[level] + size)
+                node = work[f_start[level] : f_start[level] + n]
+                absent = everything
+                for c in node:
+                    absent &= ~colour_sets[c]
+                lowest, kept = unsolvable, 0
+                for i in range(len(pool) if level == 0 else size):
+                    g = pool[i] if level == 0 else i
+                    if level and not _worth_trying(digits, g, f_free[level], absent, repeat):
+                        continue
+                    row = table[g]
+                    counts[:] = 0
+                    for c in node:
+                        counts[row[c]] += 1
+                    hit = counts[solved]
+                    counts[solved] = 0
+                    total, big = n, 0
+                    for a in range(slots):
+                        if counts[a] == n:
+                            total = unsolvable
+                            break
+                        total += least[counts[a]]
+                        big = max(big, counts[a])
+                    lowest = min(lowest, total)
+                    if total < lim:
+                        # by bound, then candidates first, then code
+                        keys[kept] = (total * 2 + 1 - hit) * size + g
+                        bound_of[g], largest_of[g] = total, big
+                        kept += 1
+                f_lower[level] = max(least[n], lowest)
+                if kept == 0:
+                    result = max(f_lower[level], lim)
+                    returning = True
+                else:
+                    sorted_keys = np.sort(keys[:kept])
+                    for i in range(kept):
+                        g = sorted_keys[i] % size
+                        at = f_kept[level] + i
+                        kept_guess[at], kept_bound[at], kept_big[at] = g, bound_of[g], largest_of[g]
+                    f_count[level], f_at[level] = kept, 0
+                    f_best[level], f_chosen[level], f_state[level] = lim, -1, 0
+        if returning:
+            returning = False
+            if level == 0:
+                return result, f_chosen[0] if result < limit else -1, visits
+            level -= 1
+            k = part_n[level, f_part[level]]
+            floor = least[k]
+            if result >= f_best[level] - (f_acc[level] - floor):
+                f_state[level] = 0  # this guess cannot beat the best: the next one
+            else:
+                f_acc[level] += result - floor
+                f_part[level] += 1
+        if f_state[level] == 1:  # the parts of the guess under way, smallest first
+            d = f_depth[level] - 1
+            while f_part[level] < f_parts[level]:
+                k = part_n[level, f_part[level]]
+                if k > 2:
+                    break
+                cost = (1 if d >= 1 else unsolvable) if k == 1 else (3 if d >= 2 else unsolvable)
+                if cost >= f_best[level] - (f_acc[level] - least[k]):
+                    f_state[level] = 0
+                    break
+                f_acc[level] += cost - least[k]
+                f_part[level] += 1
+            if f_state[level] == 1:
+                if f_part[level] < f_parts[level]:
+                    p = f_part[level]
+                    child = level + 1
+                    f_start[child] = part_start[level, p]
+                    f_region[child] = f_region[level] + f_n[level]
+                    f_kept[child] = f_kept[level] + f_count[level]
+                    f_n[child] = part_n[level, p]
+                    f_depth[child] = d
+                    f_free[child] = f_free[level] & ~colour_sets[f_guess[level]]
+                    f_limit[child] = f_best[level] - (f_acc[level] - least[part_n[level, p]])
+                    level = child
+                    entering = True
+                    continue
+                if f_acc[level] < f_best[level]:
+                    f_best[level], f_chosen[level] = f_acc[level], f_guess[level]
+                f_state[level] = 0
+                if f_best[level] <= f_lower[level]:
+                    result = f_best[level]
+                    returning = True
+                    continue
+        # the next guess by bound
+        while True:
+            at = f_at[level]
+            if at == f_count[level] or kept_bound[f_kept[level] + at] >= f_best[level]:
+                if f_chosen[level] >= 0:
+                    result = f_best[level]
+                else:
+                    result = max(f_lower[level], f_limit[level])
+                returning = True
+                break
+            f_at[level] += 1
+            at += f_kept[level]
+            g, bound, big = kept_guess[at], kept_bound[at], kept_big[at]
+            if big <= 1 or (big == 2 and f_depth[level] >= 3):
+                if bound < f_best[level]:  # parts of one or two cost their least
+                    f_best[level], f_chosen[level] = bound, g
+                    if bound <= f_lower[level]:
+                        result = bound
+                        returning = True
+                        break
+                continue
+            # split the set by g into the region after its own, parts smallest first
+            start, n, region = f_start[level], f_n[level], f_region[level]
+            row = table[g]
+            offsets[:] = 0
+            for j in range(n):
+                offsets[row[work[start + j]] + 1] += 1
+            for s in range(slots):
+                offsets[s + 1] += offsets[s]
+            parts = 0
+            for s in range(slots):
+                k = offsets[s + 1] - offsets[s]
+                if k and s != solved:
+                    part_start[level, parts] = region + offsets[s]
+                    part_n[level, parts] = k
+                    parts += 1
+            for j in range(n):
+                c = work[start + j]
+                a = row[c]
+                spare[offsets[a]] = c
+                offsets[a] += 1
+            work[region : region + n] = spare[:n]
+            # insertion sort of the parts by size
+            for i in range(1, parts):
+                ps, pn = part_start[level, i], part_n[level, i]
+                j = i - 1
+                while j >= 0 and part_n[level, j] > pn:
+                    part_start[level, j + 1] = part_start[level, j]
+                    part_n[level, j + 1] = part_n[level, j]
+                    j -= 1
+                part_start[level, j + 1], part_n[level, j + 1] = ps, pn
+            f_guess[level], f_acc[level] = g, bound
+            f_parts[level], f_part[level], f_state[level] = parts, 0, 1
+            break

@@ -35,6 +35,7 @@ from .errors import MastermindError
 from .history import History
 
 UNSOLVABLE = 1 << 40  # the cost of a set no strategy solves within the guesses left
+KERNEL_SETS = 400  # sets of at most this many codes are searched in one kernel call
 
 
 class Node(NamedTuple):
@@ -83,7 +84,7 @@ def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> So
             f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
             "guesses; allow more"
         )
-    tree = search.tree(everything, depth)
+    tree = search.tree(everything, colours, depth)
     nodes = search.nodes + (search.relaxed.nodes if search.relaxed else 0)
     return Solution(variant, max_guesses, total, tree, nodes, perf_counter() - started)
 
@@ -120,7 +121,7 @@ def next_guess(history: History, max_guesses: int | None = None) -> int:
             f"{len(cands)} candidates cannot all be found within the {max(depth, 0)} "
             f"guesses left of {max_guesses}"
         )
-    return search.guess(cands, depth)
+    return search.guess(cands, free, depth)
 
 
 @cache
@@ -210,7 +211,13 @@ class _Search:
         self.spread = len(_possible_answers(variant)) - 1  # answers that leave secrets
         self.least = least_totals(variant.size, self.spread)
         # reach[d]: the most secrets any strategy solves within d guesses
-        self.reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
+        reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
+        self.reach = np.minimum(reach, 1 << 62).astype(np.int64)
+        self.digits = variant.codes().astype(np.int64)
+        self.colour_sets = np.array(
+            [sum(1 << c for c in set(row.tolist())) for row in variant.codes()]
+        )
+        self.plain = Symmetry(((tuple(range(variant.pegs)), tuple(range(variant.colours))),), ())
         self.memo: dict[tuple, tuple[int, bool, int]] = {}
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
@@ -231,13 +238,23 @@ class _Search:
         if self.relaxed and not exact:
             free_cost, free_exact, _ = self.relaxed.memo.get((key[0], 0), (0, False, -1))
             if free_exact and self.relaxed.height(cands) <= depth:
-                self.memo[key] = (free_cost, True, self.relaxed.guess(cands, 0))
+                self.memo[key] = (free_cost, True, self.relaxed.guess(cands, self.plain, 0))
                 return free_cost
             lower = max(lower, free_cost)
         if exact or lower >= limit:
             return lower
-        self.nodes += 1
         self._report()
+        if len(free.maps) == 1 or n <= KERNEL_SETS:  # peg symmetry matters at the top only
+            mask = sum(1 << colour for colour in free.free)
+            total, guess, visits = _kernels.optimal_cost(
+                self.table, self.variant.answer_slots, self.digits, self.variant.repeat,
+                self.colour_sets, cands, _pool(self.variant, free), mask, depth, limit,
+                self.least, self.reach,
+            )  # fmt: skip
+            self.nodes += visits
+            self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
+            return self.memo[key][0]
+        self.nodes += 1
         pool = _pool(self.variant, free)
         bounds, solves, largest = _kernels.guess_bounds(
             self.table, pool, cands, self.variant.answer_slots, self.win, self.least
@@ -281,14 +298,14 @@ class _Search:
             bound += cost - floor
         return bound
 
-    def guess(self, cands: np.ndarray, depth: int) -> int:
-        """The best guess found for ``cands`` (after ``cost`` solved it)."""
+    def guess(self, cands: np.ndarray, symmetry: Symmetry, depth: int) -> int:
+        """The best guess for ``cands`` (searched now unless ``cost`` has solved it)."""
         if len(cands) <= 2:
             return int(cands[0])
-        _, exact, guess = self.memo.get((cands.tobytes(), depth if self.capped else 0), (0, 0, -1))
-        if not exact and self.relaxed:  # below a set the free strategy solved within the cap
-            return self.relaxed.guess(cands, 0)
-        return guess
+        key = (cands.tobytes(), depth if self.capped else 0)
+        if not self.memo.get(key, (0, False))[1]:
+            self.cost(cands, symmetry, depth if self.capped else self.variant.size, UNSOLVABLE)
+        return self.memo[key][2]
 
     def height(self, cands: np.ndarray) -> int:
         """The most guesses the strategy found for ``cands`` needs for one secret."""
@@ -296,12 +313,12 @@ class _Search:
             return len(cands)
         key = cands.tobytes()
         if key not in self.heights:
-            guess = self.guess(cands, 0)
+            guess = self.guess(cands, self.plain, 0)
             parts = _parts(self.table[guess, cands], cands, self.win)
             self.heights[key] = 1 + max(self.height(part) for _, part in parts)
         return self.heights[key]
 
-    def tree(self, cands: np.ndarray, depth: int) -> Node:
+    def tree(self, cands: np.ndarray, symmetry: Symmetry, depth: int) -> Node:
         """The decision tree of the optimal strategy found for ``cands``."""
         n = len(cands)
         if n == 1:
@@ -309,10 +326,10 @@ class _Search:
         if n == 2:
             guess = int(cands[0])
             return Node(guess, ((int(self.table[guess, cands[1]]), Node(int(cands[1]), ())),))
-        guess = self.guess(cands, depth)
-        answers = self.table[guess, cands]
+        guess = self.guess(cands, symmetry, depth)
+        answers, later = self.table[guess, cands], symmetry.after(self.variant, guess)
         children = tuple(
-            (answer, self.tree(part, depth - 1))
+            (answer, self.tree(part, later, depth - 1))
             for answer, part in _parts(answers, cands, self.win)
         )
         return Node(guess, children)
