@@ -100,7 +100,7 @@ def test_the_kernel_costs_sets_as_a_plain_search_does(spec, data):
     cands = np.array(sorted(codes), np.int32)
     everything = np.arange(variant.size, dtype=np.int32)
     cost, guess, _ = _kernels.optimal_cost(
-        search.table, variant.answer_slots, search.digits, variant.repeat,
+        search.blocks, variant.answer_slots, search.answers, search.digits, variant.repeat,
         search.colour_sets, cands, everything, 0, depth, limit, search.least, search.reach,
     )  # fmt: skip
     if exact < limit:

@@ -663,6 +663,89 @@ def _worth_trying(digits, code, free, absent, repeat):
     return True
 
 
+@njit(cache=True, inline="always")
+def _score_block(table, node, pool, direct, g0, width, answers, least, scratch):
+    """For the guesses g0 .. g0 + width - 1 (of ``pool`` unless ``direct``): the least
+    cost of playing each on ``node`` (unsolvable if it splits nothing), whether it splits
+    the others into single codes and whether it is a candidate, in ``scratch[2:5]``.
+    ``answers`` lists the answers a code can get, the solving one last."""
+    tally, lane, totals, singles, hits, masks, counts = scratch
+    n, last, solved = len(node), len(answers) - 1, answers[len(answers) - 1]
+    unsolvable = np.int64(1) << 40
+    if n <= last + 1 and answers.max() < 64:
+        # no part can be larger than the answers: each part of k costs at least 2k - 1,
+        # so the least cost is 3n - 2 (if a candidate) - the number of parts
+        masks[:] = 0
+        for c in node:
+            row = table[c]  # answers are symmetric: row c holds c's answer to each guess
+            if direct:
+                for t in range(LANES):
+                    masks[t] |= np.uint64(1) << np.uint64(row[g0 + t])
+            else:
+                for t in range(width):
+                    masks[t] |= np.uint64(1) << np.uint64(row[pool[g0 + t]])
+        for t in range(width):
+            hits[t] = (masks[t] >> np.uint64(solved)) & np.uint64(1)
+            parts = popcount(masks[t]) - hits[t]
+            totals[t] = 3 * n - 2 * hits[t] - parts if parts > 1 or hits[t] else unsolvable
+            singles[t] = parts == n - hits[t]
+        return
+    if n < 256:  # the answers of 64 guesses to each candidate, counted in bytes
+        tally[:] = 0
+        for c in node:
+            row = table[c]
+            if direct:
+                for t in range(LANES):
+                    lane[t] = row[g0 + t]
+            else:
+                for t in range(width):
+                    lane[t] = row[pool[g0 + t]]
+            for k in range(len(answers)):
+                a = answers[k]
+                for t in range(LANES):
+                    tally[k, t] += lane[t] == a
+        for t in range(LANES):
+            totals[t], singles[t], hits[t] = n, 0, tally[last, t]
+        for k in range(last):
+            for t in range(LANES):
+                part = np.int64(tally[k, t])
+                totals[t] += least[part]
+                singles[t] = max(singles[t], part)  # the largest part, for now
+        for t in range(width):
+            totals[t] = unsolvable if singles[t] == n else totals[t]
+            singles[t] = singles[t] <= 1
+        return
+    for t in range(width):
+        g = g0 + t if direct else pool[g0 + t]
+        counts[:] = 0
+        for c in node:
+            counts[table[c, g]] += 1
+        totals[t], singles[t], hits[t] = n, 0, counts[solved]
+        for k in range(last):
+            part = counts[answers[k]]
+            totals[t] += least[part]
+            singles[t] = max(singles[t], part)
+        totals[t] = unsolvable if singles[t] == n else totals[t]
+        singles[t] = singles[t] <= 1
+
+
+@njit(cache=True, inline="always")
+def _sift_down(heap, base, count, at):
+    """Restore the least-first heap ``heap[base : base + count]`` below entry ``at``."""
+    key = heap[base + at]
+    while True:
+        child = 2 * at + 1
+        if child >= count:
+            break
+        if child + 1 < count and heap[base + child + 1] < heap[base + child]:
+            child += 1
+        if heap[base + child] >= key:
+            break
+        heap[base + at] = heap[base + child]
+        at = child
+    heap[base + at] = key
+
+
 @njit(cache=True)
 def _grown(array, needed):
     """A copy of ``array`` with room for at least ``needed`` entries."""
@@ -702,7 +785,19 @@ def _obvious(table, work, start, n, solved, depth, counts):
 
 @njit(cache=True)
 def optimal_cost(
-    table, slots, digits, repeat, colour_sets, candidates, pool, free, depth, limit, least, reach
+    table,
+    slots,
+    answers,
+    digits,
+    repeat,
+    colour_sets,
+    candidates,
+    pool,
+    free,
+    depth,
+    limit,
+    least,
+    reach,
 ):
     """The optimal search (``optimal._Search.cost``) of a set whose history no peg
     permutation keeps, without recursion or memo: the least cost of ``candidates`` within
@@ -713,6 +808,15 @@ def optimal_cost(
     no guess has used. ``reach[d]`` is the most codes d guesses can solve.
     """
     size, solved, n0 = table.shape[0], table[0, 0], len(candidates)
+    scratch = (
+        np.zeros((len(answers), LANES), np.uint8),
+        np.zeros(LANES, np.uint8),
+        np.zeros(LANES, np.int64),
+        np.zeros(LANES, np.int64),
+        np.zeros(LANES, np.int64),
+        np.zeros(LANES, np.uint64),
+        np.zeros(slots, np.int64),
+    )
     everything = np.int64(0)
     for colours in colour_sets:
         everything |= colours
@@ -730,7 +834,6 @@ def optimal_cost(
     f_best = np.empty(levels, np.int64)
     f_chosen = np.empty(levels, np.int64)
     f_count = np.empty(levels, np.int64)
-    f_at = np.empty(levels, np.int64)
     f_guess = np.empty(levels, np.int64)
     f_acc = np.empty(levels, np.int64)
     f_parts = np.empty(levels, np.int64)
@@ -738,13 +841,8 @@ def optimal_cost(
     f_state = np.empty(levels, np.int64)
     part_start = np.zeros((levels, slots), np.int64)
     part_n = np.zeros((levels, slots), np.int64)
-    f_kept = np.empty(levels, np.int64)  # where the level's guesses worth trying start
-    kept_guess = np.empty(4 * size, np.int64)  # in order, with their bounds and largest parts
-    kept_bound = np.empty(4 * size, np.int64)
-    kept_big = np.empty(4 * size, np.int64)
-    bound_of = np.empty(size, np.int64)
-    largest_of = np.empty(size, np.int64)
-    keys = np.empty(size, np.int64)
+    f_kept = np.empty(levels, np.int64)  # where the level's heap of guesses starts
+    heap = np.empty(4 * size, np.int64)  # keys (bound, not a candidate, code, ones or not)
     counts = np.zeros(slots, np.int64)
     offsets = np.zeros(slots + 1, np.int64)
     spare = np.empty(n0, np.int32)
@@ -778,49 +876,42 @@ def optimal_cost(
                 visits += 1
                 if f_region[level] + n > len(work):
                     work = _grown(work, f_region[level] + n)
-                if f_kept[level] + size > len(kept_guess):
-                    kept_guess = _grown(kept_guess, f_kept[level] + size)
-                    kept_bound = _grown(kept_bound, f_kept[level] + size)
-                    kept_big = _grown(kept_big, f_kept[level] + size)
+                if f_kept[level] + size > len(heap):
+                    heap = _grown(heap, f_kept[level] + size)
                 node = work[f_start[level] : f_start[level] + n]
                 absent = everything
                 for c in node:
                     absent &= ~colour_sets[c]
                 lowest, kept = unsolvable, 0
-                for i in range(len(pool) if level == 0 else size):
-                    g = pool[i] if level == 0 else i
-                    if level and not _worth_trying(digits, g, f_free[level], absent, repeat):
-                        continue
-                    row = table[g]
-                    counts[:] = 0
-                    for c in node:
-                        counts[row[c]] += 1
-                    hit = counts[solved]
-                    counts[solved] = 0
-                    total, big = n, 0
-                    for a in range(slots):
-                        if counts[a] == n:
-                            total = unsolvable
-                            break
-                        total += least[counts[a]]
-                        big = max(big, counts[a])
-                    lowest = min(lowest, total)
-                    if total < lim:
-                        # by bound, then candidates first, then code
-                        keys[kept] = (total * 2 + 1 - hit) * size + g
-                        bound_of[g], largest_of[g] = total, big
-                        kept += 1
+                direct = level > 0  # below the first guess, every code (but the filtered)
+                count = size if direct else len(pool)
+                for g0 in range(0, count, LANES):
+                    width = min(LANES, count - g0)
+                    _score_block(table, node, pool, direct, g0, width, answers, least, scratch)
+                    totals, singles, hits = scratch[2], scratch[3], scratch[4]
+                    low_bit = absent & -absent
+                    for t in range(width):
+                        g = g0 + t if direct else pool[g0 + t]
+                        if direct and (
+                            colour_sets[g] & absent & ~low_bit
+                            if repeat and not f_free[level]
+                            else not _worth_trying(digits, g, f_free[level], absent, repeat)
+                        ):
+                            continue
+                        total = totals[t]
+                        lowest = min(lowest, total)
+                        if total < lim:  # by bound, then candidates first, then code
+                            key = ((total * 2 + 1 - hits[t]) * size + g) * 2 + 1 - singles[t]
+                            heap[f_kept[level] + kept] = key
+                            kept += 1
                 f_lower[level] = max(least[n], lowest)
                 if kept == 0:
                     result = max(f_lower[level], lim)
                     returning = True
                 else:
-                    sorted_keys = np.sort(keys[:kept])
-                    for i in range(kept):
-                        g = sorted_keys[i] % size
-                        at = f_kept[level] + i
-                        kept_guess[at], kept_bound[at], kept_big[at] = g, bound_of[g], largest_of[g]
-                    f_count[level], f_at[level] = kept, 0
+                    for i in range(kept // 2 - 1, -1, -1):
+                        _sift_down(heap, f_kept[level], kept, i)
+                    f_count[level] = kept
                     f_best[level], f_chosen[level], f_state[level] = lim, -1, 0
         if returning:
             returning = False
@@ -869,19 +960,21 @@ def optimal_cost(
                     continue
         # the next guess by bound
         while True:
-            at = f_at[level]
-            if at == f_count[level] or kept_bound[f_kept[level] + at] >= f_best[level]:
+            base, kept = f_kept[level], f_count[level]
+            if kept == 0 or heap[base] // 2 // size // 2 >= f_best[level]:
                 if f_chosen[level] >= 0:
                     result = f_best[level]
                 else:
                     result = max(f_lower[level], f_limit[level])
                 returning = True
                 break
-            f_at[level] += 1
-            at += f_kept[level]
-            g, bound, big = kept_guess[at], kept_bound[at], kept_big[at]
-            if big <= 1 or (big == 2 and f_depth[level] >= 3):
-                if bound < f_best[level]:  # parts of one or two cost their least
+            key = heap[base]
+            heap[base] = heap[base + kept - 1]
+            f_count[level] = kept - 1
+            _sift_down(heap, base, kept - 1, 0)
+            g, bound = key // 2 % size, key // 2 // size // 2
+            if key % 2 == 0:
+                if bound < f_best[level]:  # parts of one cost their least
                     f_best[level], f_chosen[level] = bound, g
                     if bound <= f_lower[level]:
                         result = bound

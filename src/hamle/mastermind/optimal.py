@@ -84,7 +84,7 @@ def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> So
             f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
             "guesses; allow more"
         )
-    tree = search.tree(everything, colours, depth)
+    tree = search.tree(everything, colours, depth, total)
     nodes = search.nodes + (search.relaxed.nodes if search.relaxed else 0)
     return Solution(variant, max_guesses, total, tree, nodes, perf_counter() - started)
 
@@ -206,6 +206,9 @@ class _Search:
                 f"{variant.describe()} is too big to search for the optimal strategy"
             )
         self.variant, self.table = variant, table
+        # the kernel reads the answers of 64 guesses at once: rows padded to whole blocks
+        self.blocks = np.zeros((variant.size, -(-variant.size // 64) * 64), np.uint8)
+        self.blocks[:, : variant.size] = table
         self.capped = max_guesses is not None
         self.win = variant.solved
         self.spread = len(_possible_answers(variant)) - 1  # answers that leave secrets
@@ -214,6 +217,8 @@ class _Search:
         reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
         self.reach = np.minimum(reach, 1 << 62).astype(np.int64)
         self.digits = variant.codes().astype(np.int64)
+        answers = [*sorted(_possible_answers(variant) - {self.win}), self.win]
+        self.answers = np.array(answers, np.uint8)  # the solving one last
         self.colour_sets = np.array(
             [sum(1 << c for c in set(row.tolist())) for row in variant.codes()]
         )
@@ -247,9 +252,9 @@ class _Search:
         if len(free.maps) == 1 or n <= KERNEL_SETS:  # peg symmetry matters at the top only
             mask = sum(1 << colour for colour in free.free)
             total, guess, visits = _kernels.optimal_cost(
-                self.table, self.variant.answer_slots, self.digits, self.variant.repeat,
-                self.colour_sets, cands, _pool(self.variant, free), mask, depth, limit,
-                self.least, self.reach,
+                self.blocks, self.variant.answer_slots, self.answers, self.digits,
+                self.variant.repeat, self.colour_sets, cands, _pool(self.variant, free), mask,
+                depth, limit, self.least, self.reach,
             )  # fmt: skip
             self.nodes += visits
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
@@ -298,13 +303,14 @@ class _Search:
             bound += cost - floor
         return bound
 
-    def guess(self, cands: np.ndarray, symmetry: Symmetry, depth: int) -> int:
-        """The best guess for ``cands`` (searched now unless ``cost`` has solved it)."""
+    def guess(self, cands, symmetry: Symmetry, depth: int, limit: int = UNSOLVABLE) -> int:
+        """The best guess for ``cands`` (searched now, knowing that its cost is below
+        ``limit``, unless ``cost`` has solved it)."""
         if len(cands) <= 2:
             return int(cands[0])
         key = (cands.tobytes(), depth if self.capped else 0)
         if not self.memo.get(key, (0, False))[1]:
-            self.cost(cands, symmetry, depth if self.capped else self.variant.size, UNSOLVABLE)
+            self.cost(cands, symmetry, depth if self.capped else self.variant.size, limit)
         return self.memo[key][2]
 
     def height(self, cands: np.ndarray) -> int:
@@ -318,21 +324,27 @@ class _Search:
             self.heights[key] = 1 + max(self.height(part) for _, part in parts)
         return self.heights[key]
 
-    def tree(self, cands: np.ndarray, symmetry: Symmetry, depth: int) -> Node:
-        """The decision tree of the optimal strategy found for ``cands``."""
+    def tree(self, cands: np.ndarray, symmetry: Symmetry, depth: int, total: int) -> Node:
+        """The decision tree of the optimal strategy found for ``cands``, which costs
+        ``total``; sets the kernel solved without keeping their guess are searched again,
+        each below what the others leave of the total."""
         n = len(cands)
         if n == 1:
             return Node(int(cands[0]), ())
         if n == 2:
             guess = int(cands[0])
             return Node(guess, ((int(self.table[guess, cands[1]]), Node(int(cands[1]), ())),))
-        guess = self.guess(cands, symmetry, depth)
+        guess = self.guess(cands, symmetry, depth, total + 1)
         answers, later = self.table[guess, cands], symmetry.after(self.variant, guess)
-        children = tuple(
-            (answer, self.tree(part, later, depth - 1))
-            for answer, part in _parts(answers, cands, self.win)
-        )
-        return Node(guess, children)
+        parts = _parts(answers, cands, self.win)
+        left = total - n - sum(int(self.least[len(part)]) for _, part in parts)
+        children = []
+        for answer, part in parts:
+            left += int(self.least[len(part)])
+            cost = self.cost(part, later, depth - 1, left + 1)
+            children.append((answer, self.tree(part, later, depth - 1, cost)))
+            left -= cost
+        return Node(guess, tuple(children))
 
     def _report(self) -> None:
         if self.progress is not None and perf_counter() - self.reported > 1.0:
