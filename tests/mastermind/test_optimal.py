@@ -101,7 +101,8 @@ def test_the_kernel_costs_sets_as_a_plain_search_does(spec, data):
     everything = np.arange(variant.size, dtype=np.int32)
     cost, guess, _ = _kernels.optimal_cost(
         search.blocks, variant.answer_slots, search.answers, search.digits, variant.repeat,
-        search.colour_sets, cands, everything, 0, depth, limit, search.least, search.reach,
+        search.colour_sets, cands, everything, 0, True, depth, limit, search.least,
+        search.reach,
     )  # fmt: skip
     if exact < limit:
         assert cost == exact
@@ -120,6 +121,17 @@ def test_searching_every_set_of_a_symmetric_history_in_python_changes_nothing(sp
     monkeypatch.setattr(optimal, "KERNEL_SETS", 0)
     assert optimal.solve(variant).total == plain_optimum(variant, None)
     assert optimal.solve(variant, 4).total == plain_optimum(variant, 4)
+
+
+@pytest.mark.parametrize("switches", [(False, True), (True, False), (False, False)])
+@pytest.mark.parametrize("spec", [(3, 3, True), (3, 4, False)], ids=str)
+def test_symmetry_and_memo_switched_off_change_no_total(spec, switches):
+    variant = mm.Variant(*spec)
+    symmetry, memo = switches
+    for cap in (None, 4):
+        solution = optimal.solve(variant, cap, symmetry=symmetry, memo=memo)
+        assert solution.total == plain_optimum(variant, cap)
+        assert verify(tree_json(solution.tree, variant, "optimal", cap)).total == solution.total
 
 
 def test_the_optimum_beats_every_heuristic_on_4x4():

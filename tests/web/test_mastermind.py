@@ -262,7 +262,8 @@ def test_answers_out_of_bounds_are_422(client, body, where):
         ({"variant": "x" * 10_000}, 422, "variant:"),
         ({"variant": {"pegs": 8, "colours": 10}}, 422, "variant:"),
         ({"mode": "spectator"}, 422, "mode:"),
-        ({"strategy": "optimal"}, 400, "the optimal strategy is not offered: its tree"),
+        ({"variant": "4x8", "mode": "maker", "strategy": "optimal"}, 400, "not offered: its"),
+        ({"strategy": "optimal"}, 400, "optimal strategy plays only when the computer breaks"),
         ({"strategy": "s" * 41}, 422, "strategy:"),
         ({"variant": "super", "strategy": "minimax"}, 400, "is not offered for super"),
         ({"pegs": 20}, 422, "pegs:"),
@@ -341,9 +342,14 @@ def test_warm_up_runs(client):
 def test_optimal_is_offered_once_its_tree_is_solved_here(client, tmp_path, monkeypatch):
     from hamle.mastermind import optimal
     from hamle.mastermind.tree import strategy_tree, tree_json
+    from hamle.web import mastermind
 
     monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(optimal, "_TREES", {})
+    offered = {v["name"]: v for v in client.get(f"{API}/variants").json()}
+    assert offered["classic"]["maker_strategies"] == ["optimal"]  # solved when asked
+    assert offered["4x8"]["not_offered"] == {"optimal": "not-solved"}
+    monkeypatch.setattr(mastermind, "QUICK_OPTIMAL", 256)  # as if classic took long to solve
     offered = {v["name"]: v for v in client.get(f"{API}/variants").json()}
     assert offered["classic"]["not_offered"] == {"optimal": "not-solved"}
     assert offered["super"]["not_offered"] == {"optimal": "too-big"}
@@ -351,7 +357,7 @@ def test_optimal_is_offered_once_its_tree_is_solved_here(client, tmp_path, monke
     refused = client.post(f"{API}/games", json={"mode": "maker", "strategy": "optimal"})
     assert refused.status_code == 400 and "not solved on this server" in refused.json()["detail"]
     # A tree in the cache directory, as `hamle mastermind tree --strategy optimal` leaves it
-    # (Irving's tree stands in for the optimal one, which takes minutes to solve).
+    # (Irving's tree stands in for the optimal one: the cache is read as it is).
     data = tree_json(strategy_tree(mm.get_strategy("expected-size"), CLASSIC), CLASSIC, "optimal")
     data["total"] = mm.evaluate("expected-size", CLASSIC).total
     optimal.tree_path(CLASSIC, None).parent.mkdir(parents=True, exist_ok=True)

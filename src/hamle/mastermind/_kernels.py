@@ -794,6 +794,7 @@ def optimal_cost(
     candidates,
     pool,
     free,
+    collapse,
     depth,
     limit,
     least,
@@ -805,7 +806,8 @@ def optimal_cost(
     ``limit``; otherwise some number at least ``limit`` and -1. The first guess is one of
     ``pool``, later ones what ``_worth_trying`` keeps of the codes (``digits``, with
     ``repeat`` and ``colour_sets`` as bit masks); ``free`` is the bit mask of the colours
-    no guess has used. ``reach[d]`` is the most codes d guesses can solve.
+    no guess has used; absent colours count as one only if ``collapse``. ``reach[d]`` is
+    the most codes d guesses can solve.
     """
     size, solved, n0 = table.shape[0], table[0, 0], len(candidates)
     scratch = (
@@ -879,7 +881,7 @@ def optimal_cost(
                 if f_kept[level] + size > len(heap):
                     heap = _grown(heap, f_kept[level] + size)
                 node = work[f_start[level] : f_start[level] + n]
-                absent = everything
+                absent = everything if collapse else 0
                 for c in node:
                     absent &= ~colour_sets[c]
                 lowest, kept = unsolvable, 0

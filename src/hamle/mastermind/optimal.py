@@ -60,11 +60,20 @@ class Solution:
     seconds: float
 
 
-def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> Solution:
+def solve(
+    variant: Variant,
+    max_guesses: int | None = None,
+    progress=None,
+    *,
+    symmetry: bool = True,
+    memo: bool = True,
+) -> Solution:
     """The strategy of least total guesses over every secret of ``variant``, never more
     than ``max_guesses`` for one secret when set. ``progress(nodes, lower, upper)`` is
     called about once a second during long searches: the sets searched so far, and the
     bounds on the total known then (upper None until a whole strategy is found).
+    ``symmetry`` and ``memo`` off (for measuring what they save) try every code at every
+    set and search every set each time it is met.
 
     >>> solve(Variant(2, 2)).total, solve(Variant(2, 2), max_guesses=3).total
     (8, 8)
@@ -72,11 +81,13 @@ def solve(variant: Variant, max_guesses: int | None = None, progress=None) -> So
     check_cap(max_guesses)
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
-    colours = Symmetry.of(variant)
-    search = _Search(variant, None, progress)
-    if max_guesses is not None:  # the free optimum first: it bounds the capped one
+    search = _Search(variant, None, progress, symmetric=symmetry, remember=memo)
+    colours = Symmetry.of(variant) if symmetry else search.plain
+    if max_guesses is not None and memo:  # the free optimum first: it bounds the capped one
         search.cost(everything, colours, variant.size, UNSOLVABLE)
-        search = _Search(variant, max_guesses, progress, relaxed=search)
+        search = _Search(variant, max_guesses, progress, search, symmetry)
+    elif max_guesses is not None:
+        search = _Search(variant, max_guesses, progress, None, symmetry, memo)
     depth = max_guesses if max_guesses is not None else variant.size
     total = search.cost(everything, colours, depth, UNSOLVABLE)
     if total >= UNSOLVABLE:
@@ -197,9 +208,11 @@ def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None)
 class _Search:
     """One search's memo. A capped search may be given the ``relaxed`` search without the
     cap, already run: a set costs at least as much under the cap, and exactly as much
-    when the free strategy found for it needs no more guesses than are left."""
+    when the free strategy found for it needs no more guesses than are left. Without
+    ``remember``, the memo only keeps the guesses found, for the tree; ``symmetric``
+    off, absent colours are not taken as one."""
 
-    def __init__(self, variant: Variant, max_guesses: int | None, progress, relaxed=None):
+    def __init__(self, variant, max_guesses, progress, relaxed=None, symmetric=True, remember=True):
         table = feedback_table(variant)
         if table is None:
             raise MastermindError(
@@ -227,6 +240,7 @@ class _Search:
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
         self.relaxed, self.heights = relaxed, {}
+        self.symmetric, self.remember = symmetric, remember
 
     def cost(self, cands: np.ndarray, free: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
@@ -240,6 +254,8 @@ class _Search:
             return UNSOLVABLE
         key = (cands.tobytes(), depth if self.capped else 0)
         lower, exact, _ = self.memo.get(key, (int(self.least[n]), False, -1))
+        if not self.remember:
+            lower, exact = int(self.least[n]), False
         if self.relaxed and not exact:
             free_cost, free_exact, _ = self.relaxed.memo.get((key[0], 0), (0, False, -1))
             if free_exact and self.relaxed.height(cands) <= depth:
@@ -254,7 +270,7 @@ class _Search:
             total, guess, visits = _kernels.optimal_cost(
                 self.blocks, self.variant.answer_slots, self.answers, self.digits,
                 self.variant.repeat, self.colour_sets, cands, _pool(self.variant, free), mask,
-                depth, limit, self.least, self.reach,
+                self.symmetric, depth, limit, self.least, self.reach,
             )  # fmt: skip
             self.nodes += visits
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
