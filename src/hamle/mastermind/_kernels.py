@@ -844,7 +844,9 @@ def optimal_cost(
     part_start = np.zeros((levels, slots), np.int64)
     part_n = np.zeros((levels, slots), np.int64)
     f_kept = np.empty(levels, np.int64)  # where the level's heap of guesses starts
-    heap = np.empty(4 * size, np.int64)  # keys (bound, not a candidate, code, ones or not)
+    heap = np.empty(4 * size, np.int64)
+    shelves = np.full(61, -1, np.int64)
+    worth = np.empty((61, size), np.bool_)  # keys (bound, not a candidate, code, ones or not)
     counts = np.zeros(slots, np.int64)
     offsets = np.zeros(slots + 1, np.int64)
     spare = np.empty(n0, np.int32)
@@ -886,19 +888,22 @@ def optimal_cost(
                     absent &= ~colour_sets[c]
                 lowest, kept = unsolvable, 0
                 direct = level > 0  # below the first guess, every code (but the filtered)
+                if direct:  # which codes are worth trying, kept for the last few colour sets
+                    shelf = (f_free[level] * 1031 + absent) % len(shelves)
+                    if shelves[shelf] != f_free[level] << 32 | absent:
+                        shelves[shelf] = f_free[level] << 32 | absent
+                        for g in range(size):
+                            worth[shelf, g] = _worth_trying(
+                                digits, g, f_free[level], absent, repeat
+                            )
                 count = size if direct else len(pool)
                 for g0 in range(0, count, LANES):
                     width = min(LANES, count - g0)
                     _score_block(table, node, pool, direct, g0, width, answers, least, scratch)
                     totals, singles, hits = scratch[2], scratch[3], scratch[4]
-                    low_bit = absent & -absent
                     for t in range(width):
                         g = g0 + t if direct else pool[g0 + t]
-                        if direct and (
-                            colour_sets[g] & absent & ~low_bit
-                            if repeat and not f_free[level]
-                            else not _worth_trying(digits, g, f_free[level], absent, repeat)
-                        ):
+                        if direct and not worth[shelf, g]:
                             continue
                         total = totals[t]
                         lowest = min(lowest, total)
