@@ -134,6 +134,15 @@ def test_symmetry_and_memo_switched_off_change_no_total(spec, switches):
         assert verify(tree_json(solution.tree, variant, "optimal", cap)).total == solution.total
 
 
+@pytest.mark.parametrize("spec", [(3, 4, True), (3, 5, False), (4, 4, True)], ids=str)
+def test_two_threads_find_the_same_tree(spec, monkeypatch):
+    variant = mm.Variant(*spec)
+    monkeypatch.setattr(optimal, "KERNEL_SETS", 0)  # more of the search in the threads' hands
+    for cap in (None, 4):
+        alone, shared = optimal.solve(variant, cap), optimal.solve(variant, cap, jobs=2)
+        assert (shared.total, shared.tree) == (alone.total, alone.tree)
+
+
 def test_the_optimum_beats_every_heuristic_on_4x4():
     variant = mm.Variant(4, 4)
     total = optimal.solve(variant).total

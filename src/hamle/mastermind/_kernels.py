@@ -783,7 +783,7 @@ def _obvious(table, work, start, n, solved, depth, counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def optimal_cost(
     table,
     slots,

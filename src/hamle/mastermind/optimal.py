@@ -21,9 +21,11 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from threading import Lock
 from time import perf_counter
 from typing import NamedTuple
 
@@ -67,13 +69,15 @@ def solve(
     *,
     symmetry: bool = True,
     memo: bool = True,
+    jobs: int = 1,
 ) -> Solution:
     """The strategy of least total guesses over every secret of ``variant``, never more
     than ``max_guesses`` for one secret when set. ``progress(nodes, lower, upper)`` is
     called about once a second during long searches: the sets searched so far, and the
     bounds on the total known then (upper None until a whole strategy is found).
     ``symmetry`` and ``memo`` off (for measuring what they save) try every code at every
-    set and search every set each time it is met.
+    set and search every set each time it is met. ``jobs`` threads share the search of
+    the first guesses; the strategy found is the same.
 
     >>> solve(Variant(2, 2)).total, solve(Variant(2, 2), max_guesses=3).total
     (8, 8)
@@ -81,13 +85,13 @@ def solve(
     check_cap(max_guesses)
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
-    search = _Search(variant, None, progress, symmetric=symmetry, remember=memo)
+    search = _Search(variant, None, progress, symmetric=symmetry, remember=memo, jobs=jobs)
     colours = Symmetry.of(variant) if symmetry else search.plain
     if max_guesses is not None and memo:  # the free optimum first: it bounds the capped one
         search.cost(everything, colours, variant.size, UNSOLVABLE)
-        search = _Search(variant, max_guesses, progress, search, symmetry)
+        search = _Search(variant, max_guesses, progress, search, symmetry, jobs=jobs)
     elif max_guesses is not None:
-        search = _Search(variant, max_guesses, progress, None, symmetry, memo)
+        search = _Search(variant, max_guesses, progress, None, symmetry, memo, jobs)
     depth = max_guesses if max_guesses is not None else variant.size
     total = search.cost(everything, colours, depth, UNSOLVABLE)
     if total >= UNSOLVABLE:
@@ -212,7 +216,9 @@ class _Search:
     ``remember``, the memo only keeps the guesses found, for the tree; ``symmetric``
     off, absent colours are not taken as one."""
 
-    def __init__(self, variant, max_guesses, progress, relaxed=None, symmetric=True, remember=True):
+    def __init__(
+        self, variant, max_guesses, progress, relaxed=None, symmetric=True, remember=True, jobs=1
+    ):
         table = feedback_table(variant)
         if table is None:
             raise MastermindError(
@@ -240,7 +246,8 @@ class _Search:
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
         self.relaxed, self.heights = relaxed, {}
-        self.symmetric, self.remember = symmetric, remember
+        self.symmetric, self.remember, self.jobs = symmetric, remember, jobs
+        self.counting = Lock()
 
     def cost(self, cands: np.ndarray, free: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
@@ -272,10 +279,12 @@ class _Search:
                 self.variant.repeat, self.colour_sets, cands, _pool(self.variant, free), mask,
                 self.symmetric, depth, limit, self.least, self.reach,
             )  # fmt: skip
-            self.nodes += visits
+            with self.counting:
+                self.nodes += visits
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
             return self.memo[key][0]
-        self.nodes += 1
+        with self.counting:
+            self.nodes += 1
         pool = _pool(self.variant, free)
         bounds, solves, largest = _kernels.guess_bounds(
             self.table, pool, cands, self.variant.answer_slots, self.win, self.least
@@ -283,6 +292,10 @@ class _Search:
         bounds[bounds < 0] = UNSOLVABLE  # a guess that splits nothing is never played
         order = np.lexsort((pool, ~solves, bounds))
         lower = max(lower, int(bounds[order[0]]))  # no guess does better than its bound
+        if self.jobs > 1 and limit >= UNSOLVABLE:
+            best, chosen = self._shared(cands, free, depth, pool, bounds, largest, order)
+            self.memo[key] = (best, True, chosen) if best < UNSOLVABLE else (best, False, -1)
+            return best
         best, chosen = limit, -1
         for at in order:
             if bounds[at] >= best:
@@ -303,6 +316,41 @@ class _Search:
             return max(lower, limit)
         self.memo[key] = (best, True, chosen)
         return best
+
+    def _shared(self, cands, free, depth, pool, bounds, largest, order) -> tuple[int, int]:
+        """The cost and best guess of a set no bound limits yet (the whole, and the parts
+        of each first guess tried), searched by ``jobs`` threads (the kernel lets go of
+        the interpreter): the parts of the first guess side by side; then the other
+        guesses side by side, each below the best total found so far, or up to it for a
+        guess ahead of the best one in order, so that the guess chosen is the one a
+        single thread chooses."""
+        guess = int(pool[order[0]])
+        later = free.after(self.variant, guess)
+        parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
+        with ThreadPoolExecutor(self.jobs) as threads:
+            costs = threads.map(lambda part: self.cost(part, later, depth - 1, UNSOLVABLE), parts)
+            best = [len(cands) + sum(costs), 0]
+            self.upper = best[0]
+            lock = Lock()
+
+            def attempt(place: int) -> None:
+                at = order[place]
+                with lock:
+                    limit = best[0] + (place < best[1])
+                if bounds[at] >= limit:
+                    return
+                if largest[at] <= 1 or (largest[at] == 2 and depth >= 3):
+                    total = int(bounds[at])
+                else:
+                    guess = int(pool[at])
+                    total = self._guess_cost(cands, guess, free, depth, limit, int(bounds[at]))
+                with lock:
+                    if total < limit and (total, place) < tuple(best):
+                        best[:] = total, place
+                        self.upper = total
+
+            list(threads.map(attempt, range(1, len(order))))
+        return best[0], int(pool[order[best[1]]])
 
     def _guess_cost(self, cands, guess, free, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
@@ -426,26 +474,30 @@ def _pool(variant: Variant, symmetry: Symmetry) -> np.ndarray:
     """The guesses worth trying under ``symmetry``: the least code of each class of
     codes it maps to each other."""
     codes = variant.codes().astype(np.int64)
-    n, rows = len(codes), np.arange(len(codes))
     weights = variant.colours ** np.arange(variant.pegs - 1, -1, -1)
     free = np.asarray(symmetry.free, np.int64)
     is_free = np.zeros(variant.colours, bool)
     is_free[free] = True
-    least = np.full(n, np.iinfo(np.int64).max)
-    for peg, colour_of in symmetry.maps:
-        colour = np.where(np.asarray(colour_of) < 0, np.arange(variant.colours), colour_of)
-        image = np.empty_like(codes)
-        image[:, list(peg)] = colour[codes]
-        # then the free colours renamed in order of first appearance: the least image
-        named = np.full((n, variant.colours), -1)
-        met = np.zeros(n, np.int64)
-        for position in range(variant.pegs):
-            col = image[:, position]
-            fresh = is_free[col] & (named[rows, col] < 0)
-            named[rows[fresh], col[fresh]] = free[met[fresh]]
-            met += fresh
-            image[:, position] = np.where(is_free[col], named[rows, col], col)
-        least = np.minimum(least, image @ weights)
+    # every code's image under every map, one row each
+    pegs = np.array([peg for peg, _ in symmetry.maps])
+    colours = np.array([colour_of for _, colour_of in symmetry.maps])
+    colours = np.where(colours < 0, np.arange(variant.colours), colours)
+    image = np.empty((len(pegs), variant.pegs, len(codes)), np.int64)
+    maps, everyone = np.arange(len(pegs))[:, None], np.arange(len(codes))[None, :]
+    for position in range(variant.pegs):
+        image[maps, pegs[:, position, None], everyone] = colours[maps, codes[None, :, position]]
+    image = image.transpose(0, 2, 1).reshape(-1, variant.pegs)
+    # then the free colours renamed in order of first appearance: the least image
+    rows = np.arange(len(image))
+    named = np.full((len(image), variant.colours), -1)
+    met = np.zeros(len(image), np.int64)
+    for position in range(variant.pegs):
+        col = image[:, position]
+        fresh = is_free[col] & (named[rows, col] < 0)
+        named[rows[fresh], col[fresh]] = free[met[fresh]]
+        met += fresh
+        image[:, position] = np.where(is_free[col], named[rows, col], col)
+    least = (image @ weights).reshape(len(pegs), -1).min(axis=0)
     pool = np.flatnonzero(codes @ weights == least).astype(np.int32)
     pool.flags.writeable = False
     return pool
