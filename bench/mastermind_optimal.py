@@ -6,29 +6,32 @@ passes ``tree.verify`` with that total; a search still running after ``--limit``
 is stopped and reported with its sets searched and its bounds then. Beside it, in the
 same run, fancidev/mastermind's ``mmstrat -r RULES -s optimal -S -q -mt 1`` (built by
 ``bash ../shared/peers/mastermind/fancidev/build.sh``), its process wall time; its runs
-alternate with ours. One thread each.
+alternate with ours: one thread each, then two (``jobs=2``, ``-mt 2``). The aims are
+taken on two threads, the cores of the machine they were set for.
 
 Then the same search with symmetry switched off (every code tried at every set; the
 whole search then runs in the kernel, which keeps no memo, so this is also the run with
 both off) and with the memo switched off. One that does not finish within ``--limit``
 is extrapolated by sampling: once the optimum is found, the search tries every first
-guess whose bound is below it, each against that optimum; the seconds of that search for
-``--samples`` first guesses drawn at random (seeded), times the number of such guesses,
-estimate its time (an underestimate: the search before the optimum is found, with looser
-limits, is left out).
+guess whose bound is below it, each against that optimum; the mean seconds of that
+search for first guesses drawn at random (seeded; 2 to 32 of them, as many as
+``--budget`` seconds allow), times the number of such guesses, estimate its time (an
+underestimate: the search before the optimum is found, with looser limits, is left out).
 
 Cases: classic 4×6 (aim: total 5625; under 0.15 s of search), classic with at most 5
 guesses (5626), 4×7 (11228; aim: under 20 s) and Bulls and Cows (26274; aim: under 10
 minutes). ``--quick``: the classic cases only.
 
     .venv/bin/python bench/mastermind_optimal.py [--out FILE] [--limit S] [--quick]
-        [--samples K] [--fancidev FILE]
+        [--budget S] [--fancidev FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import queue
 import random
 import sys
 from datetime import UTC, datetime
@@ -55,30 +58,43 @@ CASES = {
 }
 
 
-class Stopped(Exception):
-    pass
-
-
 SWITCHED = {"symmetry_off": {"symmetry": False}, "memo_off": {"memo": False}}
 
 
-def ours(variant: mm.Variant, cap: int | None, limit: float, **switches) -> dict:
+def ours(variant: mm.Variant, cap: int | None, limit: float, jobs=1, **switches) -> dict:
+    """One search, in a child process stopped ``limit`` seconds after the search starts
+    (the whole search may run in one kernel call, which nothing stops from inside)."""
+    context = multiprocessing.get_context("fork")
+    messages = context.Queue()
+    child = context.Process(target=_search, args=(messages, variant, cap, jobs, switches))
+    child.start()
+    seen: dict = {}
+    try:
+        messages.get(timeout=600)  # the table and the kernels, made untimed
+        deadline = perf_counter() + limit
+        while True:
+            kind, data = messages.get(timeout=max(deadline - perf_counter(), 0.01))
+            if kind == "done":
+                return data
+            seen.update(data)
+    except queue.Empty:
+        return {"finished": False, "after_seconds": limit, **seen}
+    finally:
+        child.kill()
+        child.join()
+
+
+def _search(messages, variant: mm.Variant, cap, jobs: int, switches: dict) -> None:
     mm.feedback_table(variant)
     optimal.solve(mm.Variant(3, 3))  # the kernels, compiled or loaded
-    start = perf_counter()
-    seen: dict = {}
+    messages.put(("started", None))
 
     def progress(nodes: int, lower: int, upper: int | None) -> None:
-        seen.update(nodes=nodes, lower=lower, upper=upper)
-        if perf_counter() - start > limit:
-            raise Stopped
+        messages.put(("progress", {"nodes": nodes, "lower": lower, "upper": upper}))
 
-    try:
-        solution = optimal.solve(variant, cap, progress, **switches)
-    except Stopped:
-        return {"finished": False, "after_seconds": limit, **seen}
+    solution = optimal.solve(variant, cap, progress, jobs=jobs, **switches)
     check = verify(tree_json(solution.tree, variant, "optimal", cap))
-    return {
+    result = {
         "finished": True,
         "seconds": round(solution.seconds, 3),
         "sets_searched": solution.nodes,
@@ -87,11 +103,14 @@ def ours(variant: mm.Variant, cap: int | None, limit: float, **switches) -> dict
         "first_guess": variant.format(solution.tree.guess),
         "tree_verified": check.total == solution.total,
     }
+    messages.put(("done", result))
 
 
-def sampled(variant: mm.Variant, cap, optimum: int, samples: int, **switches) -> dict:
-    """The seconds of the switched-off search estimated as the module docstring says."""
-    search = optimal._Search(variant, cap, None, None, **switches)
+def sampled(variant: mm.Variant, cap, optimum: int, budget: float, **switches) -> dict:
+    """The seconds of the switched-off search estimated as the module docstring says,
+    from 2 to 32 first guesses sampled, as many as ``budget`` seconds allow."""
+    flags = {"symmetric": switches.get("symmetry", True), "remember": switches.get("memo", True)}
+    search = optimal._Search(variant, cap, None, None, **flags)
     everything = np.arange(variant.size, dtype=np.int32)
     symmetry = optimal.Symmetry.of(variant) if search.symmetric else search.plain
     pool = optimal._pool(variant, symmetry)
@@ -99,11 +118,13 @@ def sampled(variant: mm.Variant, cap, optimum: int, samples: int, **switches) ->
         search.table, pool, everything, variant.answer_slots, search.win, search.least
     )
     tried = [(int(g), int(b)) for g, b in zip(pool, bounds, strict=True) if 0 <= b < optimum]
-    drawn = random.Random(1).sample(tried, min(samples, len(tried)))
+    drawn = random.Random(1).sample(tried, min(32, len(tried)))
     depth = cap or variant.size
     seconds = []
     for guess, bound in drawn:
-        search = optimal._Search(variant, cap, None, None, **switches)
+        if len(seconds) >= 2 and sum(seconds) > budget:
+            break
+        search = optimal._Search(variant, cap, None, None, **flags)
         start = perf_counter()
         search._guess_cost(everything, guess, symmetry, depth, optimum, bound)
         seconds.append(perf_counter() - start)
@@ -111,7 +132,7 @@ def sampled(variant: mm.Variant, cap, optimum: int, samples: int, **switches) ->
     return {
         "estimated_seconds": round(mean * len(tried), 1),
         "first_guesses_below_the_optimum": len(tried),
-        "sampled": [variant.format(g) for g, _ in drawn],
+        "sampled": [variant.format(g) for g, _ in drawn[: len(seconds)]],
         "sample_seconds": [round(x, 3) for x in seconds],
     }
 
@@ -123,7 +144,7 @@ def main() -> None:
     )
     parser.add_argument("--limit", type=float, default=600, help="seconds per search")
     parser.add_argument("--quick", action="store_true", help="the classic cases only")
-    parser.add_argument("--samples", type=int, default=4, help="first guesses to sample")
+    parser.add_argument("--budget", type=float, default=120, help="seconds of sampling")
     parser.add_argument("--fancidev", type=Path, default=Path("/tmp/peers/fancidev/mmstrat"))
     args = parser.parse_args()
     names = ["classic", "classic-at-most-5"] if args.quick else list(CASES)
@@ -133,26 +154,28 @@ def main() -> None:
         variant, cap, published, rules = CASES[name]
         print(f"{name} ...", file=sys.stderr, flush=True)
         row = {"variant": variant.describe(), "max_guesses": cap, "published_total": published}
-        if rules is not None:
-            row["fancidev"] = gone or fancidev_run(args.fancidev, rules, "optimal", 1)
-        row["hamle"] = ours(variant, cap, args.limit)
+        for threads, suffix in ((1, ""), (2, "_two_threads")):
+            if rules is not None:
+                peer = gone or fancidev_run(args.fancidev, rules, "optimal", threads)
+                row["fancidev" + suffix] = peer
+            run = row["hamle" + suffix] = ours(variant, cap, args.limit, threads)
+            if rules is not None and run["finished"] and "seconds" in peer:
+                ratio = round(peer["seconds"] / run["seconds"], 2)
+                row["ratio_fancidev_over_hamle" + suffix] = ratio
         row["total_matches_published"] = row["hamle"].get("total") == published
-        peer = row.get("fancidev", {})
-        if row["hamle"]["finished"] and "seconds" in peer:
-            row["ratio_fancidev_over_hamle"] = round(peer["seconds"] / row["hamle"]["seconds"], 2)
         for label, switches in SWITCHED.items():
             print(f"{name}, {label} ...", file=sys.stderr, flush=True)
             run = ours(variant, cap, args.limit, **switches)
             if not run["finished"]:
-                run.update(sampled(variant, cap, published, args.samples, **switches))
+                run.update(sampled(variant, cap, published, args.budget, **switches))
             row[label] = run
         cases[name] = row
 
     def under(name: str, limit: float) -> bool | None:
-        """Whether the case ran within ``limit`` seconds (None: not run)."""
+        """Whether the case ran within ``limit`` seconds on two threads (None: not run)."""
         if name not in cases:
             return None
-        return cases[name]["hamle"].get("seconds", float("inf")) < limit
+        return cases[name]["hamle_two_threads"].get("seconds", float("inf")) < limit
 
     report = {
         "benchmark": "mastermind_optimal",

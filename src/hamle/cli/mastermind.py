@@ -48,6 +48,9 @@ JSON = typer.Option(False, "--json", help="Print one JSON object.")
 MAX_GUESSES = typer.Option(
     None, "--max-guesses", help="optimal only: the best strategy never needing more guesses."
 )
+JOBS = typer.Option(
+    1, "--jobs", min=1, max=64, help="Processes to use (threads for the optimal search)."
+)
 LIST_AT_MOST = 12
 
 
@@ -93,7 +96,7 @@ def evaluate(
     pegs: int = PEGS,
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
-    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    jobs: int = JOBS,
     max_guesses: int = MAX_GUESSES,
     as_json: bool = JSON,
 ) -> None:
@@ -101,7 +104,7 @@ def evaluate(
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    breaker = _strategy(strategy, chosen, max_guesses)
+    breaker = _strategy(strategy, chosen, max_guesses, jobs)
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
         result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update)
     data = result.as_dict()
@@ -122,7 +125,7 @@ def evaluate(
     console.print(table)
 
 
-def _strategy(name: str, variant: mm.Variant, max_guesses: int | None) -> mm.Strategy:
+def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -> mm.Strategy:
     """The strategy ``name`` (capped for optimal); optimal's tree is solved (or read from
     the cache) first, showing the search's progress."""
     import hamle.mastermind as mm
@@ -134,7 +137,7 @@ def _strategy(name: str, variant: mm.Variant, max_guesses: int | None) -> mm.Str
             raise mm.MastermindError("--max-guesses applies to the optimal strategy only")
         return strategy
     with search_status() as update:
-        optimal.cached_tree(variant, max_guesses, update)
+        optimal.cached_tree(variant, max_guesses, update, jobs)
     return mm.Optimal(strategy.name, strategy.summary, max_guesses)
 
 
@@ -160,13 +163,14 @@ def tree(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
     max_guesses: int = MAX_GUESSES,
+    jobs: int = JOBS,
 ) -> None:
     """Write a strategy's whole decision tree as JSON (format in the README)."""
     from hamle.mastermind import optimal
     from hamle.mastermind.tree import strategy_tree, tree_json, verify
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    breaker = _strategy(strategy, chosen, max_guesses)
+    breaker = _strategy(strategy, chosen, max_guesses, jobs)
     if breaker.name == "optimal":
         data = optimal.cached_tree(chosen, max_guesses)
     else:

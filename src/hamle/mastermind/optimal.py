@@ -186,15 +186,17 @@ def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None
     return _TREES[variant, max_guesses]
 
 
-def cached_tree(variant: Variant, max_guesses: int | None = None, progress=None) -> dict:
-    """``stored_tree``, or the tree solved now and written to the cache directory (over
-    a damaged or foreign file)."""
+def cached_tree(
+    variant: Variant, max_guesses: int | None = None, progress=None, jobs: int = 1
+) -> dict:
+    """``stored_tree``, or the tree solved now (by ``jobs`` threads) and written to the
+    cache directory (over a damaged or foreign file)."""
     from .tree import tree_json
 
     data = stored_tree(variant, max_guesses)
     if data is not None:
         return data
-    solution = solve(variant, max_guesses, progress)
+    solution = solve(variant, max_guesses, progress, jobs=jobs)
     data = tree_json(solution.tree, variant, "optimal", max_guesses)
     data["total"] = solution.total
     path = tree_path(variant, max_guesses)
