@@ -8,8 +8,10 @@ whose parts' least totals already reach the best cost found is not searched. Gue
 are tried in order of that bound; of codes that a permutation of pegs and colours keeping
 every guess so far maps to each other only one is tried (``Symmetry``); a guess's parts
 are searched smallest first, so that their excess over their least totals leaves the
-largest part as little room as possible; and every set's cost (or a bound on it) is
-remembered.
+largest part as little room as possible. The first levels, where pegs may still be
+permuted, are searched here, remembering every set's cost (or a bound on it); each set
+below them is searched in one call of ``_kernels.optimal_cost``. ``jobs`` threads share
+the sets no bound limits yet.
 
 >>> solution = solve(Variant(2, 3))
 >>> solution.total, Variant(2, 3).format(solution.tree.guess)
@@ -86,20 +88,20 @@ def solve(
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
     search = _Search(variant, None, progress, symmetric=symmetry, remember=memo, jobs=jobs)
-    colours = Symmetry.of(variant) if symmetry else search.plain
+    start = Symmetry.of(variant) if symmetry else search.plain
     if max_guesses is not None and memo:  # the free optimum first: it bounds the capped one
-        search.cost(everything, colours, variant.size, UNSOLVABLE)
+        search.cost(everything, start, variant.size, UNSOLVABLE)
         search = _Search(variant, max_guesses, progress, search, symmetry, jobs=jobs)
     elif max_guesses is not None:
         search = _Search(variant, max_guesses, progress, None, symmetry, memo, jobs)
     depth = max_guesses if max_guesses is not None else variant.size
-    total = search.cost(everything, colours, depth, UNSOLVABLE)
+    total = search.cost(everything, start, depth, UNSOLVABLE)
     if total >= UNSOLVABLE:
         raise MastermindError(
             f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
             "guesses; allow more"
         )
-    tree = search.tree(everything, colours, depth, total)
+    tree = search.tree(everything, start, depth, total)
     nodes = search.nodes + (search.relaxed.nodes if search.relaxed else 0)
     return Solution(variant, max_guesses, total, tree, nodes, perf_counter() - started)
 
@@ -128,15 +130,15 @@ def next_guess(history: History, max_guesses: int | None = None) -> int:
     else:
         return variant.parse(node["guess"])
     cands = np.asarray(history.candidates(), np.int32)
-    free = Symmetry.of(variant, [guess for guess, _ in history.turns])
+    symmetry = Symmetry.of(variant, [guess for guess, _ in history.turns])
     search = _searcher(variant, max_guesses)
     depth = variant.size if max_guesses is None else max_guesses - len(history.turns)
-    if search.cost(cands, free, depth, UNSOLVABLE) >= UNSOLVABLE:
+    if search.cost(cands, symmetry, depth, UNSOLVABLE) >= UNSOLVABLE:
         raise MastermindError(
             f"{len(cands)} candidates cannot all be found within the {max(depth, 0)} "
             f"guesses left of {max_guesses}"
         )
-    return search.guess(cands, free, depth)
+    return search.guess(cands, symmetry, depth)
 
 
 @cache
@@ -244,6 +246,7 @@ class _Search:
             [sum(1 << c for c in set(row.tolist())) for row in variant.codes()]
         )
         self.plain = Symmetry(((tuple(range(variant.pegs)), tuple(range(variant.colours))),), ())
+        # (no symmetry: every code is tried)
         self.memo: dict[tuple, tuple[int, bool, int]] = {}
         self.nodes, self.progress, self.reported = 0, progress, perf_counter()
         self.upper = None  # the least total of a whole strategy found so far
@@ -251,7 +254,7 @@ class _Search:
         self.symmetric, self.remember, self.jobs = symmetric, remember, jobs
         self.counting = Lock()
 
-    def cost(self, cands: np.ndarray, free: Symmetry, depth: int, limit: int) -> int:
+    def cost(self, cands: np.ndarray, symmetry: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
         otherwise some number at least ``limit``."""
         n = len(cands)
@@ -274,12 +277,12 @@ class _Search:
         if exact or lower >= limit:
             return lower
         self._report()
-        if len(free.maps) == 1 or n <= KERNEL_SETS:  # peg symmetry matters at the top only
-            mask = sum(1 << colour for colour in free.free)
+        if len(symmetry.maps) == 1 or n <= KERNEL_SETS:  # pegs are permuted at the top only
+            free = sum(1 << colour for colour in symmetry.free)
             total, guess, visits = _kernels.optimal_cost(
                 self.blocks, self.variant.answer_slots, self.answers, self.digits,
-                self.variant.repeat, self.colour_sets, cands, _pool(self.variant, free), mask,
-                self.symmetric, depth, limit, self.least, self.reach,
+                self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
+                free, self.symmetric, depth, limit, self.least, self.reach,
             )  # fmt: skip
             with self.counting:
                 self.nodes += visits
@@ -287,7 +290,7 @@ class _Search:
             return self.memo[key][0]
         with self.counting:
             self.nodes += 1
-        pool = _pool(self.variant, free)
+        pool = _pool(self.variant, symmetry)
         bounds, solves, largest = _kernels.guess_bounds(
             self.table, pool, cands, self.variant.answer_slots, self.win, self.least
         )
@@ -295,7 +298,7 @@ class _Search:
         order = np.lexsort((pool, ~solves, bounds))
         lower = max(lower, int(bounds[order[0]]))  # no guess does better than its bound
         if self.jobs > 1 and limit >= UNSOLVABLE:
-            best, chosen = self._shared(cands, free, depth, pool, bounds, largest, order)
+            best, chosen = self._shared(cands, symmetry, depth, pool, bounds, largest, order)
             self.memo[key] = (best, True, chosen) if best < UNSOLVABLE else (best, False, -1)
             return best
         best, chosen = limit, -1
@@ -306,7 +309,7 @@ class _Search:
             if largest[at] <= 1 or (largest[at] == 2 and depth >= 3):
                 total = int(bounds[at])  # parts of one or two are solved at their least
             else:
-                total = self._guess_cost(cands, guess, free, depth, best, int(bounds[at]))
+                total = self._guess_cost(cands, guess, symmetry, depth, best, int(bounds[at]))
             if total < best:
                 best, chosen = total, guess
                 if n == self.variant.size:
@@ -319,7 +322,7 @@ class _Search:
         self.memo[key] = (best, True, chosen)
         return best
 
-    def _shared(self, cands, free, depth, pool, bounds, largest, order) -> tuple[int, int]:
+    def _shared(self, cands, symmetry, depth, pool, bounds, largest, order) -> tuple[int, int]:
         """The cost and best guess of a set no bound limits yet (the whole, and the parts
         of each first guess tried), searched by ``jobs`` threads (the kernel lets go of
         the interpreter): the parts of the first guess side by side; then the other
@@ -327,7 +330,7 @@ class _Search:
         guess ahead of the best one in order, so that the guess chosen is the one a
         single thread chooses."""
         guess = int(pool[order[0]])
-        later = free.after(self.variant, guess)
+        later = symmetry.after(self.variant, guess)
         parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
         with ThreadPoolExecutor(self.jobs) as threads:
             costs = threads.map(lambda part: self.cost(part, later, depth - 1, UNSOLVABLE), parts)
@@ -345,7 +348,7 @@ class _Search:
                     total = int(bounds[at])
                 else:
                     guess = int(pool[at])
-                    total = self._guess_cost(cands, guess, free, depth, limit, int(bounds[at]))
+                    total = self._guess_cost(cands, guess, symmetry, depth, limit, int(bounds[at]))
                 with lock:
                     if total < limit and (total, place) < tuple(best):
                         best[:] = total, place
@@ -354,10 +357,10 @@ class _Search:
             list(threads.map(attempt, range(1, len(order))))
         return best[0], int(pool[order[best[1]]])
 
-    def _guess_cost(self, cands, guess, free, depth, best, bound) -> int:
+    def _guess_cost(self, cands, guess, symmetry, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
         ``bound`` is its parts' least totals plus |cands|."""
-        later = free.after(self.variant, guess)
+        later = symmetry.after(self.variant, guess)
         parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
         parts.sort(key=len)
         for part in parts:
