@@ -844,9 +844,9 @@ def optimal_cost(
     part_start = np.zeros((levels, slots), np.int64)
     part_n = np.zeros((levels, slots), np.int64)
     f_kept = np.empty(levels, np.int64)  # where the level's heap of guesses starts
-    heap = np.empty(4 * size, np.int64)
-    shelves = np.full(61, -1, np.int64)
-    worth = np.empty((61, size), np.bool_)  # keys (bound, not a candidate, code, ones or not)
+    heap = np.empty(4 * size, np.int64)  # keys (bound, not a candidate, code, ones or not)
+    shelves = np.full(61, -1, np.int64)  # the (free, absent) colours of each row of worth
+    worth = np.empty((len(shelves), size), np.bool_)
     counts = np.zeros(slots, np.int64)
     offsets = np.zeros(slots + 1, np.int64)
     spare = np.empty(n0, np.int32)
