@@ -111,7 +111,7 @@ def sampled(variant: mm.Variant, cap, optimum: int, budget: float, **switches) -
     from 2 to 32 first guesses sampled, as many as ``budget`` seconds allow; a sample
     still running then is stopped and counted at the seconds it had (a lower bound)."""
     flags = {"symmetric": switches.get("symmetry", True), "remember": switches.get("memo", True)}
-    search = optimal._Search(variant, cap, None, None, **flags)
+    search = optimal._Search(variant, cap, **flags)
     everything = np.arange(variant.size, dtype=np.int32)
     symmetry = optimal.Symmetry.of(variant) if search.symmetric else search.plain
     pool = optimal._pool(variant, symmetry)
@@ -128,7 +128,7 @@ def sampled(variant: mm.Variant, cap, optimum: int, budget: float, **switches) -
             break
 
         def one(messages, guess=guess, bound=bound) -> None:
-            search = optimal._Search(variant, cap, None, None, **flags)
+            search = optimal._Search(variant, cap, **flags)
             start = perf_counter()
             search._guess_cost(everything, guess, symmetry, depth, optimum, bound)
             messages.put(perf_counter() - start)

@@ -96,13 +96,14 @@ def test_the_kernel_costs_sets_as_a_plain_search_does(spec, data):
     depth = data.draw(st.integers(1, 5))
     exact = plain_cost(variant)(frozenset(codes), depth)
     limit = data.draw(st.sampled_from([optimal.UNSOLVABLE, 2 * len(codes), 3 * len(codes)]))
-    search = optimal._Search(variant, depth, None)
+    search = optimal._Search(variant, depth)
     cands = np.array(sorted(codes), np.int32)
     everything = np.arange(variant.size, dtype=np.int32)
-    cost, guess, _ = _kernels.optimal_cost(
+    tally = np.zeros(1, np.int64)
+    cost, guess = _kernels.optimal_cost(
         search.blocks, variant.answer_slots, search.answers, search.digits, variant.repeat,
         search.colour_sets, cands, everything, 0, True, depth, limit, search.least,
-        search.reach,
+        search.reach, tally,
     )  # fmt: skip
     if exact < limit:
         assert cost == exact
@@ -143,6 +144,16 @@ def test_two_threads_find_the_same_tree(spec, monkeypatch):
         assert (shared.total, shared.tree) == (alone.total, alone.tree)
 
 
+def test_progress_is_reported_during_one_long_kernel_call(monkeypatch):
+    monkeypatch.setattr(optimal, "REPORT_SECONDS", 0.005)
+    calls = []
+    # without symmetry, the whole search (about a second) is one call of the kernel
+    solution = optimal.solve(mm.Variant(3, 6), symmetry=False, progress=lambda *a: calls.append(a))
+    nodes = [call[0] for call in calls]
+    assert nodes == sorted(nodes) and len(set(nodes) - {0, solution.nodes}) >= 2
+    assert all(lower <= solution.total for _, lower, _ in calls)
+
+
 def test_the_optimum_beats_every_heuristic_on_4x4():
     variant = mm.Variant(4, 4)
     total = optimal.solve(variant).total
@@ -170,7 +181,7 @@ def test_off_tree_histories_get_the_optimum_of_their_candidates():
     guess = strategy.next_guess(history)
     answers = variant.feedback(guess, cands)
     parts = [cands[answers == a] for a in np.unique(answers) if a != variant.solved]
-    search = optimal._Search(variant, None, None)
+    search = optimal._Search(variant, None)
     nothing = optimal.Symmetry(((tuple(range(3)), tuple(range(4))),), ())  # no symmetry
 
     def least(codes) -> int:

@@ -799,6 +799,7 @@ def optimal_cost(
     limit,
     least,
     reach,
+    tally,
 ):
     """The optimal search (``optimal._Search.cost``) of a set whose history no peg
     permutation keeps, without recursion or memo: the least cost of ``candidates`` within
@@ -807,7 +808,8 @@ def optimal_cost(
     ``pool``, later ones what ``_worth_trying`` keeps of the codes (``digits``, with
     ``repeat`` and ``colour_sets`` as bit masks); ``free`` is the bit mask of the colours
     no guess has used; absent colours count as one only if ``collapse``. ``reach[d]`` is
-    the most codes d guesses can solve.
+    the most codes d guesses can solve. ``tally[0]`` counts the sets searched as it goes
+    (a progress display may read it from another thread).
     """
     size, solved, n0 = table.shape[0], table[0, 0], len(candidates)
     scratch = (
@@ -855,7 +857,6 @@ def optimal_cost(
     f_start[0], f_n[0], f_depth[0], f_free[0], f_limit[0] = 0, n0, depth, free, limit
     f_region[0], f_kept[0] = n0, 0
     entering, returning, result = True, False, np.int64(0)
-    visits = 0
     while True:
         if entering:
             entering = False
@@ -877,7 +878,7 @@ def optimal_cost(
                 f_chosen[level] = counts[0]
             else:
                 returning = False
-                visits += 1
+                tally[0] += 1
                 if f_region[level] + n > len(work):
                     work = _grown(work, f_region[level] + n)
                 if f_kept[level] + size > len(heap):
@@ -923,7 +924,7 @@ def optimal_cost(
         if returning:
             returning = False
             if level == 0:
-                return result, f_chosen[0] if result < limit else -1, visits
+                return result, f_chosen[0] if result < limit else -1
             level -= 1
             k = part_n[level, f_part[level]]
             floor = least[k]

@@ -24,10 +24,11 @@ import itertools
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from threading import Lock
+from threading import Event, Lock, Thread
 from time import perf_counter
 from typing import NamedTuple
 
@@ -40,6 +41,7 @@ from .history import History
 
 UNSOLVABLE = 1 << 40  # the cost of a set no strategy solves within the guesses left
 KERNEL_SETS = 400  # sets of at most this many codes are searched in one kernel call
+REPORT_SECONDS = 1.0  # how often progress is called during a search
 
 
 class Node(NamedTuple):
@@ -87,23 +89,47 @@ def solve(
     check_cap(max_guesses)
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
-    search = _Search(variant, None, progress, symmetric=symmetry, remember=memo, jobs=jobs)
-    start = Symmetry.of(variant) if symmetry else search.plain
-    if max_guesses is not None and memo:  # the free optimum first: it bounds the capped one
-        search.cost(everything, start, variant.size, UNSOLVABLE)
-        search = _Search(variant, max_guesses, progress, search, symmetry, jobs=jobs)
-    elif max_guesses is not None:
-        search = _Search(variant, max_guesses, progress, None, symmetry, memo, jobs)
+    searches = [_Search(variant, None, symmetric=symmetry, remember=memo, jobs=jobs)]
+    start = Symmetry.of(variant) if symmetry else searches[0].plain
     depth = max_guesses if max_guesses is not None else variant.size
-    total = search.cost(everything, start, depth, UNSOLVABLE)
-    if total >= UNSOLVABLE:
-        raise MastermindError(
-            f"no strategy finds every secret of {variant.describe()} within {max_guesses} "
-            "guesses; allow more"
-        )
-    tree = search.tree(everything, start, depth, total)
-    nodes = search.nodes + (search.relaxed.nodes if search.relaxed else 0)
-    return Solution(variant, max_guesses, total, tree, nodes, perf_counter() - started)
+    with _reporting(progress, searches):
+        if max_guesses is not None and memo:  # the free optimum first: it bounds the capped
+            searches[0].cost(everything, start, variant.size, UNSOLVABLE)
+            searches.append(_Search(variant, max_guesses, searches[0], symmetry, jobs=jobs))
+        elif max_guesses is not None:
+            searches.append(_Search(variant, max_guesses, None, symmetry, memo, jobs))
+        search = searches[-1]
+        total = search.cost(everything, start, depth, UNSOLVABLE)
+        if total >= UNSOLVABLE:
+            raise MastermindError(
+                f"no strategy finds every secret of {variant.describe()} within "
+                f"{max_guesses} guesses; allow more"
+            )
+        tree = search.tree(everything, start, depth, total)
+    return Solution(variant, max_guesses, total, tree, search.searched(), perf_counter() - started)
+
+
+@contextmanager
+def _reporting(progress, searches: list):
+    """Calls ``progress(nodes, lower, upper)`` once a second from a thread while the
+    block runs, on the last of ``searches`` (which the block may add to)."""
+    if progress is None:
+        yield
+        return
+    done = Event()
+
+    def report() -> None:
+        while not done.wait(REPORT_SECONDS):
+            search = searches[-1]
+            progress(search.searched(), int(search.least[-1]), search.upper)
+
+    thread = Thread(target=report, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def check_cap(max_guesses) -> None:
@@ -143,7 +169,7 @@ def next_guess(history: History, max_guesses: int | None = None) -> int:
 
 @cache
 def _searcher(variant: Variant, max_guesses: int | None) -> _Search:
-    return _Search(variant, max_guesses, None)
+    return _Search(variant, max_guesses)
 
 
 def cache_dir() -> Path:
@@ -220,9 +246,7 @@ class _Search:
     ``remember``, the memo only keeps the guesses found, for the tree; ``symmetric``
     off, absent colours are not taken as one."""
 
-    def __init__(
-        self, variant, max_guesses, progress, relaxed=None, symmetric=True, remember=True, jobs=1
-    ):
+    def __init__(self, variant, max_guesses, relaxed=None, symmetric=True, remember=True, jobs=1):
         table = feedback_table(variant)
         if table is None:
             raise MastermindError(
@@ -248,7 +272,7 @@ class _Search:
         self.plain = Symmetry(((tuple(range(variant.pegs)), tuple(range(variant.colours))),), ())
         # (no symmetry: every code is tried)
         self.memo: dict[tuple, tuple[int, bool, int]] = {}
-        self.nodes, self.progress, self.reported = 0, progress, perf_counter()
+        self.nodes, self.running = 0, {}  # sets searched; the tallies of kernel calls
         self.upper = None  # the least total of a whole strategy found so far
         self.relaxed, self.heights = relaxed, {}
         self.symmetric, self.remember, self.jobs = symmetric, remember, jobs
@@ -276,16 +300,19 @@ class _Search:
             lower = max(lower, free_cost)
         if exact or lower >= limit:
             return lower
-        self._report()
         if len(symmetry.maps) == 1 or n <= KERNEL_SETS:  # pegs are permuted at the top only
             free = sum(1 << colour for colour in symmetry.free)
-            total, guess, visits = _kernels.optimal_cost(
+            tally = np.zeros(1, np.int64)
+            with self.counting:
+                self.running[id(tally)] = tally
+            total, guess = _kernels.optimal_cost(
                 self.blocks, self.variant.answer_slots, self.answers, self.digits,
                 self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
-                free, self.symmetric, depth, limit, self.least, self.reach,
+                free, self.symmetric, depth, limit, self.least, self.reach, tally,
             )  # fmt: skip
             with self.counting:
-                self.nodes += visits
+                del self.running[id(tally)]
+                self.nodes += int(tally[0])
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
             return self.memo[key][0]
         with self.counting:
@@ -415,10 +442,12 @@ class _Search:
             left -= cost
         return Node(guess, tuple(children))
 
-    def _report(self) -> None:
-        if self.progress is not None and perf_counter() - self.reported > 1.0:
-            self.reported = perf_counter()
-            self.progress(self.nodes, int(self.least[-1]), self.upper)
+    def searched(self) -> int:
+        """The sets searched so far, with those of the kernel calls under way and of the
+        ``relaxed`` search."""
+        with self.counting:
+            under_way = sum(int(tally[0]) for tally in self.running.values())
+            return self.nodes + under_way + (self.relaxed.searched() if self.relaxed else 0)
 
 
 def _parts(answers: np.ndarray, cands: np.ndarray, solved: int) -> list:
