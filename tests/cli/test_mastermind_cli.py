@@ -317,6 +317,16 @@ def test_fix_to_all_black_names_the_solved_code():
     assert "solved in 1 guess: 1122" in result.stdout
 
 
+def test_fixing_an_earlier_answer_to_all_black_ends_the_game_at_that_guess():
+    steps = solver_game("3632")
+    second = steps[1][0]  # answered wrongly, as if it were not the secret
+    script = "".join(f"{b} {w}\n" for _, (b, w) in steps[:2]) + "fix 2 4 0\n"
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    assert f"solved in 2 guesses: {second}" in result.stdout
+    assert prompts(result.stdout)[-1][0] == 3  # no guess after the fix
+
+
 # --- optimal, trees and their check ------------------------------------------------------
 
 

@@ -330,6 +330,18 @@ BULLS = mm.Variant.named("bulls-and-cows")
         (lambda: mm.Variant(4, 5, False).answer(0, 0), mm.AnswerError, "cannot happen"),
         (lambda: mm.Variant(4, 5, False).parse_answer("1 1"), mm.AnswerError, "at least 3"),
         (lambda: BULLS.answer(3, 1), mm.AnswerError, "cannot happen"),
+        (lambda: mm.score(CLASSIC, -1, 0), mm.CodeError, "give its index 0-1295"),
+        (lambda: mm.score(CLASSIC, 0, 1296), mm.CodeError, "give its index 0-1295"),
+        (lambda: mm.score(CLASSIC, "1123", "3217"), mm.CodeError, "colour 7 at position 4"),
+        (lambda: mm.score(CLASSIC, 2.0, 0), mm.CodeError, "is not a code"),
+        (lambda: mm.score(CLASSIC, True, 0), mm.CodeError, "is not a code"),
+        (lambda: mm.History(CLASSIC).then(7, 99), mm.AnswerError, "99 is not an answer"),
+        (lambda: mm.History(CLASSIC).then(7, 19), mm.AnswerError, "19 is not an answer"),
+        (lambda: mm.History(CLASSIC).then(7, (3, 1)), mm.AnswerError, "cannot happen"),
+        (lambda: mm.History(CLASSIC).then(-1, 0), mm.CodeError, "is not a code"),
+        (lambda: mm.History(CLASSIC, ((7, 99),)), mm.AnswerError, "99 is not an answer"),
+        (lambda: mm.History(CLASSIC, (7,)), mm.CodeError, "a turn is (guess, answer)"),
+        (lambda: mm.History("classic"), mm.VariantError, "needs a Variant"),
     ],
 )
 def test_bad_input_gets_a_clear_error(call, kind, phrase):
@@ -338,6 +350,15 @@ def test_bad_input_gets_a_clear_error(call, kind, phrase):
     assert phrase in str(caught.value)
     assert isinstance(caught.value, mm.MastermindError)
     assert isinstance(caught.value, ValueError)
+
+
+def test_codes_and_answers_are_taken_as_indices_or_as_written():
+    assert mm.score(CLASSIC, "1123", "3211") == mm.score(CLASSIC, 8, CLASSIC.parse("3211"))
+    assert mm.score(CLASSIC, np.int64(8), "3211") == (0, 4)
+    one = mm.History(CLASSIC).then("1122", (1, 1))
+    assert one == mm.History(CLASSIC).then(7, CLASSIC.answer(1, 1))
+    assert one == mm.History(CLASSIC, (("1122", (1, 1)),))
+    assert one.turns == ((7, 6),)
 
 
 def test_largest_supported_variants_are_accepted():

@@ -4,6 +4,7 @@ inconsistent histories (spec § 3): the smallest conflict and the likely typo.""
 from __future__ import annotations
 
 import itertools
+from functools import cache
 
 import numpy as np
 import pytest
@@ -270,6 +271,13 @@ def test_a_mistyped_answer_among_several_is_found():
     assert mm.likely_typo(history) == error.correction
 
 
+@cache
+def possible_answers(variant: mm.Variant) -> frozenset[int]:
+    """The answers some two codes give, by scoring every pair."""
+    codes = range(variant.size)
+    return frozenset(variant.answer(*mm.score(variant, s, g)) for s in codes for g in codes)
+
+
 @settings(max_examples=40, deadline=None, database=None)
 @given(
     st.sampled_from([(3, 4, True), (4, 4, True), (3, 5, False)]),
@@ -279,6 +287,10 @@ def test_random_histories_candidates_or_a_sound_explanation(spec, raw):
     variant = mm.Variant(*spec)
     answers = [a for a in range(variant.answer_slots) if sum(variant.split(a)) <= variant.pegs]
     turns = tuple((g % variant.size, answers[a % len(answers)]) for g, a in raw)
+    if any(answer not in possible_answers(variant) for _, answer in turns):
+        with pytest.raises(mm.AnswerError, match="is not an answer"):
+            mm.History(variant, turns)  # an answer no two codes give is refused at once
+        turns = tuple((g, a) for g, a in turns if a in possible_answers(variant))
     history = mm.History(variant, turns)
     left = twin_left(variant, turns)
     if left:

@@ -297,6 +297,8 @@ def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> m
         answer = variant.parse_answer(" ".join(words[2:]))
         turns = list(history.turns)
         turns[turn] = (turns[turn][0], answer)
+        if answer == variant.solved:  # that guess was the secret: the game ended there
+            del turns[turn + 1 :]
         return mm.History(variant, tuple(turns))
     return history.then(guess, variant.parse_answer(line))
 

@@ -121,6 +121,37 @@ class Variant:
             raise CodeError(f"{text!r} repeats a colour, which this variant does not allow")
         return _index_of(self, tuple(colours))
 
+    def index(self, code) -> int:
+        """The index of ``code``, given as an index (0 to size - 1) or as digits.
+
+        >>> Variant.classic().index("1123"), Variant.classic().index(8)
+        (8, 8)
+        """
+        if isinstance(code, str):
+            return self.parse(code)
+        if _whole(code) and 0 <= code < self.size:
+            return int(code)
+        raise CodeError(
+            f"{code!r} is not a code of {self.describe()}: give its index 0-{self.size - 1} "
+            f"or {self.pegs} digits"
+        )
+
+    def answer_index(self, answer) -> int:
+        """An answer given as its index or as (black, white); AnswerError if no two codes
+        give it.
+
+        >>> Variant.classic().answer_index((1, 1)), Variant.classic().answer_index(6)
+        (6, 6)
+        """
+        if isinstance(answer, tuple | list) and len(answer) == 2:
+            return self.answer(*answer)
+        if _whole(answer) and int(answer) in _possible_answers(self):
+            return int(answer)
+        raise AnswerError(
+            f"{answer!r} is not an answer of {self.describe()}: give (black, white) or "
+            "the index of an answer that can happen"
+        )
+
     def format(self, index: int) -> str:
         """The digits of the code at ``index``."""
         if not isinstance(index, int | np.integer) or not 0 <= index < self.size:
@@ -129,7 +160,7 @@ class Variant:
 
     def answer(self, black: int, white: int) -> int:
         """The index of the answer (black, white); AnswerError if no two codes give it."""
-        if not all(isinstance(x, int) and x >= 0 for x in (black, white)):
+        if not all(_whole(x) and x >= 0 for x in (black, white)):
             raise AnswerError(f"black and white are whole numbers ≥ 0, not {black!r} {white!r}")
         p = self.pegs
         if black + white > p:
@@ -142,7 +173,7 @@ class Variant:
                 f"{black} black and {white} white cannot happen: without repetition two codes "
                 f"share at least {least} colours"
             )
-        index = black * (p + 1) + white
+        index = int(black) * (p + 1) + int(white)
         if index not in _possible_answers(self):
             raise AnswerError(
                 f"{black} black and {white} white cannot happen with {self.describe()}"
@@ -182,8 +213,19 @@ class Variant:
         return _packed(self.pegs, self.colours, self.repeat)
 
 
-def score(variant: Variant, secret: int, guess: int) -> tuple[int, int]:
-    """(black, white) of ``guess`` against ``secret`` (both code indices)."""
+def _whole(value) -> bool:
+    """An int or numpy integer, not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def score(variant: Variant, secret: int | str, guess: int | str) -> tuple[int, int]:
+    """(black, white) of ``guess`` against ``secret`` (code indices or digits); CodeError
+    for anything else.
+
+    >>> score(Variant.classic(), "1123", "3211")
+    (0, 4)
+    """
+    secret, guess = variant.index(secret), variant.index(guess)
     codes, counts = variant.codes(), variant.colour_counts()
     black = int((codes[secret] == codes[guess]).sum())
     common = int(np.minimum(counts[secret], counts[guess]).sum())

@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 
 from .codes import Variant
-from .errors import InconsistentError
+from .errors import CodeError, InconsistentError, VariantError
 
 
 @dataclass(frozen=True)
@@ -25,9 +25,24 @@ class History:
     variant: Variant
     turns: tuple[tuple[int, int], ...] = ()
 
-    def then(self, guess: int, answer: int) -> History:
-        """This history followed by one more turn."""
-        return History(self.variant, (*self.turns, (int(guess), int(answer))))
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise VariantError(f"a history needs a Variant, not {self.variant!r}")
+        turns = []
+        for turn in self.turns:
+            if not isinstance(turn, tuple | list) or len(turn) != 2:
+                raise CodeError(f"a turn is (guess, answer), not {turn!r}")
+            turns.append((self.variant.index(turn[0]), self.variant.answer_index(turn[1])))
+        object.__setattr__(self, "turns", tuple(turns))
+
+    def then(self, guess: int | str, answer) -> History:
+        """This history followed by one more turn: ``guess`` as an index or digits,
+        ``answer`` as an index or (black, white)."""
+        v = self.variant
+        later = object.__new__(History)  # the earlier turns are checked already
+        object.__setattr__(later, "variant", v)
+        object.__setattr__(later, "turns", (*self.turns, (v.index(guess), v.answer_index(answer))))
+        return later
 
     def candidates(self) -> np.ndarray:
         """Codes consistent with every answer (sorted indices); InconsistentError if none."""
