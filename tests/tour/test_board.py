@@ -136,6 +136,29 @@ def test_bad_moves_name_the_cell():
     assert issubclass(MoveError, TourError) and issubclass(TourError, ValueError)
 
 
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ([44, 44], "E5 is filled twice"),
+        ([44, 45], "F5 is not one jump from E5"),
+        ([], "at least its start cell"),
+        ("E5", "a sequence of cells"),
+        (44, "a sequence of cells"),
+        ([200], "200"),
+        (["E5", "zz"], "zz"),
+    ],
+)
+def test_a_position_is_checked_when_made(path, message):
+    with pytest.raises(MoveError, match=message):
+        Position(path)
+
+
+def test_a_position_made_from_names_or_indices_is_the_one_played():
+    played = Position.from_moves("E5", ["H5", "H8"])
+    assert Position(["E5", "H5", "H8"]) == Position([44, 47, 77]) == played
+    assert hash(Position((44, 47, 77))) == hash(played)
+
+
 def test_str_draws_the_numbers():
     text = str(Position.from_moves("A1", ["D1", "D4"]))
     lines = text.splitlines()

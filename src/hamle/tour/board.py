@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import numpy as np
 
@@ -63,9 +64,34 @@ class Position:
 
     path: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        if isinstance(self.path, str) or not hasattr(self.path, "__iter__"):
+            raise MoveError(f"a position is a sequence of cells, not {self.path!r}")
+        path = tuple(cell_index(cell) for cell in self.path)
+        if not path:
+            raise MoveError("a position needs at least its start cell")
+        seen = {path[0]}
+        for here, there in pairwise(path):
+            if there in seen:
+                raise MoveError(f"{GRID.name(there)} is filled twice")
+            if there not in TARGET_LISTS[here]:
+                raise MoveError(
+                    f"{GRID.name(there)} is not one jump from {GRID.name(here)} "
+                    "(3 cells straight or 2 diagonally)"
+                )
+            seen.add(there)
+        object.__setattr__(self, "path", path)
+
+    @classmethod
+    def _unchecked(cls, path: tuple[int, ...]) -> Position:
+        """A position the engine knows to be legal, built without the checks."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "path", path)
+        return position
+
     @classmethod
     def start(cls, cell: str | int) -> Position:
-        return cls((cell_index(cell),))
+        return cls._unchecked((cell_index(cell),))
 
     @classmethod
     def from_moves(cls, start: str | int, moves) -> Position:
@@ -111,13 +137,13 @@ class Position:
             raise MoveError(
                 f"{name} is not one jump from {here} (3 cells straight or 2 diagonally)"
             )
-        return Position((*self.path, target))
+        return Position._unchecked((*self.path, target))
 
     def undo(self) -> Position:
         """The position before the last move; MoveError at the start cell."""
         if len(self.path) == 1:
             raise MoveError("nothing to undo: only the start cell is filled")
-        return Position(self.path[:-1])
+        return Position._unchecked(self.path[:-1])
 
     def seed(self) -> int:
         """FNV-1a over the visited set's 13 little-endian bytes and the current cell: the
