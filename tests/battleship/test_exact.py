@@ -76,9 +76,8 @@ def test_small_boards_agree_with_enumeration(obs):
     assert report.total == total
     assert list(report.counts) == counts
     unknown = [c for c in range(obs.rules.cells) if obs.marks[c] == UNKNOWN]
-    if unknown:
-        top = max(counts[c] for c in unknown)
-        assert report.best == tuple(c for c in unknown if counts[c] == top)
+    top = max((counts[c] for c in unknown), default=0)
+    assert report.best == tuple(c for c in unknown if counts[c] == top > 0)
 
 
 @SETTINGS
@@ -370,6 +369,14 @@ def test_sunk_ships_and_their_water():
     as_json = report.as_dict()
     assert as_json["total"] == report.total and as_json["counts"]["A1"] == report.total
     assert len(as_json["counts"]) == 100 and as_json["best"] == report.best_names
+
+
+def test_with_nothing_afloat_no_cell_is_best():
+    rules = Rules.custom(4, [2])
+    obs = Observation.from_marks(rules, sunk=[["A1", "A2"]], miss=["C3"])
+    report = exact(obs)
+    assert report.total == 1 and report.best == () and report.as_dict()["best_count"] == 0
+    assert set(report.counts) == {0, 1}
 
 
 @pytest.mark.parametrize(

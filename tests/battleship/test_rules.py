@@ -1,6 +1,7 @@
+import numpy as np
 import pytest
 
-from hamle.battleship import Fleet, Ocean, Rules, RulesError, ShotError, placements
+from hamle.battleship import Fleet, Ocean, Rules, RulesError, ShotError, placements, random_fleet
 from hamle.battleship.rules import segment, zone
 
 
@@ -42,6 +43,36 @@ def test_rectangular_placements():
 def test_bad_rules_are_explained(size, fleet, message):
     with pytest.raises(RulesError, match=message):
         Rules.custom(size, fleet)
+
+
+def test_rules_take_a_fleet_of_lengths_directly():
+    assert Rules(10, 10, [5, 4, 3, 3, 2, 1, 1]) == Rules.custom(10, (5, 4, 3, 3, 2, 1, 1))
+    assert Rules(10, 10, [5, 4], True).lengths == (5, 4)
+    assert hash(Rules(6, 6, [3, 2])) == hash(Rules.custom(6, [3, 2]))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((10, 10, 5), "a fleet is a sequence of ship lengths"),
+        ((10, 10, "54"), "a fleet is a sequence of ship lengths"),
+        ((10, 10, [5, None]), "a ship length is a whole number, not None"),
+        ((10, 10, [5, 4], "yes"), "touching is True or False"),
+    ],
+)
+def test_bad_rules_made_directly_are_explained(args, message):
+    with pytest.raises(RulesError, match=message):
+        Rules(*args)
+
+
+def test_random_fleet_takes_a_seed_or_a_generator_and_nothing_else():
+    rules = Rules.classic()
+    assert random_fleet(rules, 5) == random_fleet(rules, np.random.default_rng(5))
+    for rng in (-1, "5", 2.5, None):
+        with pytest.raises(RulesError, match="numpy Generator or a seed"):
+            random_fleet(rules, rng)
+    with pytest.raises(RulesError, match="expected Rules"):
+        random_fleet("classic", 5)
 
 
 def test_zone_and_segment():

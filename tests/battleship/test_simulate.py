@@ -6,6 +6,7 @@ import pytest
 
 from hamle.battleship import BattleshipError, Rules, play_game, simulate
 from hamle.battleship.analysis import RandomLaw, chart
+from hamle.battleship.strategies import ExpertShooter, get_shooter
 
 # Seed 000, "Kaç atış?": mean shots of each strategy over its 1000 games.
 SEED_MEANS = {"random": 95.4, "hunt-target": 60.3, "parity": 50.5, "density": 44.4}
@@ -90,6 +91,9 @@ def test_progress_reaches_the_total():
         ({"jobs": 0}, "--jobs"),
         ({"strategies": ["nope"]}, "unknown strategy"),
         ({"strategies": []}, "at least one"),
+        ({"strategies": [3]}, "a strategy is a shooter's name"),
+        ({"strategies": [ExpertShooter(), ExpertShooter(fleets=5)]}, "two different shooters"),
+        ({"rules": "classic"}, "expected Rules"),
     ],
 )
 def test_bad_simulation_arguments(kwargs, message):
@@ -107,3 +111,25 @@ def test_replay_record_and_chart(tmp_path):
     table = simulate(Rules.classic(), ["random", "parity"], games=5)
     out = chart(table, tmp_path / "c.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_strategy_named_twice_or_by_alias_is_one_row():
+    table = simulate(Rules.classic(), ["easy", "random", "density", "hard", "density"], games=3)
+    assert [r.strategy for r in table.results] == ["random", "density"]
+    assert table == simulate(Rules.classic(), ["random", "density"], games=3)
+
+
+def test_a_single_name_or_shooter_is_one_strategy():
+    by_name = simulate(Rules.classic(), "density", games=3)
+    assert [r.strategy for r in by_name.results] == ["density"]
+    assert simulate(Rules.classic(), get_shooter("density"), games=3) == by_name
+
+
+def test_play_game_takes_a_shooter_as_well_as_a_name():
+    rules = Rules.classic()
+    by_name = play_game(rules, "hard", 9)
+    assert play_game(rules, get_shooter("density"), 9) == by_name
+    small = ExpertShooter(fleets=20)
+    assert play_game(rules, small, 2) == play_game(rules, small, 2)
+    with pytest.raises(BattleshipError, match="a strategy is a shooter's name"):
+        play_game(rules, None, 1)

@@ -113,8 +113,8 @@ def exact(observation: Observation) -> ExactMap:
     counts = tuple(total if occupied[c] else int(cells[c]) for c in range(rules.cells))
     unknown = np.flatnonzero(marks == UNKNOWN)
     best: tuple[int, ...] = ()
-    if len(unknown):
-        top = max(counts[c] for c in unknown)
+    top = max((counts[c] for c in unknown), default=0)
+    if top:  # with nothing afloat no cell is worth a shot
         best = tuple(int(c) for c in unknown if counts[c] == top)
     return ExactMap(observation, total, counts, best)
 

@@ -82,8 +82,15 @@ class Fleet:
         return draw(self.rules.grid, marks)
 
 
-def random_fleet(rules: Rules, rng: np.random.Generator) -> Fleet:
-    """A fleet drawn uniformly from all legal fleets of ``rules``."""
+def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
+    """A fleet drawn uniformly from all legal fleets of ``rules``, from ``rng`` (a numpy
+    Generator, or a whole number to seed one)."""
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected Rules (like Rules.classic()), not {rules!r}")
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise RulesError(f"expected a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}")
     table = placement_table(rules)
     starts = np.array([table.ranges[s.length][0] for s in rules.fleet], np.int64)
     stops = np.array([table.ranges[s.length][1] for s in rules.fleet], np.int64)

@@ -46,6 +46,24 @@ class Ship:
     length: int
 
 
+def _ships(fleet) -> tuple[Ship, ...]:
+    """A fleet given as ships or lengths (``[5, 4, 3]``), as ships; lengths are named by
+    length and count."""
+    if isinstance(fleet, str | bytes) or not hasattr(fleet, "__iter__"):
+        raise RulesError(f"a fleet is a sequence of ship lengths, not {fleet!r}")
+    seen: Counter[int] = Counter()
+    ships = []
+    for ship in fleet:
+        if isinstance(ship, Ship):
+            ships.append(ship)
+        elif isinstance(ship, int | np.integer) and not isinstance(ship, bool | np.bool_):
+            seen[int(ship)] += 1
+            ships.append(Ship(f"{ship}-cell ship {seen[int(ship)]}", int(ship)))
+        else:
+            raise RulesError(f"a ship length is a whole number, not {ship!r}")
+    return tuple(ships)
+
+
 @dataclass(frozen=True)
 class Rules:
     """Board size, fleet (ships in order) and whether ships may touch.
@@ -60,6 +78,9 @@ class Rules:
     touching: bool = True
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "fleet", _ships(self.fleet))
+        if not isinstance(self.touching, bool | np.bool_):
+            raise RulesError(f"touching is True or False, not {self.touching!r}")
         try:
             Grid(self.rows, self.cols)
         except CellError as exc:
@@ -92,15 +113,7 @@ class Rules:
     def custom(cls, size: int | tuple[int, int], fleet, touching: bool = True) -> Rules:
         """Any board (``size`` or ``(rows, cols)``) and fleet given as lengths."""
         rows, cols = (size, size) if isinstance(size, int) else size
-        lengths = list(fleet)
-        seen: Counter[int] = Counter()
-        ships = []
-        for length in lengths:
-            if not isinstance(length, int) or isinstance(length, bool):
-                raise RulesError(f"a ship length is a whole number, not {length!r}")
-            seen[length] += 1
-            ships.append(Ship(f"{length}-cell ship {seen[length]}", length))
-        return cls(rows, cols, tuple(ships), touching)
+        return cls(rows, cols, fleet, touching)
 
     @classmethod
     def named(cls, name: str) -> Rules:

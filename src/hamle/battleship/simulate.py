@@ -31,7 +31,7 @@ from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
 from .rules import Rules, placement_table
-from .strategies import Shooter, get_shooter
+from .strategies import Shooter, as_shooter
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
@@ -143,10 +143,17 @@ def _with_pattern(observation) -> np.ndarray:
     return np.where(cells & (marks == UNKNOWN), PATTERN, marks)
 
 
-def play_game(rules: Rules, strategy: str, game: int) -> GameRecord:
-    """Play numbered game ``game`` with the named strategy to the last sunk ship."""
+def play_game(rules: Rules, strategy: str | Shooter, game: int) -> GameRecord:
+    """Play numbered game ``game`` with a strategy (a name or a shooter) to the last sunk
+    ship."""
     _check_game(game)
-    return _play(rules, get_shooter(strategy), game)
+    return _play(_check_rules(rules), as_shooter(strategy), game)
+
+
+def _check_rules(rules) -> Rules:
+    if not isinstance(rules, Rules):
+        raise BattleshipError(f"expected Rules (like Rules.classic()), not {rules!r}")
+    return rules
 
 
 def _check_game(game: int) -> None:
@@ -237,7 +244,7 @@ class PlayedGames:
         return tuple(int(c) for c in self.cells[i, : self.shots[i]])
 
 
-def play_games(rules: Rules, strategy: str, games: Sequence[int]) -> PlayedGames:
+def play_games(rules: Rules, strategy: str | Shooter, games: Sequence[int]) -> PlayedGames:
     """Play the numbered ``games`` with the named strategy: the same games as
     ``play_game``, shot for shot, in one compiled call when the shooter has a game kernel.
 
@@ -246,7 +253,8 @@ def play_games(rules: Rules, strategy: str, games: Sequence[int]) -> PlayedGames
     >>> played.fired(743) == tuple(shot.cell for shot in record.shots)
     True
     """
-    shooter = get_shooter(strategy)
+    shooter = as_shooter(strategy)
+    _check_rules(rules)
     numbers = tuple(games)
     for game in numbers:
         _check_game(game)
@@ -281,7 +289,9 @@ def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
     return shooter.kernel != _kernels.SHOOT_DENSITY or kernel_plan(rules, rules.lengths).fits
 
 
-def _play_chunk(rules: Rules, strategy: str, games: Sequence[int]) -> list[tuple[int, int, int]]:
+def _play_chunk(
+    rules: Rules, strategy: Shooter, games: Sequence[int]
+) -> list[tuple[int, int, int]]:
     played = play_games(rules, strategy, games)
     return [
         (int(shots), int(hunt), int(shots - hunt))
@@ -291,21 +301,30 @@ def _play_chunk(rules: Rules, strategy: str, games: Sequence[int]) -> list[tuple
 
 def simulate(
     rules: Rules,
-    strategies: Sequence[str],
+    strategies: str | Shooter | Sequence[str | Shooter],
     games: int = 1000,
     first: int = 1,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationTable:
-    """Play games ``first .. first + games - 1`` with each strategy (``jobs`` processes);
-    ``progress(done, total)`` is called as games finish."""
+    """Play games ``first .. first + games - 1`` with each strategy (a name or a shooter,
+    or a sequence of them; one row per shooter, however often it is named) in ``jobs``
+    processes; ``progress(done, total)`` is called as games finish."""
     if not isinstance(games, int) or games < 1:
         raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
     if not isinstance(first, int) or first < 1:
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
-    names = [get_shooter(s).name for s in strategies]
+    _check_rules(rules)
+    shooters: dict[str, Shooter] = {}
+    if isinstance(strategies, str) or not hasattr(strategies, "__iter__"):
+        strategies = [strategies]
+    for strategy in strategies:
+        shooter = as_shooter(strategy)
+        if shooters.setdefault(shooter.name, shooter) != shooter:
+            raise BattleshipError(f"two different shooters are named {shooter.name!r}")
+    names = list(shooters)
     if not names:
         raise BattleshipError("name at least one strategy")
     numbers = list(range(first, first + games))
@@ -325,10 +344,10 @@ def simulate(
 
     if jobs == 1:
         for name, chunk in tasks:
-            collect(name, chunk, _play_chunk(rules, name, chunk))
+            collect(name, chunk, _play_chunk(rules, shooters[name], chunk))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(partial(_play_chunk, rules, n, c)) for n, c in tasks]
+            futures = [pool.submit(partial(_play_chunk, rules, shooters[n], c)) for n, c in tasks]
             for (name, chunk), future in zip(tasks, futures, strict=True):
                 collect(name, chunk, future.result())
     results = tuple(

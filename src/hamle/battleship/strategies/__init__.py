@@ -44,13 +44,33 @@ SHOOTERS: dict[str, Shooter] = {
 ALIASES = {"easy": "random", "normal": "parity", "hard": "density"}
 
 
-def get_shooter(name: str) -> Shooter:
-    """The shooter registered as ``name`` or one of its aliases.
+def as_shooter(strategy) -> Shooter:
+    """A shooter given by name (or alias) or as a shooter object (``get_shooter``'s, or
+    one made with its own budget, like ``ExpertShooter(fleets=200)``).
 
-    >>> get_shooter("normal").name
+    >>> as_shooter("hard") is as_shooter(get_shooter("density"))
+    True
+    """
+    if isinstance(strategy, str):
+        return get_shooter(strategy)
+    if isinstance(getattr(strategy, "name", None), str) and callable(
+        getattr(strategy, "choose", None)
+    ):
+        return strategy
+    raise BattleshipError(
+        f"a strategy is a shooter's name ({', '.join(SHOOTERS)}) or a shooter, not {strategy!r}"
+    )
+
+
+def get_shooter(name: str) -> Shooter:
+    """The shooter registered as ``name`` or one of its aliases, in any case.
+
+    >>> get_shooter("Normal").name
     'parity'
     """
-    key = ALIASES.get(name, name)
+    if not isinstance(name, str):
+        raise BattleshipError(f"a strategy's name is text, not {name!r}")
+    key = ALIASES.get(name.lower(), name.lower())
     if key not in SHOOTERS:
         known = ", ".join([*SHOOTERS, *ALIASES])
         raise BattleshipError(f"unknown strategy {name!r}; choose one of: {known}")

@@ -48,7 +48,5 @@ def _best(rules: Rules, marks: bytes, afloat: tuple, sunk: tuple) -> tuple[int, 
     board = np.frombuffer(marks, np.uint8)
     _, counts = occupancy(rules, board, afloat, sunk)
     unknown = np.flatnonzero(board == UNKNOWN)
-    if not len(unknown):
-        return ()
-    top = max(counts[c] for c in unknown)
-    return tuple(int(c) for c in unknown if counts[c] == top)
+    top = max((counts[c] for c in unknown), default=0)
+    return tuple(int(c) for c in unknown if counts[c] == top > 0)
