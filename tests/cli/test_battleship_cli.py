@@ -61,6 +61,15 @@ def test_exact_density_under_russian_rules():
     assert text.exit_code == 0 and "layouts) fit; best:" in text.stdout and "X" in text.stdout
 
 
+def test_one_layout_is_said_in_the_singular_and_nothing_afloat_has_no_best_cell():
+    one = run("density", "--size", "2", "--fleet", "2", "--exact", "--hit", "A1", "--miss", "B1")
+    assert one.exit_code == 0, one.output
+    assert "1 fleet (1 layout) fit; best: A2 (1 layout, 100.00 %)" in one.stdout
+    none = run("density", "--size", "3", "--fleet", "2", "--exact", "--sunk", "A1-A2")
+    assert none.exit_code == 0, none.output
+    assert "best: none" in none.stdout and "0 layouts" not in none.stdout
+
+
 def test_exact_density_under_classic_rules():
     data = run_json("density", "--exact", "--hit", "E5", "--miss", "E4,D5", "--sunk", "A1-A2")
     assert data["afloat"] == [5, 4, 3, 3]
@@ -217,7 +226,7 @@ def test_play_a_whole_game_from_standard_input():
 def test_play_stops_cleanly_at_end_of_input():
     result = runner.invoke(app, ["battleship", "play", "--game", "9"], "A1\n")
     assert result.exit_code == 0
-    assert "stopped after 1 shots; replay with --game 9" in result.stdout
+    assert "stopped after 1 shot; replay with --game 9" in result.stdout
 
 
 def test_replay_draws_the_pattern_for_parity_only_by_default():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING
 
 import typer
@@ -21,6 +22,28 @@ GAMES = {
 }
 
 
+class Root(TyperGroup):
+    """The root command: a usage error anywhere (a missing or unknown option, a value of
+    the wrong type) is one ``error:`` line on stderr and exit status 2, not a help box."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as exc:  # click's errors, as typer carries them
+            if not standalone_mode:
+                raise
+            sys.stderr.write(f"error: {exc.format_message()}\n")
+            sys.exit(2)
+        except typer.Abort:
+            if not standalone_mode:
+                raise
+            sys.stderr.write("\nstopped\n")
+            sys.exit(1)
+        if not standalone_mode:
+            return result
+        sys.exit(result if isinstance(result, int) else 0)
+
+
 class Game(TyperGroup):
     """A game in the root's help: a name and a help line. Only when it runs is the module
     of that name imported, and its sub-app takes over the command line."""
@@ -35,12 +58,36 @@ class Game(TyperGroup):
 
 
 app = typer.Typer(
+    cls=Root,
     name="hamle",
     help="Computer players and hint engines for Battleship, Mastermind and the Yüz Yüze tour.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(shown: bool) -> None:
+    if shown:
+        from hamle import __version__
+
+        sys.stdout.write(f"hamle {__version__}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print hamle's version and exit.",
+        is_eager=True,
+        callback=_show_version,
+    ),
+) -> None:
+    """Computer players and hint engines for Battleship, Mastermind and the Yüz Yüze tour."""
+
+
 app.command()(serve)
 for name, line in GAMES.items():
     app.add_typer(typer.Typer(cls=Game), name=name, help=line)

@@ -13,7 +13,7 @@ import typer
 
 from hamle.grid import CellError, Grid
 
-from .common import clean_errors, console, listing, print_json, progress_bar
+from .common import clean_errors, console, counted, listing, print_json, progress_bar
 
 if TYPE_CHECKING:
     import hamle.battleship as bs
@@ -277,7 +277,7 @@ def replay(
         return
     grid = record.fleet.rules.grid
     console.print(
-        f"game {record.game}, {record.strategy}: {record.shots_fired} shots "
+        f"game {record.game}, {record.strategy}: {counted(record.shots_fired, 'shot')} "
         f"({record.hunt} hunt, {record.target} target)"
     )
     for n, (shot, picture) in enumerate(zip(record.shots, pictures, strict=True), 1):
@@ -321,9 +321,10 @@ def density(
     if exact:
         values = [f"{100 * float(report.probability(c)):.1f}" for c in range(chosen.cells)]
         top = report.counts[report.best[0]] if report.best else 0
-        summary = f"{report.fleets:,} fleets ({report.total:,} layouts) fit; "
+        summary = f"{counted(report.fleets, 'fleet')} ({counted(report.total, 'layout')}) fit; "
         summary += f"best: {', '.join(report.best_names) or 'none'}"
-        summary += f" ({top:,} layouts, {100 * top / report.total:.2f} %)"
+        if report.best:
+            summary += f" ({counted(top, 'layout')}, {100 * top / report.total:.2f} %)"
     else:
         values = [str(int(d)) for d in report.d]
         top = int(report.d[report.best[0]]) if report.best else 0
@@ -431,7 +432,7 @@ def play(
         console.print("your shot: ", end="")
         line = sys.stdin.readline()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
-            console.print(f"\nstopped after {turns} shots; replay with --game {number}")
+            console.print(f"\nstopped after {counted(turns, 'shot')}; replay with --game {number}")
             raise typer.Exit(0)
         try:
             shot = theirs.fire(grid.index(line.strip()))
@@ -441,12 +442,12 @@ def play(
         turns += 1
         console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)
         if theirs.over:
-            console.print(f"[bold green]you win in {turns} shots![/bold green]")
+            console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
             return
         reply = yours.fire(shooter.choose(yours.observation, rng))
         console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
         if yours.over:
-            console.print(f"[bold red]{shooter.name} wins in {turns} shots.[/bold red]")
+            console.print(f"[bold red]{shooter.name} wins in {counted(turns, 'shot')}.[/bold red]")
             return
 
 

@@ -75,6 +75,11 @@ def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
     return Listing
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless n is 1: ``counted(1, "shot")`` is ``1 shot``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
 def print_json(value: dict) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 
 import typer
@@ -20,15 +21,45 @@ def serve(
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
 
-    from hamle.cli.common import console
+    from hamle.cli.common import console, errors
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB
 
     path = db or os.environ.get("HAMLE_DB") or DEFAULT_DB
     try:
+        listening = _listen(host, port)
         app = create_app(path)
+    except OSError as exc:
+        errors.print(
+            f"[red]error:[/red] cannot listen on {host}:{port}: {exc}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(2) from None
     except sqlite3.Error as exc:
-        console.print(f"[red]error:[/red] cannot open the database {path}: {exc}", highlight=False)
+        errors.print(
+            f"[red]error:[/red] cannot open the database {path}: {exc}",
+            highlight=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(2) from None
     console.print(f"hamle at http://{host}:{port}  (games kept in {path})", highlight=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (OSError naming why not), so that a bad address
+    or a busy port is an error before anything is served."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise OSError(f"no such address ({exc})") from None
+    listening = socket.socket(family, kind, proto)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(address)
+    except OSError as exc:
+        listening.close()
+        raise OSError(exc.strerror or str(exc)) from None
+    return listening

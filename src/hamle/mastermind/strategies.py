@@ -223,7 +223,7 @@ HEURISTICS: tuple[str, ...] = tuple(n for n, s in STRATEGIES.items() if not isin
 
 
 def get_strategy(name: str) -> Strategy:
-    """The strategy registered as ``name``."""
-    if name not in STRATEGIES:
+    """The strategy registered as ``name`` (in any case)."""
+    if not isinstance(name, str) or name.lower() not in STRATEGIES:
         raise MastermindError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
-    return STRATEGIES[name]
+    return STRATEGIES[name.lower()]

@@ -89,8 +89,9 @@ class Hint:
 
 def hint(position: Position, mode: str = "hint") -> Hint:
     """The best move from ``position`` in mode ``hint`` (120 rollouts) or ``quick`` (30)."""
-    if mode not in ROLLOUTS:
+    if not isinstance(mode, str) or mode.lower() not in ROLLOUTS:
         raise TourError(f"unknown hint mode {mode!r}; choose hint or quick")
+    mode = mode.lower()
     moves = position.legal_moves()
     if not moves:
         here = GRID.name(position.current)

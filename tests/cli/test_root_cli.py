@@ -1,0 +1,73 @@
+"""What every command shares: the version, usage errors as one line, names in any case,
+and `serve` refusing an address it cannot listen on before it prints anything."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from hamle import __version__
+from hamle.cli import app
+
+runner = CliRunner()
+
+
+def test_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"hamle {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nope"], "No such command 'nope'"),
+        (["tour", "hint"], "Missing option '--start'"),
+        (["battleship", "simulate", "--games", "x"], "'x' is not a valid int"),
+        (["battleship", "count", "--jobs", "0"], "--jobs"),
+        (["mastermind", "score", "1123", "3211", "--colour", "6"], "No such option: --colour"),
+    ],
+)
+def test_usage_errors_are_one_error_line_and_status_2(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error:") and message in result.stderr
+    assert result.stderr.count("\n") == 1 and "╭" not in result.output and result.stdout == ""
+
+
+def test_names_are_taken_in_any_case():
+    hard = runner.invoke(app, ["battleship", "replay", "7", "--strategy", "HARD", "--json"])
+    density = runner.invoke(app, ["battleship", "replay", "7", "--strategy", "density", "--json"])
+    assert hard.exit_code == 0 and json.loads(hard.stdout) == json.loads(density.stdout)
+    quick = runner.invoke(app, ["tour", "hint", "--start", "E5", "--mode", "QUICK", "--json"])
+    assert quick.exit_code == 0 and json.loads(quick.stdout)["mode"] == "quick"
+
+
+def test_simulate_counts_a_strategy_named_twice_once():
+    args = ["battleship", "simulate", "--games", "4", "--json"]
+    twice = runner.invoke(app, [*args, "--strategies", "easy,random,density,density"])
+    once = runner.invoke(app, [*args, "--strategies", "random,density"])
+    assert twice.exit_code == 0 and json.loads(twice.stdout) == json.loads(once.stdout)
+
+
+def serve(*args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-c", "from hamle.cli import main; main()", "serve", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_serve_refuses_an_address_it_cannot_have():
+    bad = serve("--host", "999.1.1.1")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("error: cannot listen on 999.1.1.1:8000: no such address")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = serve("--port", str(port))
+    assert busy.returncode == 2 and busy.stdout == ""
+    assert busy.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}:")
+    assert busy.stderr.count("\n") == 1
