@@ -26,6 +26,14 @@ def test_bad_names_are_named_in_the_error(bad):
         Grid(10, 10).index(bad)
 
 
+def test_a_row_number_of_thousands_of_digits_is_off_the_board():
+    with pytest.raises(CellError, match=r"^A99999999999… is off the 10×10 board$"):
+        Grid(10, 10).index("A" + "9" * 5000)
+    with pytest.raises(CellError, match=r"^A0001000 is off"):
+        Grid(10, 10).index("A0001000")
+    assert Grid(26, 26).index("Z026") == 25 * 26 + 25
+
+
 def test_bad_index_and_board():
     with pytest.raises(CellError, match="off the 10×10 board"):
         Grid(10, 10).name(100)

@@ -53,9 +53,11 @@ class Grid:
         if len(letters) != 1:
             raise CellError(f"{name!r} is not a cell name (one column letter, like E5)")
         col = string.ascii_uppercase.index(letters.upper())
-        row = int(digits) - 1
+        row = int(digits) - 1 if len(digits) <= 3 else self.rows  # (no board is that tall)
         if col >= self.cols or not 0 <= row < self.rows:
-            raise CellError(f"{name.strip().upper()} is off the {self.rows}×{self.cols} board")
+            shown = name.strip().upper()
+            shown = shown if len(shown) <= 12 else f"{shown[:12]}…"
+            raise CellError(f"{shown} is off the {self.rows}×{self.cols} board")
         return row * self.cols + col
 
     def name(self, index: int) -> str:

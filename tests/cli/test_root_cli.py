@@ -39,6 +39,25 @@ def test_usage_errors_are_one_error_line_and_status_2(args, message):
     assert result.stderr.count("\n") == 1 and "╭" not in result.output and result.stdout == ""
 
 
+HUGE = "9" * 5000  # beyond the digits Python turns into an int by default
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["battleship", "density", "--hit", f"A{HUGE}"],
+        ["battleship", "count", "--fleet", f"5,{HUGE}"],
+        ["battleship", "replay", HUGE],
+        ["tour", "hint", "--start", f"E{HUGE}"],
+        ["mastermind", "evaluate", "--pegs", HUGE],
+    ],
+)
+def test_numbers_of_thousands_of_digits_are_one_error_line(args):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stderr.startswith("error:")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
 def test_names_are_taken_in_any_case():
     hard = runner.invoke(app, ["battleship", "replay", "7", "--strategy", "HARD", "--json"])
     density = runner.invoke(app, ["battleship", "replay", "7", "--strategy", "density", "--json"])

@@ -76,8 +76,9 @@ def parse_lengths(text: str, option: str) -> list[int]:
     import hamle.battleship as bs
 
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    if not parts or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
-        raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {text!r}")
+    if not parts or not all(re.fullmatch(r"[0-9]{1,3}", p) for p in parts):
+        shown = text if len(text) <= 20 else f"{text[:20]}…"
+        raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {shown!r}")
     return [int(p) for p in parts]
 
 
