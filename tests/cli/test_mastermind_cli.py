@@ -402,3 +402,18 @@ def test_a_damaged_tree_is_rejected_naming_the_node(tmp_path):
     assert f"has no child for answer '{key}'" in result.output
     out.write_text("[1, 2")
     assert "is not JSON" in run("verify", str(out)).output
+
+
+def test_solve_refuses_a_strategy_too_slow_for_the_variant_before_guessing():
+    result = run("solve", "--variant", "6x9", script="q\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "minimax on 531,441 codes would take hours" in result.stderr
+    consistent = run("solve", "--variant", "6x9", "--strategy", "first-consistent", script="q\n")
+    assert consistent.exit_code == 0 and "guess 1: 111111" in consistent.stdout
+
+
+def test_play_says_why_it_has_no_suggestion_and_goes_on():
+    result = run("play", "--variant", "6x9", "--game", "3", script="?\n111111\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "no suggestion: minimax on 531,441 codes would take hours" in result.stdout
+    assert "black" in result.stdout and "the secret was" in result.stdout

@@ -259,3 +259,16 @@ def test_next_guess_on_inconsistent_history_raises():
     history = mm.History(v).then(v.parse("1111"), v.answer(0, 1))
     with pytest.raises(mm.InconsistentError):
         mm.get_strategy("minimax").next_guess(history)
+
+
+def test_each_strategy_says_how_many_codes_it_plays_on():
+    big = mm.Variant.named("6x9")
+    for name, strategy in mm.STRATEGIES.items():
+        if strategy.largest >= big.size:
+            strategy.check(big)
+        else:
+            with pytest.raises(mm.MastermindError, match=f"{name} on 531,441 codes"):
+                strategy.check(big)
+    limits = {name: s.largest for name, s in mm.STRATEGIES.items()}
+    assert limits["first-consistent"] == 2**21 and limits["minimax"] == 100_000
+    assert limits["optimal"] == 16_384

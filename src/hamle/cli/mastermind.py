@@ -52,6 +52,7 @@ JOBS = typer.Option(
     1, "--jobs", min=1, max=64, help="Processes to use (threads for the optimal search)."
 )
 LIST_AT_MOST = 12
+THINKING_FROM = 20_000  # codes from which choosing a guess can take a second or more
 
 
 def make_variant(name: str, pegs: int | None, colours: int | None, no_repeat: bool) -> mm.Variant:
@@ -252,10 +253,12 @@ def solve(
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
     breaker = mm.get_strategy(strategy)
+    breaker.check(chosen)
     console.print(f"{chosen.describe()}; strategy {breaker.name}.", highlight=False)
     console.print("Answer each guess with black and white (like 2 1); undo, fix N B W, q.")
     history = mm.History(chosen)
-    guess = breaker.next_guess(history)
+    with thinking(chosen):
+        guess = breaker.next_guess(history)
     while True:
         line = _read(f"guess {len(history.turns) + 1}: {chosen.format(guess)}  answer> ")
         if line is None or line.lower() in ("q", "quit"):
@@ -276,7 +279,18 @@ def solve(
             console.print(f"solved in {n} guess{'es' if n != 1 else ''}: {chosen.format(last)}")
             return
         _show_candidates(chosen, candidates)
-        guess = breaker.next_guess(history) if history.turns else breaker.first_guess(chosen)
+        with thinking(chosen):
+            guess = breaker.next_guess(history)
+
+
+@contextmanager
+def thinking(variant: mm.Variant):
+    """A status line on stderr while a guess is chosen among many codes (a second or more)."""
+    if variant.size <= THINKING_FROM:
+        yield
+        return
+    with errors.get().status(f"thinking over {variant.size:,} codes…"):
+        yield
 
 
 def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> mm.History:
@@ -333,7 +347,13 @@ def play(
         if line == "?":
             candidates = history.candidates()
             _show_candidates(chosen, candidates)
-            suggestion = helper.next_guess(history)
+            try:
+                helper.check(chosen)
+            except mm.MastermindError as exc:
+                console.print(f"[red]no suggestion: {exc}[/red]", highlight=False)
+                continue
+            with thinking(chosen):
+                suggestion = helper.next_guess(history)
             console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
             continue
         try:

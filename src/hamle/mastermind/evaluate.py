@@ -24,7 +24,7 @@ from .errors import MastermindError
 from .history import History
 from .strategies import Partition, Strategy, get_strategy
 
-EVALUATE_LIMIT = 100_000  # code spaces larger than this take hours for scoring strategies
+EVALUATE_LIMIT = Partition.largest  # larger code spaces take hours for scoring strategies
 
 
 @dataclass(frozen=True)
@@ -75,11 +75,7 @@ def evaluate(
     chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
     if not isinstance(jobs, int) or jobs < 1:
         raise MastermindError(f"--jobs must be at least 1, not {jobs!r}")
-    if isinstance(chosen, Partition) and variant.size > EVALUATE_LIMIT:
-        raise MastermindError(
-            f"evaluating {chosen.name} on {variant.size:,} codes would take hours; "
-            f"it is supported up to {EVALUATE_LIMIT:,} codes"
-        )
+    chosen.check(variant)
     started = time.perf_counter()
     root = History(variant)
     first = chosen.first_guess(variant)

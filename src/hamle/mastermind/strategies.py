@@ -17,12 +17,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 
 from . import _vector
 from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
-from .codes import Variant, canonical_guesses, feedback_table, free_colours
+from .codes import MAX_CODES, TABLE_LIMIT, Variant, canonical_guesses, feedback_table, free_colours
 from .errors import MastermindError
 from .history import History
 
@@ -33,6 +34,19 @@ class Strategy:
 
     name: str
     summary: str
+    largest: ClassVar[int] = MAX_CODES  # the most codes it plays on in reasonable time
+
+    def check(self, variant: Variant) -> None:
+        """MastermindError unless ``variant`` has at most ``largest`` codes.
+
+        >>> STRATEGIES["minimax"].largest, STRATEGIES["first-consistent"].largest
+        (100000, 2097152)
+        """
+        if variant.size > self.largest:
+            raise MastermindError(
+                f"{self.name} on {variant.size:,} codes would take hours; it is supported "
+                f"up to {self.largest:,} codes"
+            )
 
     def first_guess(self, variant: Variant) -> int:
         """The opening guess: this strategy's own choice over the whole code space."""
@@ -82,6 +96,7 @@ class Partition(Strategy):
 
     criterion: int = MAX_PART
     from_all_codes: bool = True
+    largest: ClassVar[int] = 100_000
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
         variant = history.variant
@@ -187,6 +202,7 @@ class Optimal(Strategy):
     Ties go to the guess of least bound, then to a candidate, then to the lowest code."""
 
     max_guesses: int | None = None
+    largest: ClassVar[int] = int(TABLE_LIMIT**0.5)  # the search needs the whole table
 
     def next_guess(self, history: History) -> int:
         from .optimal import next_guess
