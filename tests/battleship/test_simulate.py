@@ -133,3 +133,9 @@ def test_play_game_takes_a_shooter_as_well_as_a_name():
     assert play_game(rules, small, 2) == play_game(rules, small, 2)
     with pytest.raises(BattleshipError, match="a strategy is a shooter's name"):
         play_game(rules, None, 1)
+
+
+def test_play_game_reports_every_shot():
+    seen = []
+    record = play_game(Rules.classic(), "density", 4, progress=seen.append)
+    assert seen == list(range(1, record.shots_fired + 1))

@@ -114,6 +114,13 @@ def test_lab_rules_list_the_fleets(client):
         ({"hit": ["A11"]}, "A11 is off the 10×10 board"),
         ({"miss": [""]}, "is not a cell name"),
         ({"miss": ["5E"]}, "is not a cell name"),
+        (
+            {"hit": ["A1", "C3", "E5", "G7", "I9", "A10"]},
+            "the open hits A1, C3, E5, G7, I9, A10 need at least 6 ships, but 5 are afloat",
+        ),
+        ({"hit": ["A1", "J10"], "afloat": [2]}, "need at least 2 ships, but 1 is afloat"),
+        ({"rules": "russian", "hit": ["A1", "B2"]}, "no layout of the afloat ships fits"),
+        ({"rules": "russian", "hit": ["A1", "B1", "C1", "D1", "E1"]}, "no layout of the afloat"),
     ],
 )
 def test_contradictory_marks_get_the_engine_text(client, marks, text):

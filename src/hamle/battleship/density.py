@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _kernels
 from .errors import MarksError
+from .fits import fits, ships_needed
 from .observation import UNKNOWN, Observation
 from .rules import Rules, placement_table
 
@@ -94,6 +95,7 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
             if cover == 0:
                 name = observation.grid.name(int(cell))
                 raise MarksError(f"no afloat ship can explain the hit at {name}")
+        check_fits(observation)
     d = combine(counts, w)
     unknown = marks == UNKNOWN
     d = np.where(unknown, d, 0)
@@ -102,6 +104,34 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
         top = max(d[unknown])
         best = tuple(int(c) for c in np.flatnonzero(unknown & (d == top)))
     return DensityMap(observation, w, counts, d, best)
+
+
+def check_fits(observation: Observation) -> None:
+    """MarksError unless some layout of the afloat ships fits the marks (``fits``, else
+    the exact count where the search leaves it open and the board can be counted)."""
+    from .errors import CountTooLargeError
+    from .exact import occupancy
+
+    found = fits(observation)
+    if found is None:
+        sunk = tuple(ship.length for ship in observation.sunk)
+        try:
+            total, _ = occupancy(observation.rules, observation.marks, observation.afloat, sunk)
+        except CountTooLargeError:
+            return  # out of reach both ways: the map is shown undecided
+        found = total > 0
+    if found:
+        return
+    hits = [int(c) for c in observation.open_hits]
+    needed = ships_needed(observation.rules.cols, hits, max(observation.afloat))
+    if needed > len(observation.afloat):
+        names = ", ".join(observation.grid.name(c) for c in hits)
+        afloat = len(observation.afloat)
+        raise MarksError(
+            f"the open hits {names} need at least {needed} ships, but "
+            f"{afloat} {'is' if afloat == 1 else 'are'} afloat"
+        )
+    raise MarksError("no layout of the afloat ships fits these marks")
 
 
 def combine(counts: np.ndarray, w: int) -> np.ndarray:

@@ -143,11 +143,13 @@ def _with_pattern(observation) -> np.ndarray:
     return np.where(cells & (marks == UNKNOWN), PATTERN, marks)
 
 
-def play_game(rules: Rules, strategy: str | Shooter, game: int) -> GameRecord:
+def play_game(
+    rules: Rules, strategy: str | Shooter, game: int, progress: Callable[[int], None] | None = None
+) -> GameRecord:
     """Play numbered game ``game`` with a strategy (a name or a shooter) to the last sunk
-    ship."""
+    ship; ``progress(shots)`` is called after every shot."""
     _check_game(game)
-    return _play(_check_rules(rules), as_shooter(strategy), game)
+    return _play(_check_rules(rules), as_shooter(strategy), game, progress)
 
 
 def _check_rules(rules) -> Rules:
@@ -161,7 +163,7 @@ def _check_game(game: int) -> None:
         raise BattleshipError(f"game numbers start at 1, not {game!r}")
 
 
-def _play(rules: Rules, shooter: Shooter, game: int) -> GameRecord:
+def _play(rules: Rules, shooter: Shooter, game: int, progress=None) -> GameRecord:
     """Game ``game`` played shot by shot through ``shooter.choose``."""
     fleet = random_fleet(rules, game_stream(game, FLEET_STREAM))
     rng = game_stream(game, SHOOTER_STREAM)
@@ -173,6 +175,8 @@ def _play(rules: Rules, shooter: Shooter, game: int) -> GameRecord:
         shots.append(
             ShotRecord(shot.cell, shot.answer, "target" if open_hits else "hunt", shot.ship)
         )
+        if progress:
+            progress(len(shots))
         if shot.answer == "hit":
             open_hits += 1
         elif shot.answer == "sunk":

@@ -13,7 +13,7 @@ import typer
 
 from hamle.grid import CellError, Grid
 
-from .common import clean_errors, console, counted, listing, print_json, progress_bar
+from .common import clean_errors, console, counted, errors, listing, print_json, progress_bar
 
 if TYPE_CHECKING:
     import hamle.battleship as bs
@@ -267,7 +267,14 @@ def replay(
     game with the pattern on and off)."""
     import hamle.battleship as bs
 
-    record = bs.play_game(make_rules(rules, size, fleet, no_touch), strategy, game)
+    chosen = make_rules(rules, size, fleet, no_touch)
+    with errors.get().status(f"playing game {game}") as status:
+        record = bs.play_game(
+            chosen,
+            strategy,
+            game,
+            lambda n: status.update(f"playing game {game}: {counted(n, 'shot')}"),
+        )
     pictures = record.boards(pattern=record.strategy == "parity" if pattern is None else pattern)
     if as_json:
         data = record.as_dict()

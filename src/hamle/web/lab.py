@@ -108,9 +108,10 @@ def lab_rules() -> list[RulesInfo]:
     ]
 
 
-# A density map takes about 0.1 ms: it runs on the event loop, with no thread per request.
+# A density map and the search for a layout that fits take a millisecond or two, but marks
+# the search cannot decide are counted exactly: off the event loop, in a worker thread.
 @router.post("/density", response_model=Density)
-async def density(marks: Marks) -> Response:
+def density(marks: Marks) -> Response:
     """The density map of a marked board (400 with the engine's text if the marks
     contradict the rules)."""
     rules = RULES[marks.rules]

@@ -1,0 +1,97 @@
+"""Whether a layout fits the marks: the search agrees with enumeration, its layouts are
+legal, and density refuses marks no layout fits (library, CLI, lab API)."""
+
+from __future__ import annotations
+
+import pytest
+from battleship import reference as ref
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from hamle.battleship import MarksError, Observation, Rules, density
+from hamle.battleship.fits import fits
+from hamle.battleship.observation import HIT, UNKNOWN
+from hamle.battleship.rules import zone
+from hamle.cli import app
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def marked(draw) -> Observation:
+    """Misses and hits strewn at random on a small board: often no layout fits them."""
+    rules = draw(ref.small_rules())
+    marks = draw(st.lists(st.sampled_from("...mh"), min_size=rules.cells, max_size=rules.cells))
+    names = [rules.grid.name(c) for c in range(rules.cells)]
+    return Observation.from_marks(
+        rules,
+        miss=[n for n, m in zip(names, marks, strict=True) if m == "m"],
+        hit=[n for n, m in zip(names, marks, strict=True) if m == "h"],
+    )
+
+
+def legal(obs: Observation, layout) -> bool:
+    """Every afloat ship once, on unknown cells and open hits (not on hits alone), every
+    open hit covered, and no ship in another's zone."""
+    hits = set(obs.open_hits.tolist())
+    cells = [c for ship in layout for c in ship]
+    return (
+        sorted(len(ship) for ship in layout) == sorted(obs.afloat)
+        and all(obs.marks[c] in (UNKNOWN, HIT) for c in cells)
+        and not any(set(ship) <= hits for ship in layout)
+        and hits <= set(cells)
+        and all(
+            zone(obs.rules, list(a)).isdisjoint(b)
+            for i, a in enumerate(layout)
+            for b in layout[i + 1 :]
+        )
+    )
+
+
+@SETTINGS
+@given(marked())
+def test_the_search_agrees_with_enumeration_and_its_layouts_are_legal(obs):
+    total, _ = ref.exact_map(obs)
+    found = fits(obs)
+    assert found is not None  # small boards are always decided
+    assert bool(found) == (total > 0)
+    if found:
+        assert legal(obs, found)
+
+
+def test_out_of_budget_is_undecided_not_wrong():
+    obs = Observation.from_marks(Rules.custom(5, [4, 3, 3, 2, 2, 2, 1, 1, 1, 1], touching=False))
+    assert fits(obs, budget=3) is None and fits(obs) is False
+
+
+IMPOSSIBLE = [
+    (Rules.classic(), {"hit": ["A1", "C3", "E5", "G7", "I9", "A10"]}, "need at least 6 ships"),
+    (Rules.custom(10, [2]), {"hit": ["A1", "J10"]}, "need at least 2 ships, but 1 is afloat"),
+    (Rules.russian(), {"hit": ["A1", "B2"]}, "no layout of the afloat ships fits"),
+    (Rules.russian(), {"hit": ["A1", "B1", "C1", "D1", "E1"]}, "no layout of the afloat ships"),
+    (Rules.custom(5, Rules.russian().lengths, touching=False), {}, "no layout of the afloat"),
+]
+
+
+@pytest.mark.parametrize(("rules", "marks", "message"), IMPOSSIBLE)
+def test_density_refuses_marks_no_layout_fits(rules, marks, message):
+    with pytest.raises(MarksError, match=message):
+        density(Observation.from_marks(rules, **marks))
+    assert density(Observation.from_marks(rules, **marks), check=False) is not None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hit", "A1,C3,E5,G7,I9,A10"],
+        ["--hit", "A1,J10", "--afloat", "2"],
+        ["--rules", "russian", "--hit", "A1,B2"],
+        ["--rules", "russian", "--hit", "A1,B1,C1,D1,E1"],
+        ["--rules", "russian", "--size", "5"],
+    ],
+)
+def test_the_cli_refuses_them_in_one_line(args):
+    result = CliRunner().invoke(app, ["battleship", "density", *args])
+    assert result.exit_code == 2 and result.stderr.startswith("error:")
+    assert result.stdout == "" and result.stderr.count("\n") == 1
