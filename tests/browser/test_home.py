@@ -37,3 +37,27 @@ def test_home_fits_a_phone(server, phone, screenshot):
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= phone.viewport_size["width"] < 1280
     screenshot(phone, "home-phone")
+
+
+def test_every_page_works_under_its_security_policy(server, page):
+    """The real server: its headers (no ``server``), and no page trips its policy."""
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    for path in (
+        "/",
+        "/battleship",
+        "/battleship/lab",
+        "/battleship/stats",
+        "/mastermind",
+        "/tour",
+    ):
+        response = page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        headers = response.headers
+        assert "content-security-policy" in headers and "server" not in headers, path
+    assert violations == [] and page.js_errors == []

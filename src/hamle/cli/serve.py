@@ -44,7 +44,7 @@ def serve(
         )
         raise typer.Exit(2) from None
     console.print(f"hamle at http://{host}:{port}  (games kept in {path})", highlight=False)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
     server.run(sockets=[listening])
 
 

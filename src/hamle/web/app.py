@@ -18,6 +18,7 @@ from hamle.tour import TourError
 
 from . import battleship, lab, mastermind, tour
 from .common import Refused
+from .guard import Guard
 from .store import GameNotFound, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -76,8 +77,10 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
         return {"status": "ok"}
 
     for route, page in PAGES.items():
-        app.add_api_route(route, _page(page), include_in_schema=False)
+        app.add_api_route(route, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_api_route("/favicon.ico", _icon, methods=["GET", "HEAD"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard)
     return app
 
 
@@ -86,6 +89,10 @@ def _page(name: str):
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
     return serve_page
+
+
+def _icon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
 def _bad_request(request: Request, exc: Exception) -> JSONResponse:

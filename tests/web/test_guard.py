@@ -1,0 +1,58 @@
+"""Security headers on every response, bodies capped with 413, the icon and HEAD."""
+
+from __future__ import annotations
+
+import pytest
+
+from hamle.web.guard import MAX_BODY
+
+
+@pytest.mark.parametrize("path", ["/", "/battleship", "/static/css/site.css", "/api/health"])
+def test_every_response_carries_the_security_headers(client, path):
+    response = client.get(path)
+    assert response.status_code == 200
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "'unsafe-inline'" not in policy
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "same-origin"
+    assert "server" not in response.headers
+
+
+def test_error_responses_carry_them_too(client):
+    response = client.post("/api/battleship/density", json={"miss": ["K1"]})
+    assert response.status_code == 400 and response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_body_over_the_cap_is_refused_before_it_is_read(client):
+    big = b'{"miss": [' + b'"A1",' * (MAX_BODY // 5) + b'"A1"]}'
+    response = client.post(
+        "/api/battleship/density", content=big, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413 and "over 262,144 bytes" in response.json()["detail"]
+
+
+def test_a_streamed_body_over_the_cap_is_refused(client):
+    def chunks():
+        for _ in range(MAX_BODY // 1024 + 2):
+            yield b" " * 1024
+
+    response = client.post(
+        "/api/battleship/density", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+
+
+def test_a_bad_content_length_is_refused(client):
+    response = client.post("/api/battleship/density", headers={"content-length": "lots"})
+    assert response.status_code in (400, 413)
+
+
+def test_the_icon_and_head_requests(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert b"<svg" in icon.content
+    for page in ("/", "/mastermind", "/tour"):
+        head = client.head(page)
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-type"].startswith("text/html")
