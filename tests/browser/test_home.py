@@ -61,3 +61,17 @@ def test_every_page_works_under_its_security_policy(server, page):
         headers = response.headers
         assert "content-security-policy" in headers and "server" not in headers, path
     assert violations == [] and page.js_errors == []
+
+
+def test_the_api_docs_render_with_the_network_cut(server, page):
+    def only_the_site(route):
+        if route.request.url.startswith(server.url):
+            route.continue_()
+        else:
+            route.abort()
+
+    page.route("**/*", only_the_site)
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".opblock", timeout=20_000)
+    assert page.locator(".opblock").count() > 10
+    assert page.get_by_text("/api/health").first.is_visible()

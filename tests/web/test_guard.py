@@ -56,3 +56,14 @@ def test_the_icon_and_head_requests(client):
         head = client.head(page)
         assert head.status_code == 200 and head.content == b""
         assert head.headers["content-type"].startswith("text/html")
+
+
+def test_the_api_docs_need_nothing_from_the_network(client):
+    for docs in ("/docs", "/redoc"):
+        page = client.get(docs)
+        assert (
+            page.status_code == 200 and "https://" not in page.text and "http://" not in page.text
+        )
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
+        assert client.get(f"/docs/assets/{asset}").status_code == 200
+    assert client.get("/openapi.json").json()["info"]["title"] == "hamle"

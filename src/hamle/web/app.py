@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from hamle.battleship import BattleshipError
 from hamle.grid import CellError
@@ -55,11 +56,13 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
             tour.warm_up()
         yield
 
-    app = FastAPI(
+    app = FastAPIOffline(  # the documentation pages' scripts come from the package
         title="hamle",
         summary="Battleship, Mastermind and the Yüz Yüze number tour: play and ask the engines.",
         version="0.1.0",
         lifespan=lifespan,
+        static_url="/docs/assets",
+        favicon_url="/static/favicon.svg",
     )
     app.state.store = Store(path)
     for error in (BattleshipError, MastermindError, TourError, CellError):
