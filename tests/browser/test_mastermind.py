@@ -161,3 +161,19 @@ def test_an_unknown_game_in_the_url_says_so(server, page):
     expect(page.get_by_role("status")).to_have_text("That game was not found; start a new one.")
     expect(page).to_have_url(server.url + "/mastermind")
     assert page.js_errors == []
+
+
+def test_a_game_in_progress_is_there_again_after_the_home_page(server, page):
+    open_page(page, server)
+    page.get_by_role("button", name="New game").click()
+    expect(page).to_have_url(re.compile(r"\?game="))
+    game = page.url.split("?game=")[1]
+    page.get_by_role("button", name="Peg 1: empty").focus()
+    page.keyboard.type("1122")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(rows(page, "breaker")).to_have_count(1)
+    page.goto(server.url + "/")
+    page.goto(server.url + "/mastermind")
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1122")
+    assert page.url.endswith(f"?game={game}") and page.js_errors == []

@@ -154,3 +154,24 @@ def test_an_unknown_game_in_the_address_offers_a_new_one(server, page):
     expect(page.locator("#setup")).to_be_visible()
     expect(page.locator("#game")).to_be_hidden()
     assert page.js_errors == []
+
+
+def test_a_game_in_progress_is_there_again_after_the_home_page(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    cell(page, "A1").click()
+    expect(cell(page, "A1")).to_have_text("1")
+    cell(page, "D1").click()
+    expect(page.locator("#count")).to_have_text("2")
+    game = page.url.split("?game=")[1]
+    page.goto(server.url + "/")
+    page.goto(server.url + "/tour")
+    expect(page.locator("#count")).to_have_text("2")
+    expect(cell(page, "D1")).to_have_text("2")
+    assert page.url.endswith(f"?game={game}")
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+    page.goto(server.url + "/")
+    page.goto(server.url + "/tour")
+    expect(page.locator("#setup")).to_be_visible()  # a new game was asked for: none resumed
+    assert page.js_errors == []

@@ -271,9 +271,13 @@ async function newGame() {
 
 // --- the game ---
 
+// The game in progress, kept across visits to other pages (as Battleship keeps its own).
+const GAME_KEY = "hamle.mastermind.game";
+
 function show(next) {
   const fresh = !game || game.id !== next.id;
   game = next;
+  localStorage.setItem(GAME_KEY, game.id);
   if (fresh) {
     guess = Array(game.variant.pegs).fill(null);
     active = 0;
@@ -518,6 +522,7 @@ async function load(id) {
   try {
     show(await api(`/api/mastermind/games/${encodeURIComponent(id)}`));
   } catch (error) {
+    localStorage.removeItem(GAME_KEY);
     history.replaceState(null, "", location.pathname);
     note = error.status === 404 || error.status === 422
       ? { key: "mm.missing", kind: "error" }
@@ -558,9 +563,11 @@ async function start() {
     chooseMode(mode);
     render();
   });
-  const id = new URLSearchParams(location.search).get("game");
-  if (id) await load(id);
-  else render();
+  const id = new URLSearchParams(location.search).get("game") || localStorage.getItem(GAME_KEY);
+  if (id) {
+    history.replaceState(null, "", `?game=${encodeURIComponent(id)}`);
+    await load(id);
+  } else render();
 }
 
 start();

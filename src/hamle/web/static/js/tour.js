@@ -137,9 +137,13 @@ async function start(request) {
   show(view);
 }
 
+// The game in progress, kept across visits to other pages (as Battleship keeps its own).
+const GAME_KEY = "hamle.tour.game";
+
 function show(view) {
   const before = game;
   game = view;
+  localStorage.setItem(GAME_KEY, view.id);
   render();
   if (view.over) {
     shown = null;
@@ -233,14 +237,20 @@ async function copyShare() {
 
 function newGame() {
   game = null;
+  localStorage.removeItem(GAME_KEY);
   history.pushState(null, "", location.pathname);
   render();
   tell("tour.chooseStart");
 }
 
-// The game named in the address (a reload continues it), or the choice of a new one.
-async function load() {
-  const id = new URLSearchParams(location.search).get("game");
+// The game named in the address (a reload continues it), else the one in progress when the
+// page was left, else the choice of a new one.
+async function load(event) {
+  let id = new URLSearchParams(location.search).get("game");
+  if (!id && !event) {
+    id = localStorage.getItem(GAME_KEY);
+    if (id) history.replaceState(null, "", `?game=${encodeURIComponent(id)}`);
+  }
   game = null;
   render();
   if (!id) return tell("tour.chooseStart");
@@ -248,6 +258,7 @@ async function load() {
     show(await api(`/api/tour/games/${encodeURIComponent(id)}`));
   } catch (error) {
     if (error.status !== 404 && error.status !== 422) throw error;
+    localStorage.removeItem(GAME_KEY);
     history.replaceState(null, "", location.pathname);
     tell("tour.missing", {}, "error");
   }
@@ -266,7 +277,7 @@ $("hint").addEventListener("click", () => run(askHint));
 $("undo").addEventListener("click", () => run(undo));
 $("new").addEventListener("click", () => run(newGame));
 $("copy").addEventListener("click", () => run(copyShare));
-window.addEventListener("popstate", () => run(load));
+window.addEventListener("popstate", (event) => run(() => load(event)));
 document.addEventListener("languagechange", () => {
   render();
   const info = $("daily-info");
@@ -274,5 +285,5 @@ document.addEventListener("languagechange", () => {
   if (shown) say(status, t(...shown.slice(0, 2)), shown[2]);
 });
 
-run(load);
+run(() => load());
 run(showDaily);
