@@ -297,21 +297,60 @@ async function update() {
   save();
   const mine = ++asked;
   render();
-  const exact = state.exact;
-  if (exact) say(status, t("lab.exact.busy"));
+  if (state.exact) return countExactly();
   try {
-    const url = exact ? "/api/battleship/exact" : "/api/battleship/density";
-    const answer = await api(url, { method: "POST", body: request() });
-    answer.exact = exact;
-    if (mine !== asked) return;
+    const answer = await api("/api/battleship/density", { method: "POST", body: request() });
+    if (mine !== asked || state.exact) return;
     result = answer;
     say(status, "");
   } catch (error) {
-    if (mine !== asked) return;
+    if (mine !== asked || state.exact) return;
     result = null;
     say(status, error.message, "error");
   }
   render();
+}
+
+// Exact counts take seconds: one request at a time. Marks changed meanwhile are counted
+// when it ends (the answer for older marks is dropped), and a busy server is asked again.
+let counting = false;
+let stale = false;
+
+async function countExactly() {
+  if (counting) {
+    stale = true;
+    return;
+  }
+  counting = true;
+  try {
+    while (state.exact) {
+      stale = false;
+      say(status, t("lab.exact.busy"));
+      let answer = null;
+      let failure = null;
+      try {
+        answer = await api("/api/battleship/exact", { method: "POST", body: request() });
+      } catch (error) {
+        if (error.status === 409) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          continue;
+        }
+        failure = error;
+      }
+      if (stale || !state.exact) continue;
+      if (failure) {
+        result = null;
+        say(status, failure.message, "error");
+      } else {
+        result = { ...answer, exact: true };
+        say(status, "");
+      }
+      render();
+      return;
+    }
+  } finally {
+    counting = false;
+  }
 }
 
 function shipName(ship) {
