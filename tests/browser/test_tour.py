@@ -105,6 +105,7 @@ def test_a_whole_game_by_clicking_hints_reaches_the_summary(server, page, screen
     expect(page.locator("#share")).to_have_text(share)
     expect(page.locator("#board .cell.legal")).to_have_count(0)
     expect(page.locator("#hint")).to_be_disabled()
+    expect(page.locator("#undo")).to_be_disabled()  # a complete tour is not taken back
     page.click("#copy")
     expect(page.locator("#status")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == share

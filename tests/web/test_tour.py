@@ -316,6 +316,9 @@ def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
     for response in (move(client, game, "A1"), client.post(url + "/hint")):
         assert response.status_code == 409
         assert response.json()["detail"].startswith("the game is over: no jump from")
+    taken_back = client.post(url + "/undo")
+    assert taken_back.status_code == 409
+    assert taken_back.json()["detail"] == "the tour is complete: there is nothing to take back"
     assert client.get(url).json() == view
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 import hamle.tour as tour
+from hamle.tour.board import CELLS
 
 from .common import GameId, Refused, Strict, store_of
 
@@ -179,9 +180,11 @@ def play(request: Request, game_id: GameId, body: Move) -> dict:
 
 @router.post("/games/{game_id}/undo", response_model=GameView)
 def undo(request: Request, game_id: GameId) -> dict:
-    """Take back the last move (also the one that ended the game); the combo goes back
-    to what it was before it."""
+    """Take back the last move (also the one that ended the game, unless it completed
+    the tour); the combo goes back to what it was before it."""
     with store_of(request).update(KIND, game_id) as state:
+        if len(state["path"]) == CELLS:
+            raise Refused("the tour is complete: there is nothing to take back")
         _position(state).undo()
         state["path"].pop()
         state["combos"].pop()

@@ -171,7 +171,7 @@ function render() {
   $("hints").textContent = game.hints;
   $("undos").textContent = game.undos;
   $("hint").disabled = game.over;
-  $("undo").disabled = game.count === 1;
+  $("undo").disabled = game.count === 1 || game.count === 100;  // nothing to take back
   renderSummary();
 }
 
