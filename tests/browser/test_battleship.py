@@ -192,6 +192,9 @@ def test_hard_heat_map_paints_your_board_on_a_phone(server, phone, screenshot):
     shot = phone.locator("#own-grid .cell.miss, #own-grid .cell.hit")
     expect(shot).to_have_count(1)
     assert shot.get_attribute("data-cell") in ("E5", "F5", "E6", "F6")
+    phone.reload()  # the heat map stays on
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#own-grid .cell.heat")).to_have_count(99)
     no_sideways_scroll(phone)
     screenshot(phone, "battleship-phone")
     toggle.click()

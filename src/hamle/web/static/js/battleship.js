@@ -70,6 +70,7 @@ addTexts({
     "bs.heat": "Heat map",
     "bs.heat.info": "The computer's best cells: {cells} (d = {d}); w = {w}.",
     "bs.heat.none": "No cell left to fire at.",
+    "bs.heat.more": "{cells} and {more} more",
     "bs.heat.cell": "d = {d}",
     "bs.new": "New game",
     "bs.resumed": "Game resumed.",
@@ -141,6 +142,7 @@ addTexts({
     "bs.heat": "Isı haritası",
     "bs.heat.info": "Bilgisayarın en iyi kareleri: {cells} (d = {d}); w = {w}.",
     "bs.heat.none": "Atış yapılacak kare kalmadı.",
+    "bs.heat.more": "{cells} ve {more} kare daha",
     "bs.heat.cell": "d = {d}",
     "bs.new": "Yeni oyun",
     "bs.resumed": "Oyun kaldığı yerden sürüyor.",
@@ -166,7 +168,9 @@ let placeCells = [];
 let enemyCells = [];
 let ownCells = [];
 let game = null; // the game view from the server
-let heatOn = false;
+const HEAT_KEY = "hamle.battleship.heat";
+const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
+let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
 let busy = false;
 let status = null; // () => text, re-run when the language changes
@@ -477,9 +481,9 @@ async function start() {
       body: { rules: rules.name, level: level(), fleet },
     });
     remember(game.id);
-    heatOn = false;
     heat = null;
     showPlay();
+    loadHeat();
     setStatus(() => t("bs.your.turn"));
   } catch (error) {
     setStatus(() => error.message, "error");
@@ -627,13 +631,16 @@ function renderHeat() {
     cell.title = t("bs.heat.cell", { d: heat.d[i] });
     cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, ${cell.title}`);
   });
+  const listed = heat.best.slice(0, HEAT_LISTED).join(", ");
+  const more = heat.best.length - HEAT_LISTED;
+  const cells = more > 0 ? t("bs.heat.more", { cells: listed, more }) : listed;
   info.textContent = heat.best.length
-    ? t("bs.heat.info", { cells: heat.best.join(", "), d: heat.best_d, w: heat.w })
+    ? t("bs.heat.info", { cells, d: heat.best_d, w: heat.w })
     : t("bs.heat.none");
 }
 
 async function loadHeat() {
-  if (!heatOn || !game) return;
+  if (!heatOn || !game || game.shooter !== "density") return;
   try {
     heat = await api(`/api/battleship/games/${game.id}/heat`);
     renderGame();
@@ -644,6 +651,7 @@ async function loadHeat() {
 
 async function toggleHeat() {
   heatOn = !heatOn;
+  localStorage.setItem(HEAT_KEY, heatOn ? "on" : "off");
   if (!heatOn) {
     heat = null;
     renderGame();
@@ -690,7 +698,6 @@ async function fire(index) {
 function newGame() {
   const fleet = game ? game.fleet : null;
   forget();
-  heatOn = false;
   heat = null;
   showSetup(fleet);
   setStatus(() => t("bs.place.ready"));
@@ -757,6 +764,7 @@ async function init() {
       remember(game.id);
       showPlay();
       setStatus(() => t(game.over ? "bs.over" : "bs.resumed"));
+      loadHeat();
       return;
     } catch (error) {
       forget();
