@@ -177,3 +177,15 @@ def test_a_game_in_progress_is_there_again_after_the_home_page(server, page):
     expect(rows(page, "breaker")).to_have_count(1)
     expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1122")
     assert page.url.endswith(f"?game={game}") and page.js_errors == []
+
+
+def test_digits_typed_anywhere_on_the_page_fill_the_guess(server, page):
+    open_page(page, server)
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="Guess #1")).to_be_visible()
+    page.locator("h1").click()  # the guess card does not have the focus
+    page.keyboard.type("6543")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "6543")
+    page.keyboard.press("Backspace")
+    expect(page.get_by_role("button", name="Peg 4: empty")).to_be_visible()
+    assert page.js_errors == []

@@ -394,9 +394,11 @@ function erase() {
   renderSlots();
 }
 
+// Digits typed anywhere on the page (but in a form field) fill the guess.
 function typed(event) {
   if (!game || game.mode !== "breaker" || game.over) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea")) return;
   const variant = game.variant;
   if (/^[0-9]$/.test(event.key)) {
     const colour = colourOf(variant, event.key);
@@ -555,7 +557,7 @@ async function start() {
   document.getElementById("suggest").addEventListener("click", suggest);
   document.getElementById("show-candidates").addEventListener("click", showCandidates);
   document.getElementById("give-up").addEventListener("click", () => post("give-up"));
-  document.getElementById("compose").addEventListener("keydown", typed);
+  document.addEventListener("keydown", typed);
   document.getElementById("answer").addEventListener("click", answer);
   document.getElementById("undo").addEventListener("click", () => post("undo"));
   document.addEventListener("languagechange", () => {
