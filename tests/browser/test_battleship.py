@@ -345,3 +345,16 @@ def test_expert_level_plays_without_a_heat_map(server, page):
     expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile("miss|hit|sunk"))
     expect(page.locator("#own-grid .cell.miss, #own-grid .cell.hit")).to_have_count(1)
     assert page.js_errors == []
+
+
+def test_the_first_placement_hint_names_the_chosen_ship(server, page):
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#status")).to_have_text(
+        "Carrier is chosen: click the cell of your board where it starts."
+    )
+    page.click("#lang-switch")
+    expect(page.locator("#status")).to_have_text(
+        "Uçak gemisi seçili: tahtanda başlayacağı kareye tıkla."
+    )
+    page.click("#lang-switch")
+    assert page.js_errors == []

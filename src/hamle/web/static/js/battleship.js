@@ -29,6 +29,7 @@ addTexts({
     "bs.placed": "placed",
     "bs.unplaced": "not placed",
     "bs.place.pick": "Choose a ship first.",
+    "bs.place.next": "{ship} is chosen: click the cell of your board where it starts.",
     "bs.place.off": "{ship} does not fit there: it would leave the board.",
     "bs.place.clash": "{ship} would overlap or touch another ship there.",
     "bs.place.done": "{ship} placed at {from}–{to}.",
@@ -101,6 +102,7 @@ addTexts({
     "bs.placed": "yerleşti",
     "bs.unplaced": "yerleşmedi",
     "bs.place.pick": "Önce bir gemi seç.",
+    "bs.place.next": "{ship} seçili: tahtanda başlayacağı kareye tıkla.",
     "bs.place.off": "{ship} oraya sığmıyor: tahtanın dışına taşar.",
     "bs.place.clash": "{ship} orada başka bir gemiyle çakışır ya da ona değer.",
     "bs.place.done": "{ship} {from}–{to} arasına yerleşti.",
@@ -265,6 +267,12 @@ function place(i, start, vertical) {
     if (!moved) select(next, false); // a new ship placed: on to the next one
   }
   return true;
+}
+
+// What to do next while placing: place the chosen ship, or choose one.
+function placeHint() {
+  const ship = rules && rules.fleet[setup.selected];
+  return ship ? t("bs.place.next", { ship: shipName(ship.name) }) : t("bs.place.pick");
 }
 
 function select(i, announce = true) {
@@ -723,7 +731,7 @@ async function init() {
   }
   select.addEventListener("change", () => {
     chooseRules(select.value);
-    setStatus(() => t("bs.place.pick"));
+    setStatus(placeHint);
   });
   for (const radio of document.querySelectorAll("input[name=level]")) {
     radio.addEventListener("change", renderLevelInfo);
@@ -732,7 +740,7 @@ async function init() {
   $("random-fleet").addEventListener("click", randomFleet);
   $("clear").addEventListener("click", () => {
     chooseRules(rules.name);
-    setStatus(() => t("bs.place.pick"));
+    setStatus(placeHint);
   });
   $("start").addEventListener("click", start);
   $("new-game").addEventListener("click", newGame);
@@ -774,7 +782,7 @@ async function init() {
     }
   }
   showSetup();
-  setStatus(() => t("bs.place.pick"));
+  setStatus(placeHint);
 }
 
 init();
