@@ -3,6 +3,7 @@ keyboard, undo, a reload, a whole game to the summary, Turkish, and a phone scre
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import httpx2 as httpx
@@ -175,4 +176,30 @@ def test_a_game_in_progress_is_there_again_after_the_home_page(server, page):
     page.goto(server.url + "/")
     page.goto(server.url + "/tour")
     expect(page.locator("#setup")).to_be_visible()  # a new game was asked for: none resumed
+    assert page.js_errors == []
+
+
+def test_a_page_left_open_past_midnight_starts_and_shows_the_new_day(server, page):
+    today = tour.today_in_turkey()
+    yesterday = tour.daily_puzzle(today - dt.timedelta(days=1))
+    stale = {
+        "date": yesterday.date.isoformat(),
+        "seed": yesterday.seed,
+        "start": yesterday.start_name,
+    }
+    calls = []
+
+    def first_is_yesterdays(route):  # the page was loaded the day before
+        calls.append(route.request.url)
+        if len(calls) == 1:
+            route.fulfill(json=stale)
+        else:
+            route.continue_()
+
+    page.route("**/api/tour/daily", first_is_yesterdays)
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).to_contain_text(f"{yesterday.date}, today in Turkey")
+    page.click("#daily")
+    expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {today.isoformat()}")
+    expect(page.locator("#daily-info")).to_contain_text(f"{today.isoformat()}, today in Turkey")
     assert page.js_errors == []

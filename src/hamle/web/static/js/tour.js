@@ -19,7 +19,7 @@ addTexts({
       "Write 1 on the start cell, then 2, 3, … each one jump away: 3 cells straight or 2 diagonally. Fill all 100 cells.",
     "tour.new": "New game",
     "tour.daily": "Today's puzzle",
-    "tour.dailyInfo": "{date} · starts at {start}",
+    "tour.dailyInfo": "{date}, today in Turkey · starts at {start}",
     "tour.pick": "Free play: click a cell on the board to start there, or",
     "tour.random": "Random start",
     "tour.board": "Yüz Yüze board",
@@ -57,7 +57,7 @@ addTexts({
       "Başlangıç karesine 1 yaz, sonra 2, 3, … her biri bir sıçrama ötede: düz 3 kare ya da çapraz 2 kare. 100 karenin hepsini doldur.",
     "tour.new": "Yeni oyun",
     "tour.daily": "Günün bulmacası",
-    "tour.dailyInfo": "{date} · {start} karesinden başlar",
+    "tour.dailyInfo": "{date}, Türkiye'de bugün · {start} karesinden başlar",
     "tour.pick": "Serbest oyun: başlamak için tahtada bir kareye tıkla ya da",
     "tour.random": "Rastgele başla",
     "tour.board": "Yüz Yüze tahtası",
@@ -269,9 +269,17 @@ async function showDaily() {
   $("daily-info").dataset.date = puzzle.date;
   $("daily-info").dataset.start = puzzle.start;
   $("daily-info").textContent = t("tour.dailyInfo", puzzle);
+  return puzzle;
 }
 
-$("daily").addEventListener("click", () => run(() => start({ kind: "daily" })));
+// Today's puzzle as of the click (a page left open past midnight in Turkey moves on to the
+// new day's), started under the date it shows.
+async function startDaily() {
+  const puzzle = await showDaily();
+  await start({ kind: "daily", date: puzzle.date });
+}
+
+$("daily").addEventListener("click", () => run(startDaily));
 $("random").addEventListener("click", () => run(() => start({ kind: "free" })));
 $("hint").addEventListener("click", () => run(askHint));
 $("undo").addEventListener("click", () => run(undo));
