@@ -1,5 +1,9 @@
 """The home page, the navigation and the Turkish switch in a real browser."""
 
+import re
+
+from playwright.sync_api import expect
+
 
 def test_home_lists_every_game_and_page(server, page, screenshot):
     page.goto(server.url + "/")
@@ -75,3 +79,30 @@ def test_the_api_docs_render_with_the_network_cut(server, page):
     page.wait_for_selector(".opblock", timeout=20_000)
     assert page.locator(".opblock").count() > 10
     assert page.get_by_text("/api/health").first.is_visible()
+
+
+TURKISH_TITLES = {
+    "/battleship": "Amiral Battı · hamle",
+    "/battleship/lab": "Yoğunluk laboratuvarı · hamle",
+    "/battleship/stats": "İstatistikler · hamle",
+    "/battleship/replay": "Tekrar izle · hamle",
+    "/mastermind": "Mastermind · hamle",
+    "/tour": "Yüz Yüze · hamle",
+}
+
+
+def test_turkish_pages_have_turkish_titles_and_one_voice(server, page):
+    """Titles follow the language; the texts say "sen", "kare" and "Bot" throughout."""
+    page.goto(server.url + "/")
+    page.click("#lang-switch")
+    expect(page.locator("html")).to_have_attribute("lang", "tr")
+    for path, title in TURKISH_TITLES.items():
+        page.goto(server.url + path)
+        expect(page).to_have_title(title)
+        text = page.locator("body").inner_text()
+        formal = re.findall(r"\b\w+(?:ınız|iniz|unuz|ünüz|ayın|eyin|ıyın|iyin|layın|leyin)\b", text)
+        assert formal == [], (path, formal)
+        assert not re.search(r"\b(hücre\w*|Hücre\w*|Tekne\w*)", text), path
+    page.click("#lang-switch")
+    expect(page).to_have_title("Yüz Yüze · hamle")
+    assert page.js_errors == []

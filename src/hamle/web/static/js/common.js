@@ -86,6 +86,8 @@ export function applyLanguage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
   }
+  const page = NAV.find(([href]) => href === location.pathname && href !== "/");
+  document.title = page ? `${t(page[1])} · hamle` : "hamle";
   document.dispatchEvent(new CustomEvent("languagechange"));
 }
 
