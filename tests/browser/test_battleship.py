@@ -240,9 +240,14 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     expect(page.locator("#status")).to_have_text("Strateji başına 10 oyun üzerinden hesaplandı.")
     assert page.js_errors == []
 
+    expect(page.locator("#scroll-hint")).to_be_hidden()  # the table fits a laptop
+
     phone.goto(server.url + "/battleship/stats?rules=classic&games=10")
     expect(phone.locator("#table tbody tr")).to_have_count(5)
     expect(phone.locator("#chart svg path.curve")).to_have_count(4)
+    expect(phone.locator("#scroll-hint")).to_be_visible()  # on a phone it scrolls: say so
+    for link in phone.locator("#top nav a, #lang-switch").all():  # links a finger can hit
+        assert link.bounding_box()["height"] >= 44, link.inner_text()
     no_sideways_scroll(phone)
     screenshot(phone, "stats-phone")
     assert phone.js_errors == []

@@ -18,6 +18,7 @@ addTexts({
     "st.ready": "Computed over {games} games per strategy.",
     "st.failed": "The computation failed: {detail}",
     "st.table.title": "Shots to sink the whole fleet ({games} games, {rules})",
+    "st.scroll": "Swipe the table sideways to see every column →",
     "st.col.strategy": "strategy",
     "st.col.mean": "mean",
     "st.col.se": "± se",
@@ -55,6 +56,7 @@ addTexts({
     "st.ready": "Strateji başına {games} oyun üzerinden hesaplandı.",
     "st.failed": "Hesaplama başarısız oldu: {detail}",
     "st.table.title": "Bütün filoyu batırmak için atış sayısı ({games} oyun, {rules})",
+    "st.scroll": "Bütün sütunları görmek için tabloyu yana kaydır →",
     "st.col.strategy": "strateji",
     "st.col.mean": "ortalama",
     "st.col.se": "± sh",
@@ -258,6 +260,13 @@ function render() {
   if (!data) return;
   renderTable();
   renderChart();
+  showScrollHint();
+}
+
+// On a narrow screen the table scrolls sideways: say so.
+function showScrollHint() {
+  const box = $("table-box");
+  $("scroll-hint").classList.toggle("hidden", box.scrollWidth <= box.clientWidth + 1);
 }
 
 // ---- loading and computing ---------------------------------------------------------
@@ -376,7 +385,11 @@ async function init() {
   let resizing = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
-    resizing = setTimeout(() => data && renderChart(), 150);
+    resizing = setTimeout(() => {
+      if (!data) return;
+      renderChart();
+      showScrollHint();
+    }, 150);
   });
   document.addEventListener("languagechange", () => {
     render();
