@@ -306,6 +306,13 @@ def test_replay_steps_and_toggles_the_pattern(server, page, phone, screenshot):
     for _ in range(20):
         phone.keyboard.press("ArrowRight")
     expect(phone.locator("#counter")).to_contain_text("Shot 20 of")
+    tops = {
+        round(phone.locator(f"#{b}").bounding_box()["y"])
+        for b in ("first", "back", "forward", "last")
+    }
+    assert len(tops) == 1  # the step buttons stay together on a phone
+    header = phone.locator("#top").bounding_box()["height"]
+    assert header <= 120, header  # the navigation scrolls in one row instead of four
     no_sideways_scroll(phone)
     screenshot(phone, "replay-phone")
     assert phone.js_errors == []

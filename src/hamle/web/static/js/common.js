@@ -153,6 +153,9 @@ export function renderChrome() {
   switcher.addEventListener("click", () => setLanguage(language() === "tr" ? "en" : "tr"));
   header.append(brand, nav, switcher);
   applyLanguage();
+  // On a phone the navigation scrolls sideways: show the current page's link.
+  const current = nav.querySelector("[aria-current]");
+  if (current) nav.scrollLeft = Math.max(0, current.offsetLeft - nav.offsetLeft - 16);
 }
 
 export function columnLetter(col) {
