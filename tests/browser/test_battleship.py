@@ -370,3 +370,26 @@ def test_the_first_placement_hint_names_the_chosen_ship(server, page):
     )
     page.click("#lang-switch")
     assert page.js_errors == []
+
+
+FITS = """sel => {
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = getComputedStyle(sel).font;
+  return ctx.measureText(sel.selectedOptions[0].text).width <= sel.clientWidth - 32;
+}"""
+
+
+def test_rule_pickers_fit_a_phone_and_describe_the_fleet_below(server, phone):
+    for path in ("/battleship", "/battleship/lab", "/battleship/stats", "/battleship/replay"):
+        phone.goto(server.url + path)
+        picker = phone.locator("#rules")
+        expect(picker.locator("option")).to_have_count(2)
+        picker.select_option("russian")
+        expect(phone.locator("#rules-detail")).to_have_text(
+            "4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch"
+        )
+        assert picker.evaluate(FITS), path  # the chosen option is not cut off
+    phone.click("#lang-switch")
+    expect(phone.locator("#rules-detail")).to_contain_text("gemiler değemez")
+    phone.click("#lang-switch")
+    assert phone.js_errors == []

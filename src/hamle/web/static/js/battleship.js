@@ -1,7 +1,17 @@
 // Amiral Battı against the computer: place a fleet (drag, rotate, keyboard or random),
 // then fire at the enemy's waters while the computer fires at yours.
 
-import { addTexts, api, cellIndex, cellName, makeGrid, renderChrome, say, t } from "./common.js";
+import {
+  addTexts,
+  api,
+  cellIndex,
+  cellName,
+  describeRules,
+  makeGrid,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
 
 addTexts({
   en: {
@@ -446,6 +456,7 @@ function buildShipList() {
 function chooseRules(name, fleet = null) {
   rules = options.rules.find((r) => r.name === name) || options.rules[0];
   $("rules").value = rules.name;
+  describeRules($("rules"));
   setup.placed = rules.fleet.map(() => null);
   setup.selected = 0;
   setup.vertical = false;

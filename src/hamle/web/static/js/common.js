@@ -25,8 +25,10 @@ const TEXTS = {
     "home.tour": "Fill the 10 × 10 board from 1 to 100 with jumps; a new puzzle every day.",
     "home.play": "Play",
     "home.open": "Open",
-    "rules.classic": "Classic — 5, 4, 3, 3, 2; ships may touch",
-    "rules.russian": "Russian — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch",
+    "rules.classic": "Classic",
+    "rules.classic.detail": "5, 4, 3, 3, 2; ships may touch",
+    "rules.russian": "Russian",
+    "rules.russian.detail": "4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch",
   },
   tr: {
     "site.title": "hamle",
@@ -51,8 +53,10 @@ const TEXTS = {
     "home.tour": "10 × 10 tahtayı sıçrayarak 1'den 100'e doldur; her gün yeni bir bulmaca.",
     "home.play": "Oyna",
     "home.open": "Aç",
-    "rules.classic": "Klasik — 5, 4, 3, 3, 2; gemiler değebilir",
-    "rules.russian": "Rus — 4, 3, 3, 2, 2, 2, 1, 1, 1, 1; gemiler değemez",
+    "rules.classic": "Klasik",
+    "rules.classic.detail": "5, 4, 3, 3, 2; gemiler değebilir",
+    "rules.russian": "Rus",
+    "rules.russian.detail": "4, 3, 3, 2, 2, 2, 1, 1, 1, 1; gemiler değemez",
   },
 };
 
@@ -156,6 +160,22 @@ export function renderChrome() {
   // On a phone the navigation scrolls sideways: show the current page's link.
   const current = nav.querySelector("[aria-current]");
   if (current) nav.scrollLeft = Math.max(0, current.offsetLeft - nav.offsetLeft - 16);
+}
+
+// A rule set's fleet and touching rule, shown under its picker: the options name the rule
+// sets only, so that they fit a phone. Call again after setting the picker's value.
+export function describeRules(select) {
+  let detail = document.getElementById(`${select.id}-detail`);
+  if (!detail) {
+    detail = document.createElement("small");
+    detail.id = `${select.id}-detail`;
+    detail.className = "muted rules-detail";
+    select.insertAdjacentElement("afterend", detail);
+    select.setAttribute("aria-describedby", detail.id);
+    select.addEventListener("change", () => describeRules(select));
+    document.addEventListener("languagechange", () => describeRules(select));
+  }
+  detail.textContent = t(`rules.${select.value}.detail`);
 }
 
 export function columnLetter(col) {

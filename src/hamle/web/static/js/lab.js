@@ -7,6 +7,7 @@ import {
   api,
   cellIndex,
   cellName,
+  describeRules,
   language,
   makeGrid,
   renderChrome,
@@ -538,6 +539,7 @@ async function start() {
     return;
   }
   rulesPicker.value = state.rules;
+  describeRules(rulesPicker);
   rulesPicker.addEventListener("change", () => {
     state = { ...state, rules: rulesPicker.value, removed: [] };
     buildBoard();

@@ -1,6 +1,15 @@
 // Step through a numbered game shot by shot, with the hunt pattern on or off.
 
-import { addTexts, api, cellIndex, makeGrid, renderChrome, say, t } from "./common.js";
+import {
+  addTexts,
+  api,
+  cellIndex,
+  describeRules,
+  makeGrid,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
 
 addTexts({
   en: {
@@ -289,6 +298,7 @@ async function init() {
   }
   rules.value = params.get("rules") || "classic";
   if (!rules.value) rules.value = options.rules[0].name;
+  describeRules(rules);
   $("game").max = String(options.max_game);
   if (params.get("game")) $("game").value = params.get("game");
   $("form").addEventListener("submit", (event) => {

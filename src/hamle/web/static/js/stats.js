@@ -1,7 +1,7 @@
 // The simulation table of every computer shooter and the P(done within t shots) chart,
 // computed by the engine on the server (cached; recomputed with a progress bar).
 
-import { addTexts, api, renderChrome, say, t } from "./common.js";
+import { addTexts, api, describeRules, renderChrome, say, t } from "./common.js";
 
 addTexts({
   en: {
@@ -368,6 +368,7 @@ async function init() {
   }
   rules.value = params.get("rules") || "classic";
   if (!rules.value) rules.value = options.rules[0].name;
+  describeRules(rules);
   const games = $("games");
   const choices = GAME_CHOICES.filter((n) => n >= options.games.min && n <= options.games.max);
   for (const n of choices) games.append(new Option(String(n), String(n)));
