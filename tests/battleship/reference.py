@@ -368,6 +368,20 @@ def small_rules(draw) -> Rules:
 
 
 @st.composite
+def marked(draw, symbols: str = "..mh") -> Observation:
+    """Misses (m) and hits (h) strewn at random over a small board, each cell drawn from
+    ``symbols`` ("." leaves it unknown): often no layout fits them."""
+    rules = draw(small_rules())
+    marks = draw(st.lists(st.sampled_from(symbols), min_size=rules.cells, max_size=rules.cells))
+    names = [rules.grid.name(c) for c in range(rules.cells)]
+    return Observation.from_marks(
+        rules,
+        miss=[n for n, m in zip(names, marks, strict=True) if m == "m"],
+        hit=[n for n, m in zip(names, marks, strict=True) if m == "h"],
+    )
+
+
+@st.composite
 def played(draw) -> Observation:
     """The observation after some shots at a random legal fleet."""
     rules = draw(small_rules())

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from battleship import reference as ref
-from battleship.reference import played, small_rules
+from battleship.reference import marked, played
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -49,19 +49,6 @@ SEED_MAP = [
     [466986, 287231, 357367, 330652, 334756, 334756, 330652, 357367, 287231, 466986],
     [459000, 287065, 361127, 334756, 338709, 338709, 334756, 361127, 287065, 459000],
 ]
-
-
-@st.composite
-def marked(draw) -> Observation:
-    """Misses and hits strewn at random: often no layout fits them."""
-    rules = draw(small_rules())
-    marks = draw(st.lists(st.sampled_from("..mh"), min_size=rules.cells, max_size=rules.cells))
-    names = [rules.grid.name(c) for c in range(rules.cells)]
-    return Observation.from_marks(
-        rules,
-        miss=[n for n, m in zip(names, marks, strict=True) if m == "m"],
-        hit=[n for n, m in zip(names, marks, strict=True) if m == "h"],
-    )
 
 
 @SETTINGS

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import _kernels
-from .errors import MarksError
+from .errors import CountTooLargeError, MarksError
 from .fits import fits, ships_needed
 from .observation import UNKNOWN, Observation
 from .rules import Rules, placement_table
@@ -109,8 +109,7 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
 def check_fits(observation: Observation) -> None:
     """MarksError unless some layout of the afloat ships fits the marks (``fits``, else
     the exact count where the search leaves it open and the board can be counted)."""
-    from .errors import CountTooLargeError
-    from .exact import occupancy
+    from .exact import occupancy  # (exact imports this module)
 
     found = fits(observation)
     if found is None:

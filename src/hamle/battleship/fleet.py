@@ -18,7 +18,7 @@ from hamle.grid import CellError
 from . import _kernels
 from .errors import RulesError, ShotError
 from .observation import HIT, MISS, SUNK, Observation, draw
-from .rules import Rules, placement_table, segment, zone
+from .rules import Rules, as_rules, placement_table, segment, zone
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,7 @@ class Fleet:
 def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
     """A fleet drawn uniformly from all legal fleets of ``rules``, from ``rng`` (a numpy
     Generator, or a whole number to seed one)."""
-    if not isinstance(rules, Rules):
-        raise RulesError(f"expected Rules (like Rules.classic()), not {rules!r}")
+    as_rules(rules)
     if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
         rng = np.random.default_rng(int(rng))
     if not isinstance(rng, np.random.Generator):

@@ -227,6 +227,17 @@ class PlacementTable:
     bounds: np.ndarray
 
 
+def as_rules(rules) -> Rules:
+    """``rules`` itself if it is a Rules; else RulesError saying what is expected.
+
+    >>> as_rules(Rules.classic()).describe()
+    '10×10, fleet 5,4,3,3,2, touching allowed'
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected Rules (like Rules.classic()), not {rules!r}")
+    return rules
+
+
 @cache
 def placement_table(rules: Rules) -> PlacementTable:
     """The placement table of ``rules`` (computed once per rule set).

@@ -30,7 +30,7 @@ from .density import kernel_plan
 from .errors import BattleshipError
 from .fleet import Fleet, Ocean, random_fleet
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
-from .rules import Rules, placement_table
+from .rules import Rules, as_rules, placement_table
 from .strategies import Shooter, as_shooter
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
@@ -149,13 +149,7 @@ def play_game(
     """Play numbered game ``game`` with a strategy (a name or a shooter) to the last sunk
     ship; ``progress(shots)`` is called after every shot."""
     _check_game(game)
-    return _play(_check_rules(rules), as_shooter(strategy), game, progress)
-
-
-def _check_rules(rules) -> Rules:
-    if not isinstance(rules, Rules):
-        raise BattleshipError(f"expected Rules (like Rules.classic()), not {rules!r}")
-    return rules
+    return _play(as_rules(rules), as_shooter(strategy), game, progress)
 
 
 def _check_game(game: int) -> None:
@@ -258,7 +252,7 @@ def play_games(rules: Rules, strategy: str | Shooter, games: Sequence[int]) -> P
     True
     """
     shooter = as_shooter(strategy)
-    _check_rules(rules)
+    as_rules(rules)
     numbers = tuple(games)
     for game in numbers:
         _check_game(game)
@@ -320,7 +314,7 @@ def simulate(
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
-    _check_rules(rules)
+    as_rules(rules)
     shooters: dict[str, Shooter] = {}
     if isinstance(strategies, str) or not hasattr(strategies, "__iter__"):
         strategies = [strategies]
