@@ -274,7 +274,7 @@ def test_repeated_rows_of_a_plan_are_what_expand_makes(rows, cols, fleet, touchi
     marks = np.zeros(rules.cells, np.uint8)
     marks[[m % rules.cells for m in misses]] = _profile.MISS
     dp, _ = exact_module._dp(rules, marks, fleet)
-    plan = dp._profiles()
+    plan = dp._profiles(True)
     keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
     for i, step in enumerate(plan.steps):
         mark = dp.marks[i] if i < len(dp.marks) else _profile.MISS
@@ -299,7 +299,7 @@ def test_an_unmarked_board_reuses_its_middle_rows():
     for touching in (False, True):
         rules = Rules.custom((9, 4), [3, 2], touching=touching)
         dp, _ = exact_module._dp(rules, np.zeros(rules.cells, np.uint8), (3, 2))
-        steps = dp._profiles().steps
+        steps = dp._profiles(True).steps
         assert len({id(step.first) for step in steps}) < len(steps) - 8
 
 
@@ -413,6 +413,25 @@ def test_a_board_that_would_not_fit_in_memory_is_refused(monkeypatch):
     monkeypatch.setattr(exact_module, "MEMORY_LIMIT", 10_000)
     with pytest.raises(CountTooLargeError, match="GiB of memory"):
         exact(Observation.start(Rules.custom(6, [3, 2, 1], touching=False)))
+
+
+def test_a_board_far_too_big_is_refused_before_its_bands_are_worked_out(monkeypatch):
+    monkeypatch.setattr(exact_module, "ESTIMATE_LIMIT", 100_000)
+    monkeypatch.setattr(exact_module._Dp, "_bands", lambda *_: pytest.fail("bands worked out"))
+    with pytest.raises(CountTooLargeError, match="too much memory"):
+        exact(Observation.start(Rules.custom(8, [3, 2, 2, 1], touching=False)))
+
+
+def test_the_memory_estimate_bounds_the_bands_from_above():
+    for rules in (Rules.custom(7, [3, 2, 2, 1], touching=False), Rules.custom(6, [3, 2, 2])):
+        dp, _ = exact_module._dp(rules, np.zeros(rules.cells, np.uint8), rules.lengths)
+        plan = dp.plan(True)
+        forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
+        for step, band in zip(plan.steps, plan.bands[1:], strict=True):
+            forward.append(dp._forward_bounds(forward[-1], step, False))
+            wide = dp._band(*forward[-1], *dp._open(len(forward[-1][0])))
+            assert wide.size >= band.size
+        assert max(band.size for band in plan.bands) > 1
 
 
 @pytest.mark.parametrize("touching", [False, True])

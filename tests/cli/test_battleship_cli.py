@@ -179,6 +179,10 @@ def test_replay_is_reproducible():
         (["count", "--size", "16"], "too many to finish"),
         (["count", "--rules", "russian", "--size", "26"], "too wide for exact counting"),
         (["density", "--exact", "--size", "12", "--fleet", "5,4,3,3,2,2"], "too many partial"),
+        (
+            ["density", "--exact", "--no-touch", "--size", "13", "--fleet", "4,3,3,2,2,2,1,1,1,1"],
+            "too much memory",
+        ),
         (["sample", "--count", "-1"], "must be 0..1000000, not -1"),
         (["sample", "--seed", "-3"], "--seed must be 0 or more"),
         (["sample", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit"),

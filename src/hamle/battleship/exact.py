@@ -42,9 +42,12 @@ WRAP = 2**64
 KEY_BITS = 62
 # Guards against boards too big to count: profiles at one step and over the whole board
 # (the 10×10 Russian board has at most 27,490 and 1.8 million), and count buffer memory.
+# While profiles are built, bands from their forward bounds alone (wider than the final
+# ones) bound the memory from above: past ESTIMATE_LIMIT the board is refused at once.
 PROFILE_LIMIT = 600_000
 TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
+ESTIMATE_LIMIT = 6 * 2**30
 SAMPLE_LIMIT = 1_000_000
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
 # A no-touch map is worked out from a kept one (``_Memos``) while that adds at most
@@ -480,25 +483,29 @@ class _Dp:
         )
         self.width = span
 
-    def plan(self, want_map: bool, lanes: int = 1) -> _Plan:
+    def plan(self, want_map: bool) -> _Plan:
         """The profiles of every step (see ``_profiles``), once their count buffers are
-        known to fit in memory with ``lanes`` lanes."""
-        plan = self._profiles()
-        self._check_memory(plan.bands, lanes, want_map)
+        known to fit in memory."""
+        plan = self._profiles(want_map)
+        self._check_memory(plan.bands, 1, want_map)
         return plan
 
-    def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
+    def _buffer_bytes(self, entries: int, lanes: int, want_map: bool) -> int:
+        """The count buffers' bytes when the largest band has ``entries`` entries."""
         if not want_map:
             slots = 2
         elif self.touching:
             slots = 5 + self.rows + 2 * self.cols
         else:
             slots = 5 + 2 * self.rows
-        need = max(band.size for band in bands) * lanes * 8 * slots
+        return entries * lanes * 8 * slots
+
+    def _check_memory(self, bands, lanes: int, want_map: bool) -> None:
+        need = self._buffer_bytes(max(band.size for band in bands), lanes, want_map)
         if need > MEMORY_LIMIT:
             raise CountTooLargeError(
-                f"counting this board exactly needs about {need / 2**30:.1f} GiB of memory; "
-                "try a smaller board or fleet"
+                f"counting this board exactly needs about {need / 2**30:.1f} GiB of memory, "
+                f"over the {MEMORY_LIMIT // 2**30} GiB allowed; try a smaller board or fleet"
             )
 
     def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
@@ -796,12 +803,14 @@ class _Dp:
             miss,
         )
 
-    def _profiles(self) -> _Plan:
+    def _profiles(self, want_map: bool) -> _Plan:
         """Every step's transitions, and per step the band of count entries each profile
-        before it can use."""
+        before it can use. Refuses the board as soon as the forward bands outgrow
+        ``ESTIMATE_LIMIT``."""
         cells, cols = self.rows * self.cols, self.cols
         keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
         steps, row_keys, seen = [], [], 0
+        forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
         above = {}  # per column, the step a row above: what it read and what it made
         for i in range(cells + cols):
             mark = self.marks[i] if i < cells else _profile.MISS
@@ -836,19 +845,34 @@ class _Dp:
             if (i + 1) % cols == 0 and i < cells:
                 row_keys.append(keys)
             steps.append(_Step(first, target, code, choice))
-        return _Plan(steps, self._bands(steps, np.zeros(len(steps), np.bool_)), row_keys)
+            forward.append(self._forward_bounds(forward[-1], steps[-1], False))
+            entries = self._band(*forward[-1], *self._open(len(forward[-1][0]))).size
+            need = self._buffer_bytes(entries, 1, want_map)
+            if need > ESTIMATE_LIMIT:
+                raise CountTooLargeError(
+                    "counting this board exactly needs too much memory (its estimate passed "
+                    f"the {ESTIMATE_LIMIT // 2**30} GiB allowed); try a smaller board or fleet"
+                )
+        missed = np.zeros(len(steps), np.bool_)
+        return _Plan(steps, self._bands(steps, missed, forward), row_keys)
 
-    def _bands(self, steps: list, missed: np.ndarray) -> list:
+    def _forward_bounds(self, bounds, step: _Step, miss: bool) -> tuple:
+        after = int(step.target.max()) + 1 if len(step.target) else 0  # next profiles
+        return _profile.forward_bounds(
+            *bounds, step.first, step.target, step.code, step.choice, miss, after
+        )
+
+    def _open(self, profiles: int) -> tuple:
+        """Backward bounds that allow every count."""
+        return np.zeros(profiles, np.int64), np.full(profiles, self.fleet_cells, np.int64)
+
+    def _bands(self, steps: list, missed: np.ndarray, forward=None) -> list:
         """Per step, the band of count entries each profile before it can use, the cells
-        ``missed`` left empty."""
-        low, high = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        forward = [(low, high)]
-        for step, miss in zip(steps, missed, strict=True):
-            after = int(step.target.max()) + 1 if len(step.target) else 0  # next profiles
-            low, high = _profile.forward_bounds(
-                low, high, step.first, step.target, step.code, step.choice, miss, after
-            )
-            forward.append((low, high))
+        ``missed`` left empty (``forward``: the steps' forward bounds, if known)."""
+        if forward is None:
+            forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
+            for step, miss in zip(steps, missed, strict=True):
+                forward.append(self._forward_bounds(forward[-1], step, miss))
         end = np.full(len(forward[-1][0]), self.fleet_cells, np.int64)
         later_low, later_high = end, end
         bands = [None] * (len(steps) + 1)
