@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/mastermind.py
 	$(BIN)/python bench/tour.py
 	$(BIN)/python bench/site.py
+	$(BIN)/python bench/crash.py
 	$(BIN)/python bench/exact.py --quick
 
 # The full exact benchmark plays 1000 Russian games per shooter: about 12 minutes.

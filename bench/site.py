@@ -17,9 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,32 +24,13 @@ from pathlib import Path
 import httpx2 as httpx
 import numpy as np
 from machine import machine, write_report
+from serve import start_server
 
 import hamle.battleship as bs
 import hamle.mastermind as mm
 import hamle.tour as tour
 
 KINDS = ("density", "tour_quick_hint", "tour_hint", "mastermind_suggest", "health")
-
-
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [sys.executable, "-c", "from hamle.cli import main; main()", "serve"]
-    command += ["--port", str(port), "--db", str(db)]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(server.stderr.read().decode())
-        try:
-            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                return server, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise RuntimeError("hamle serve did not answer within 180 s")
 
 
 def density_bodies() -> list[dict]:
