@@ -14,11 +14,13 @@ import re
 import string
 from dataclasses import dataclass
 
+from hamle.errors import HamleError
+
 _CELL = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
 MAX_SIDE = 26
 
 
-class CellError(ValueError):
+class CellError(HamleError, ValueError):
     """A cell name or index that is not on the board."""
 
 
@@ -30,9 +32,20 @@ class Grid:
     cols: int
 
     def __post_init__(self) -> None:
-        for what, value in (("rows", self.rows), ("columns", self.cols)):
-            if not isinstance(value, int) or not 1 <= value <= MAX_SIDE:
-                raise CellError(f"a board needs 1 to {MAX_SIDE} {what}, not {value!r}")
+        if not _side(self.rows):
+            raise CellError(
+                "a board needs 1 to {most} rows, not {value}",
+                code="cell.rows",
+                most=MAX_SIDE,
+                value=repr(self.rows),
+            )
+        if not _side(self.cols):
+            raise CellError(
+                "a board needs 1 to {most} columns, not {value}",
+                code="cell.columns",
+                most=MAX_SIDE,
+                value=repr(self.cols),
+            )
 
     @property
     def size(self) -> int:
@@ -47,17 +60,29 @@ class Grid:
         match = _CELL.match(name) if isinstance(name, str) else None
         if not match:
             raise CellError(
-                f"{name!r} is not a cell name (write a column letter and a row number, like E5)"
+                "{name} is not a cell name (write a column letter and a row number, like E5)",
+                code="cell.not_a_name",
+                name=repr(name),
             )
         letters, digits = match.groups()
         if len(letters) != 1:
-            raise CellError(f"{name!r} is not a cell name (one column letter, like E5)")
+            raise CellError(
+                "{name} is not a cell name (one column letter, like E5)",
+                code="cell.one_letter",
+                name=repr(name),
+            )
         col = string.ascii_uppercase.index(letters.upper())
         row = int(digits) - 1 if len(digits) <= 3 else self.rows  # (no board is that tall)
         if col >= self.cols or not 0 <= row < self.rows:
             shown = name.strip().upper()
             shown = shown if len(shown) <= 12 else f"{shown[:12]}…"
-            raise CellError(f"{shown} is off the {self.rows}×{self.cols} board")
+            raise CellError(
+                "{cell} is off the {rows}×{cols} board",
+                code="cell.off_board",
+                cell=shown,
+                rows=self.rows,
+                cols=self.cols,
+            )
         return row * self.cols + col
 
     def name(self, index: int) -> str:
@@ -72,7 +97,13 @@ class Grid:
         except TypeError:
             index = None
         if index is None or not 0 <= index < self.size:
-            raise CellError(f"cell index {original!r} is off the {self.rows}×{self.cols} board")
+            raise CellError(
+                "cell index {index} is off the {rows}×{cols} board",
+                code="cell.index_off_board",
+                index=repr(original),
+                rows=self.rows,
+                cols=self.cols,
+            )
         row, col = divmod(index, self.cols)
         return f"{string.ascii_uppercase[col]}{row + 1}"
 
@@ -115,3 +146,7 @@ class Grid:
             for c in range(max(col - 1, 0), min(col + 2, self.cols))
             if (r, c) != (row, col)
         )
+
+
+def _side(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_SIDE

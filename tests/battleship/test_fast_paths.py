@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hamle.battleship import Observation, Rules, _kernels, play_game, play_games, simulate
 from hamle.battleship.density import INT64_LIMIT, best_cells, density, kernel_plan
+from hamle.battleship.fits import fits
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words, pick
 from hamle.battleship.strategies.hunt_target import candidates
@@ -41,7 +42,9 @@ def small_rules(draw):
     cols = draw(st.integers(2, 7))
     fleet = draw(st.lists(st.integers(1, max(rows, cols)), min_size=1, max_size=4))
     assume(3 * sum(fleet) <= rows * cols)
-    return Rules.custom((rows, cols), fleet, draw(st.booleans()))
+    rules = Rules.custom((rows, cols), fleet, draw(st.booleans()))
+    assume(fits(Observation.start(rules)))  # (four lone cells do not fit 2×6 untouching)
+    return rules
 
 
 def random_board(rules: Rules, seed: int, fraction: float, focus: float) -> Observation:

@@ -32,7 +32,7 @@ def test_openapi_schema_describes_every_game(client):
 def test_unknown_api_path_is_a_json_404(client):
     response = client.get("/api/nothing-here")
     assert response.status_code == 404
-    assert response.json() == {"detail": "Not Found"}
+    assert response.json() == {"detail": "Not Found", "code": "site.http_404", "params": {}}
 
 
 def test_a_body_that_is_not_json_is_named_as_such(client):

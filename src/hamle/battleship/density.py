@@ -21,6 +21,7 @@ from .observation import UNKNOWN, Observation
 from .rules import Rules, placement_table
 
 INT64_LIMIT = 2**63
+NO_LAYOUT = "no layout of the afloat ships fits these marks"
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,11 +77,17 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
     if check and len(open_hits):
         if not afloat:
             name = observation.grid.name(int(open_hits[0]))
-            raise MarksError(f"hit at {name}, but no ship is afloat to explain it")
+            raise MarksError(
+                "hit at {cell}, but no ship is afloat to explain it",
+                code="battleship.hit_none_afloat",
+                cell=name,
+            )
         if len(open_hits) > sum(observation.afloat):
             raise MarksError(
-                f"{len(open_hits)} open hits, but the afloat ships have only "
-                f"{sum(observation.afloat)} cells"
+                "{hits} open hits, but the afloat ships have only {cells} cells",
+                code="battleship.too_many_hits",
+                hits=len(open_hits),
+                cells=sum(observation.afloat),
             )
     if not afloat:
         zeros = np.zeros(rules.cells, np.int64)
@@ -89,12 +96,20 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
     if check:
         for length, placed in zip(sorted(afloat, reverse=True), consistent, strict=True):
             if placed == 0:
-                raise MarksError(f"no room left on the board for the afloat {length}-cell ship")
+                raise MarksError(
+                    "no room left on the board for the afloat {length}-cell ship",
+                    code="battleship.no_room",
+                    length=length,
+                )
         covered = counts[:, open_hits].sum(axis=0)
         for cell, cover in zip(open_hits, covered, strict=True):
             if cover == 0:
                 name = observation.grid.name(int(cell))
-                raise MarksError(f"no afloat ship can explain the hit at {name}")
+                raise MarksError(
+                    "no afloat ship can explain the hit at {cell}",
+                    code="battleship.hit_unexplained",
+                    cell=name,
+                )
         check_fits(observation)
     d = combine(counts, w)
     unknown = marks == UNKNOWN
@@ -124,13 +139,17 @@ def check_fits(observation: Observation) -> None:
     hits = [int(c) for c in observation.open_hits]
     needed = ships_needed(observation.rules.cols, hits, max(observation.afloat))
     if needed > len(observation.afloat):
-        names = ", ".join(observation.grid.name(c) for c in hits)
         afloat = len(observation.afloat)
         raise MarksError(
-            f"the open hits {names} need at least {needed} ships, but "
-            f"{afloat} {'is' if afloat == 1 else 'are'} afloat"
+            "the open hits {hits} need at least {needed} ships, but {afloat} "
+            + ("is" if afloat == 1 else "are")
+            + " afloat",
+            code="battleship.hits_need_ships",
+            hits=", ".join(observation.grid.name(c) for c in hits),
+            needed=needed,
+            afloat=afloat,
         )
-    raise MarksError("no layout of the afloat ships fits these marks")
+    raise MarksError(NO_LAYOUT, code="battleship.no_layout")
 
 
 def combine(counts: np.ndarray, w: int) -> np.ndarray:

@@ -1,7 +1,9 @@
 """Battleship's exceptions: each message names the cell, ship or value at fault."""
 
+from hamle.errors import HamleError
 
-class BattleshipError(ValueError):
+
+class BattleshipError(HamleError, ValueError):
     """Base of every error the Battleship engine raises on bad input."""
 
 

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _profile
-from .density import density
+from .density import NO_LAYOUT, density
 from .errors import BattleshipError, CountTooLargeError, MarksError
 from .observation import HIT, SUNK, UNKNOWN, Observation
 from .rules import Rules, placement_table
@@ -111,7 +111,7 @@ def exact(observation: Observation) -> ExactMap:
     sunk = tuple(ship.length for ship in observation.sunk)
     total, cells = occupancy(rules, marks, observation.afloat, sunk)
     if total == 0:
-        raise MarksError("no layout of the afloat ships fits these marks")
+        raise MarksError(NO_LAYOUT, code="battleship.no_layout")
     occupied = (marks == HIT) | (marks == SUNK)
     counts = tuple(total if occupied[c] else int(cells[c]) for c in range(rules.cells))
     unknown = np.flatnonzero(marks == UNKNOWN)
@@ -159,12 +159,15 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     plan = dp.plan(True)
     bound = _placement_bound(rules, afloat)
     if bound >= WRAP and _solve(rules, marks, afloat, lambda: bound, False)[0] >= WRAP:
-        raise CountTooLargeError("too many layouts fit these marks to draw one exactly")
+        raise CountTooLargeError(
+            "too many layouts fit these marks to draw one exactly",
+            code="battleship.too_many_layouts",
+        )
     pcg = pcg_words(rng)
     with _ARENA_LOCK:
         total, paths = dp.sample(plan, count, pcg)
     if total == 0:
-        raise MarksError("no layout of the afloat ships fits these marks")
+        raise MarksError(NO_LAYOUT, code="battleship.no_layout")
     set_pcg_words(rng, pcg)
     ships = np.zeros((count, len(afloat), 3), np.int64)
     _profile.decode(paths, dp.cols, dp.touching, ships)
@@ -369,7 +372,9 @@ def _moduli(bound: int) -> np.ndarray:
         moduli.append(prime)
         span *= prime
     if span <= bound:
-        raise CountTooLargeError("the counts on this board need more than 300 bits")
+        raise CountTooLargeError(
+            "the counts on this board need more than 300 bits", code="battleship.count_bits"
+        )
     return np.array(moduli, np.uint64)
 
 
@@ -452,8 +457,11 @@ class _Dp:
         self.bits = (4 * self.lmax - 1).bit_length()
         if cols * self.bits + (0 if touching else 1) > KEY_BITS:
             raise CountTooLargeError(
-                f"a board {cols} cells across with ships up to {self.lmax} long is too wide "
-                "for exact counting"
+                "a board {cols} cells across with ships up to {longest} long is too wide for "
+                "exact counting",
+                code="battleship.too_wide",
+                cols=cols,
+                longest=self.lmax,
             )
         lengths = sorted(have)
         strides, span = {}, 1
@@ -504,8 +512,11 @@ class _Dp:
         need = self._buffer_bytes(max(band.size for band in bands), lanes, want_map)
         if need > MEMORY_LIMIT:
             raise CountTooLargeError(
-                f"counting this board exactly needs about {need / 2**30:.1f} GiB of memory, "
-                f"over the {MEMORY_LIMIT // 2**30} GiB allowed; try a smaller board or fleet"
+                "counting this board exactly needs about {need} GiB of memory, over the "
+                "{limit} GiB allowed; try a smaller board or fleet",
+                code="battleship.memory",
+                need=f"{need / 2**30:.1f}",
+                limit=MEMORY_LIMIT // 2**30,
             )
 
     def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
@@ -840,7 +851,8 @@ class _Dp:
             if len(keys) > PROFILE_LIMIT or seen > TOTAL_PROFILE_LIMIT:
                 raise CountTooLargeError(
                     "this board and fleet have too many partial layouts to count exactly; "
-                    "try a smaller board or fleet"
+                    "try a smaller board or fleet",
+                    code="battleship.too_many_profiles",
                 )
             if (i + 1) % cols == 0 and i < cells:
                 row_keys.append(keys)
@@ -851,7 +863,9 @@ class _Dp:
             if need > ESTIMATE_LIMIT:
                 raise CountTooLargeError(
                     "counting this board exactly needs too much memory (its estimate passed "
-                    f"the {ESTIMATE_LIMIT // 2**30} GiB allowed); try a smaller board or fleet"
+                    "the {limit} GiB allowed); try a smaller board or fleet",
+                    code="battleship.memory_estimate",
+                    limit=ESTIMATE_LIMIT // 2**30,
                 )
         missed = np.zeros(len(steps), np.bool_)
         return _Plan(steps, self._bands(steps, missed, forward), row_keys)

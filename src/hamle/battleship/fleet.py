@@ -37,7 +37,12 @@ class Fleet:
         """
         groups = [list(group) for group in ships]
         if len(groups) != len(rules.fleet):
-            raise RulesError(f"the fleet has {len(rules.fleet)} ships, {len(groups)} were given")
+            raise RulesError(
+                "the fleet has {ships} ships, {given} were given",
+                code="battleship.ship_count",
+                ships=len(rules.fleet),
+                given=len(groups),
+            )
         grid = rules.grid
         out = []
         for ship, group in zip(rules.fleet, groups, strict=True):
@@ -45,14 +50,22 @@ class Fleet:
                 cells = [grid.index(c) if isinstance(c, str) else int(c) for c in group]
                 for cell in cells:
                     grid.name(cell)
-            except (CellError, ValueError, TypeError) as exc:
+            except CellError as exc:
+                raise exc.recast(RulesError, ship.name) from None
+            except (ValueError, TypeError) as exc:
                 raise RulesError(f"{ship.name}: {exc}") from None
             try:
                 placed = segment(rules, cells)
             except RulesError as exc:
-                raise RulesError(f"{ship.name}: {exc}") from None
+                raise exc.recast(RulesError, ship.name) from None
             if len(placed) != ship.length:
-                raise RulesError(f"{ship.name} is {ship.length} cells long, not {len(placed)}")
+                raise RulesError(
+                    "{ship} is {length} cells long, not {given}",
+                    code="battleship.ship_length",
+                    ship=ship.name,
+                    length=ship.length,
+                    given=len(placed),
+                )
             out.append(placed)
         fleet = cls(rules, tuple(out))
         fleet.check()
@@ -66,9 +79,14 @@ class Fleet:
             for j in range(i + 1, len(self.ships)):
                 clash = blocked.intersection(self.ships[j])
                 if clash:
-                    how = "overlap" if set(first) & set(self.ships[j]) else "touch"
-                    names = self.rules.fleet[i].name, self.rules.fleet[j].name
-                    raise RulesError(f"{names[0]} and {names[1]} {how} at {grid.name(min(clash))}")
+                    overlap = bool(set(first) & set(self.ships[j]))
+                    raise RulesError(
+                        "{ship} and {other} " + ("overlap" if overlap else "touch") + " at {cell}",
+                        code="battleship.ships_overlap" if overlap else "battleship.ships_touch",
+                        ship=self.rules.fleet[i].name,
+                        other=self.rules.fleet[j].name,
+                        cell=grid.name(min(clash)),
+                    )
 
     def board(self) -> np.ndarray:
         """Per cell, the index of the ship on it, or -1."""
@@ -142,12 +160,16 @@ class Ocean:
         """
         rules = self.fleet.rules
         if self.over:
-            raise ShotError("the game is over: every ship is sunk")
+            raise ShotError("the game is over: every ship is sunk", code="battleship.all_sunk")
         if not isinstance(cell, int | np.integer) or not 0 <= cell < rules.cells:
             raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
         cell = int(cell)
         if int(self.observation.marks[cell]) in (MISS, HIT, SUNK):
-            raise ShotError(f"{rules.grid.name(cell)} has already been shot")
+            raise ShotError(
+                "{cell} has already been shot",
+                code="battleship.already_shot",
+                cell=rules.grid.name(cell),
+            )
         ship = self._board[cell]
         if ship < 0:
             shot = Shot(cell, "miss")

@@ -110,10 +110,18 @@ class Observation:
 
         def put(cell: int, mark: int, label: str) -> None:
             if marked_as.get(cell) == label == "sunk":
-                raise MarksError(f"two sunk ships overlap at {grid.name(cell)}")
+                raise MarksError(
+                    "two sunk ships overlap at {cell}",
+                    code="battleship.sunk_overlap",
+                    cell=grid.name(cell),
+                )
             if cell in marked_as:
                 raise MarksError(
-                    f"{grid.name(cell)} is marked twice ({marked_as[cell]} and {label})"
+                    "{cell} is marked twice ({first} and {second})",
+                    code="battleship.marked_twice",
+                    cell=grid.name(cell),
+                    first=marked_as[cell],
+                    second=label,
                 )
             marked_as[cell] = label
             marks[cell] = mark
@@ -134,8 +142,11 @@ class Observation:
             if left[ship.length] == 0:
                 have = Counter(rules.lengths)[ship.length]
                 raise MarksError(
-                    f"too many sunk ships of length {ship.length} "
-                    f"(at {grid.name(ship.cells[0])}): the fleet has {have}"
+                    "too many sunk ships of length {length} (at {cell}): the fleet has {have}",
+                    code="battleship.too_many_sunk",
+                    length=ship.length,
+                    cell=grid.name(ship.cells[0]),
+                    have=have,
                 )
             left[ship.length] -= 1
         if afloat is None:
@@ -145,8 +156,10 @@ class Observation:
             for length in afloat_lengths:
                 if not isinstance(length, int) or not _take(left, length):
                     raise MarksError(
-                        f"an afloat ship of length {length!r} is not in the fleet "
-                        "once the sunk ships are taken out"
+                        "an afloat ship of length {length} is not in the fleet once the sunk "
+                        "ships are taken out",
+                        code="battleship.afloat_not_in_fleet",
+                        length=repr(length),
                     )
         if not rules.touching:
             for ship in ships:
@@ -154,8 +167,12 @@ class Observation:
                     label = marked_as.get(other)
                     if label in ("sunk", "hit"):
                         raise MarksError(
-                            f"{grid.name(other)} ({label}) touches the sunk ship at "
-                            f"{grid.name(ship.cells[0])}, but ships may not touch"
+                            "{cell} ({mark}) touches the sunk ship at {ship}, but ships may "
+                            "not touch",
+                            code="battleship.touches_sunk",
+                            cell=grid.name(other),
+                            mark=label,
+                            ship=grid.name(ship.cells[0]),
                         )
                     if label is None:
                         marks[other] = WATER
@@ -190,7 +207,11 @@ def _take(left: Counter, length: int) -> bool:
 
 def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
     if isinstance(cells, str):
-        raise MarksError(f"expected a list of cells, got the text {cells!r}")
+        raise MarksError(
+            "expected a list of cells, got the text {text!r}",
+            code="battleship.cells_as_text",
+            text=cells,
+        )
     out = []
     for cell in cells:
         try:
@@ -198,7 +219,7 @@ def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
                 cell = grid.index(cell)
             grid.name(cell)
         except CellError as exc:
-            raise MarksError(str(exc)) from None
+            raise exc.recast(MarksError) from None
         out.append(int(cell))
     return out
 
@@ -207,11 +228,13 @@ def _sunk_ship(rules: Rules, cells: list[int]) -> SunkShip:
     try:
         ordered = segment(rules, cells)
     except RulesError as exc:
-        raise MarksError(f"sunk ship: {exc}") from None
+        raise exc.recast(MarksError, "sunk ship") from None
     if len(ordered) not in rules.lengths:
-        names = ",".join(rules.grid.name(c) for c in ordered)
         raise MarksError(
-            f"sunk ship {names} has length {len(ordered)}; no ship in the fleet has it"
+            "sunk ship {cells} has length {length}; no ship in the fleet has it",
+            code="battleship.sunk_length",
+            cells=",".join(rules.grid.name(c) for c in ordered),
+            length=len(ordered),
         )
     return SunkShip(len(ordered), ordered)
 

@@ -196,7 +196,11 @@ def segment(rules: Rules, cells) -> tuple[int, ...]:
     ordered = tuple(sorted(set(cells)))
     names = ",".join(rules.grid.name(c) for c in ordered)
     if not ordered or len(ordered) != len(cells):
-        raise RulesError(f"a ship needs distinct cells, got {names or 'none'}")
+        raise RulesError(
+            "a ship needs distinct cells, got {cells}",
+            code="battleship.distinct_cells",
+            cells=names or "none",
+        )
     rows = {c // rules.cols for c in ordered}
     cols = {c % rules.cols for c in ordered}
     n = len(ordered)
@@ -204,7 +208,11 @@ def segment(rules: Rules, cells) -> tuple[int, ...]:
         len(cols) == 1 and max(rows) - min(rows) == n - 1
     ):
         return ordered
-    raise RulesError(f"{names} is not a straight unbroken line of cells")
+    raise RulesError(
+        "{cells} is not a straight unbroken line of cells",
+        code="battleship.not_a_line",
+        cells=names,
+    )
 
 
 @dataclass(frozen=True, eq=False)

@@ -106,19 +106,40 @@ class Variant:
     def parse(self, text: str) -> int:
         """The index of a code written as digits, like ``1122`` or ``1 1 2 2``."""
         if not isinstance(text, str):
-            raise CodeError(f"a code is written as digits, not {text!r}")
+            raise CodeError(
+                "a code is written as digits, not {value}",
+                code="mastermind.not_digits",
+                value=repr(text),
+            )
         digits = text.replace(" ", "").replace(",", "")
         low, high = self.first_digit, self.first_digit + self.colours - 1
         if len(digits) != self.pegs or not all(d in "0123456789" for d in digits):
-            raise CodeError(f"{text!r} is not a code: write {self.pegs} digits {low}-{high}")
+            raise CodeError(
+                "{guess!r} is not a code: write {pegs} digits {low}-{high}",
+                code="mastermind.not_a_code",
+                pegs=self.pegs,
+                low=low,
+                high=high,
+                guess=text,
+            )
         colours = [int(d) - low for d in digits]
         for position, colour in enumerate(colours, 1):
             if not 0 <= colour < self.colours:
                 raise CodeError(
-                    f"{text!r}: colour {colour + low} at position {position} is not in {low}-{high}"
+                    "{guess!r}: colour {colour} at position {position} is not in {low}-{high}",
+                    code="mastermind.colour_range",
+                    colour=colour + low,
+                    position=position,
+                    low=low,
+                    high=high,
+                    guess=text,
                 )
         if not self.repeat and len(set(colours)) != len(colours):
-            raise CodeError(f"{text!r} repeats a colour, which this variant does not allow")
+            raise CodeError(
+                "{guess!r} repeats a colour, which this variant does not allow",
+                code="mastermind.repeats",
+                guess=text,
+            )
         return _index_of(self, tuple(colours))
 
     def index(self, code) -> int:
@@ -132,8 +153,12 @@ class Variant:
         if _whole(code) and 0 <= code < self.size:
             return int(code)
         raise CodeError(
-            f"{code!r} is not a code of {self.describe()}: give its index 0-{self.size - 1} "
-            f"or {self.pegs} digits"
+            "{value} is not a code of {variant}: give its index 0-{last} or {pegs} digits",
+            code="mastermind.not_a_code_of",
+            value=repr(code),
+            variant=self.describe(),
+            last=self.size - 1,
+            pegs=self.pegs,
         )
 
     def answer_index(self, answer) -> int:
@@ -148,8 +173,11 @@ class Variant:
         if _whole(answer) and int(answer) in _possible_answers(self):
             return int(answer)
         raise AnswerError(
-            f"{answer!r} is not an answer of {self.describe()}: give (black, white) or "
-            "the index of an answer that can happen"
+            "{value} is not an answer of {variant}: give (black, white) or the index of an "
+            "answer that can happen",
+            code="mastermind.not_an_answer_of",
+            value=repr(answer),
+            variant=self.describe(),
         )
 
     def format(self, index: int) -> str:
@@ -161,22 +189,42 @@ class Variant:
     def answer(self, black: int, white: int) -> int:
         """The index of the answer (black, white); AnswerError if no two codes give it."""
         if not all(_whole(x) and x >= 0 for x in (black, white)):
-            raise AnswerError(f"black and white are whole numbers ≥ 0, not {black!r} {white!r}")
+            raise AnswerError(
+                "black and white are whole numbers ≥ 0, not {black} {white}",
+                code="mastermind.answer_numbers",
+                black=repr(black),
+                white=repr(white),
+            )
         p = self.pegs
+        said = {"black": int(black), "white": int(white), "pegs": p}
         if black + white > p:
-            raise AnswerError(f"{black} black and {white} white make more than {p} pegs")
+            raise AnswerError(
+                "{black} black and {white} white make more than {pegs} pegs",
+                code="mastermind.too_many_pegs",
+                **said,
+            )
         if black == p - 1 and white == 1:
-            raise AnswerError(f"{black} black and 1 white cannot happen with {p} pegs")
+            raise AnswerError(
+                "{black} black and 1 white cannot happen with {pegs} pegs",
+                code="mastermind.one_white",
+                **said,
+            )
         least = 2 * p - self.colours
         if not self.repeat and black + white < least:
             raise AnswerError(
-                f"{black} black and {white} white cannot happen: without repetition two codes "
-                f"share at least {least} colours"
+                "{black} black and {white} white cannot happen: without repetition two codes "
+                "share at least {least} colours",
+                code="mastermind.share_colours",
+                least=least,
+                **said,
             )
         index = int(black) * (p + 1) + int(white)
         if index not in _possible_answers(self):
             raise AnswerError(
-                f"{black} black and {white} white cannot happen with {self.describe()}"
+                "{black} black and {white} white cannot happen with {variant}",
+                code="mastermind.cannot_happen",
+                variant=self.describe(),
+                **said,
             )
         return index
 
@@ -186,7 +234,11 @@ class Variant:
         if len(parts) == 1 and len(parts[0]) == 2:
             parts = list(parts[0])
         if len(parts) != 2 or not all(len(p) == 1 and p in "0123456789" for p in parts):
-            raise AnswerError(f"{text!r} is not an answer: type black and white, like 2 1")
+            raise AnswerError(
+                "{text!r} is not an answer: type black and white, like 2 1",
+                code="mastermind.answer_text",
+                text=text,
+            )
         return self.answer(int(parts[0]), int(parts[1]))
 
     def split(self, answer: int) -> tuple[int, int]:

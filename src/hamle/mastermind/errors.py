@@ -1,7 +1,9 @@
 """Mastermind's exceptions: each message names the code, answer or value at fault."""
 
+from hamle.errors import HamleError
 
-class MastermindError(ValueError):
+
+class MastermindError(HamleError, ValueError):
     """Base of every error the Mastermind engine raises on bad input."""
 
 
@@ -20,7 +22,7 @@ class AnswerError(MastermindError):
 class InconsistentError(MastermindError):
     """Answers that no secret can satisfy all at once."""
 
-    def __init__(self, message: str, conflict: tuple[int, ...], correction=None):
-        super().__init__(message)
+    def __init__(self, template: str, conflict: tuple[int, ...], correction=None, **coded):
+        super().__init__(template, **coded)
         self.conflict = conflict
         self.correction = correction

@@ -95,17 +95,39 @@ def inconsistency(history: History) -> InconsistentError:
         if conflict:
             break
     correction = likely_typo(history)
+    answers = [_turn(variant, i + 1, *turns[i]) for i in conflict]
     listed = ", ".join(
-        f"#{i + 1} ({variant.format(turns[i][0])} → {_say(variant, turns[i][1])})" for i in conflict
+        f"#{a['turn']} ({a['guess']} → {a['black']} black {a['white']} white)" for a in answers
     )
-    message = f"no secret gives all these answers: {listed} cannot all be right"
-    if correction is not None:
-        turn, answer, left = correction
-        message += (
-            f"; most likely answer #{turn + 1} should be {_say(variant, answer)} "
-            f"({left} candidate{'s' if left != 1 else ''} would remain)"
+    template = "no secret gives all these answers: {listed} cannot all be right"
+    if correction is None:
+        return InconsistentError(
+            template, conflict, None, code="mastermind.inconsistent", listed=listed, answers=answers
         )
-    return InconsistentError(message, conflict, correction)
+    turn, answer, left = correction
+    template += (
+        "; most likely answer #{turn} should be {black} black {white} white ({left} "
+        + ("candidate" if left == 1 else "candidates")
+        + " would remain)"
+    )
+    black, white = variant.split(answer)
+    return InconsistentError(
+        template,
+        conflict,
+        correction,
+        code="mastermind.inconsistent_typo",
+        listed=listed,
+        answers=answers,
+        turn=turn + 1,
+        black=black,
+        white=white,
+        left=left,
+    )
+
+
+def _turn(variant: Variant, number: int, guess: int, answer: int) -> dict:
+    black, white = variant.split(answer)
+    return {"turn": number, "guess": variant.format(guess), "black": black, "white": white}
 
 
 def likely_typo(history: History) -> tuple[int, int, int] | None:

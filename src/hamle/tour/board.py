@@ -55,7 +55,7 @@ def cell_index(cell: str | int) -> int:
         GRID.name(cell)
         return operator.index(cell)
     except CellError as exc:
-        raise MoveError(str(exc)) from None
+        raise exc.recast(MoveError) from None
 
 
 @dataclass(frozen=True)
@@ -132,17 +132,22 @@ class Position:
         target = cell_index(cell)
         name, here = GRID.name(target), GRID.name(self.current)
         if self.visited >> target & 1:
-            raise MoveError(f"{name} is already filled")
+            raise MoveError("{cell} is already filled", code="tour.filled", cell=name)
         if target not in TARGET_LISTS[self.current]:
             raise MoveError(
-                f"{name} is not one jump from {here} (3 cells straight or 2 diagonally)"
+                "{cell} is not one jump from {here} (3 cells straight or 2 diagonally)",
+                code="tour.not_a_jump",
+                cell=name,
+                here=here,
             )
         return Position._unchecked((*self.path, target))
 
     def undo(self) -> Position:
         """The position before the last move; MoveError at the start cell."""
         if len(self.path) == 1:
-            raise MoveError("nothing to undo: only the start cell is filled")
+            raise MoveError(
+                "nothing to undo: only the start cell is filled", code="tour.nothing_to_undo"
+            )
         return Position._unchecked(self.path[:-1])
 
     def seed(self) -> int:

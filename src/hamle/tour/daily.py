@@ -66,7 +66,11 @@ def daily_puzzle(date: str | dt.date | None = None) -> DailyPuzzle:
         try:
             day = dt.date.fromisoformat(str(date).strip())
         except ValueError:
-            raise DateError(f"{date!r} is not a date; write YYYY-MM-DD, like 2026-12-01") from None
+            raise DateError(
+                "{date!r} is not a date; write YYYY-MM-DD, like 2026-12-01",
+                code="tour.not_a_date",
+                date=str(date),
+            ) from None
     seed = day.year * 10000 + day.month * 100 + day.day
     start = int(Mulberry32(seed).random() * 100)
     return DailyPuzzle(day, seed, start)

@@ -1,7 +1,9 @@
 """The tour's exceptions: each message names the cell, move or date at fault."""
 
+from hamle.errors import HamleError
 
-class TourError(ValueError):
+
+class TourError(HamleError, ValueError):
     """Base of every error the tour engine raises on bad input."""
 
 

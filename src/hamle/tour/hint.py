@@ -90,12 +90,18 @@ class Hint:
 def hint(position: Position, mode: str = "hint") -> Hint:
     """The best move from ``position`` in mode ``hint`` (120 rollouts) or ``quick`` (30)."""
     if not isinstance(mode, str) or mode.lower() not in ROLLOUTS:
-        raise TourError(f"unknown hint mode {mode!r}; choose hint or quick")
+        raise TourError(
+            "unknown hint mode {mode!r}; choose hint or quick", code="tour.hint_mode", mode=mode
+        )
     mode = mode.lower()
     moves = position.legal_moves()
     if not moves:
         here = GRID.name(position.current)
-        raise MoveError(f"the game is over: no jump from {here} reaches an empty cell")
+        raise MoveError(
+            "the game is over: no jump from {cell} reaches an empty cell",
+            code="tour.stuck",
+            cell=here,
+        )
     endgame = CELLS - position.count < ENDGAME
     after = {m: position.play(m) for m in moves}
     found = [_search(after[m], None if endgame else EXACT_BUDGET) for m in moves]

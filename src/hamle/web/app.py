@@ -11,11 +11,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hamle.battleship import BattleshipError
-from hamle.grid import CellError
-from hamle.mastermind import MastermindError
-from hamle.tour import TourError
+from hamle.errors import HamleError
 
 from . import battleship, lab, mastermind, tour
 from .common import Refused
@@ -65,11 +63,9 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
         favicon_url="/static/favicon.svg",
     )
     app.state.store = Store(path)
-    for error in (BattleshipError, MastermindError, TourError, CellError):
-        app.add_exception_handler(error, _bad_request)
-    app.add_exception_handler(GameNotFound, _not_found)
-    app.add_exception_handler(Refused, _refused)
+    app.add_exception_handler(HamleError, _error)
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http)
     app.include_router(battleship.router)
     app.include_router(lab.router)
     app.include_router(mastermind.router)
@@ -98,25 +94,36 @@ def _icon() -> FileResponse:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
-def _bad_request(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, status_code=400)
+def _error(request: Request, exc: HamleError) -> JSONResponse:
+    """An engine's or the site's error: its English message as ``detail``, and its
+    ``code`` and ``params`` for the pages to say it in their language."""
+    status = 404 if isinstance(exc, GameNotFound) else 409 if isinstance(exc, Refused) else 400
+    body = {"detail": str(exc), "code": exc.code, "params": exc.params}
+    return JSONResponse(body, status_code=status)
 
 
-def _not_found(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, status_code=404)
-
-
-def _refused(request: Request, exc: Exception) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, status_code=409)
+def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """Routing's own answers (no such page, method not allowed), coded like the rest."""
+    body = {"detail": exc.detail, "code": f"site.http_{exc.status_code}", "params": {}}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    """FastAPI's validation errors as one readable sentence per problem."""
-    problems = []
+    """FastAPI's validation errors as one readable sentence per problem; ``params``
+    gives each problem's field, pydantic type and limit for the pages to say it."""
+    problems, said = [], []
     for error in exc.errors():
         if error["type"] == "json_invalid":
-            problems.append(f"the request body is not valid JSON ({error['ctx']['error']})")
+            said.append(f"the request body is not valid JSON ({error['ctx']['error']})")
+            problems.append({"field": "", "type": "json_invalid"})
             continue
         where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
-        problems.append(f"{where}: {error['msg']}" if where else error["msg"])
-    return JSONResponse({"detail": "; ".join(problems), "problems": problems}, status_code=422)
+        said.append(f"{where}: {error['msg']}" if where else error["msg"])
+        limit = {k: v for k, v in error.get("ctx", {}).items() if isinstance(v, int | str)}
+        problems.append({"field": where, "type": error["type"], **limit})
+    body = {
+        "detail": "; ".join(said),
+        "code": "site.invalid_request",
+        "params": {"problems": problems},
+    }
+    return JSONResponse(body, status_code=422)

@@ -167,8 +167,9 @@ class Match:
     def fire(self, name: str) -> tuple[bs.Shot, bs.Shot | None]:
         """Your shot at the named cell, then the computer's reply (none if you won)."""
         if self.winner:
-            who = "you" if self.winner == "you" else "the computer"
-            raise Refused(f"the game is over: {who} won")
+            if self.winner == "you":
+                raise Refused("the game is over: you won", code="battleship.you_won")
+            raise Refused("the game is over: the computer won", code="battleship.computer_won")
         shot = self.theirs.fire(self.rules.grid.index(name))
         self.mine.append(shot)
         if self.theirs.over:
@@ -321,7 +322,10 @@ def heat(request: Request, game_id: GameId) -> HeatOut:
     """Hard level only: the computer's density d over your board as it sees it now."""
     match = Match(store_of(request).load(KIND, game_id))
     if match.shooter.name != "density":
-        raise Refused("the heat map shows the Hard level's thinking; this game is not on Hard")
+        raise Refused(
+            "the heat map shows the Hard level's thinking; this game is not on Hard",
+            code="battleship.heat_not_hard",
+        )
     report = bs.density(match.yours.observation, check=False)
     d = [int(x) for x in report.d]
     top = max(d)
@@ -474,7 +478,9 @@ def start_stats(request: Request, body: StatsJob) -> Progress:
             running = sum(j.state == "running" for j in jobs.values())
             if running >= MAX_JOBS:
                 raise Refused(
-                    f"{running} statistics computations are running; try again when one is done"
+                    "{running} statistics computations are running; try again when one is done",
+                    code="battleship.stats_busy",
+                    running=running,
                 )
             job = jobs[key] = Job(total=len(SITE_SHOOTERS) * body.games)
             worker = threading.Thread(

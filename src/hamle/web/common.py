@@ -7,6 +7,8 @@ from typing import Annotated
 from fastapi import Path, Request
 from pydantic import BaseModel, ConfigDict
 
+from hamle.errors import HamleError
+
 from .store import Store
 
 GameId = Annotated[
@@ -22,9 +24,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Refused(Exception):
+class Refused(HamleError):
     """A request the site understood but will not carry out (game over, not your turn);
     answered as 409 with the message."""
+
+
+class Unoffered(HamleError):
+    """A choice the site does not offer (a strategy for a variant); answered as 400."""
 
 
 def store_of(request: Request) -> Store:

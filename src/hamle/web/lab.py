@@ -158,7 +158,10 @@ def exact(marks: Marks) -> Exact:
         None if marks.afloat is None else tuple(sorted(marks.afloat)),
     )
     if not _exact_slots.acquire(blocking=False):
-        raise Refused("the exact counter is busy with other boards; try again in a moment")
+        raise Refused(
+            "the exact counter is busy with other boards; try again in a moment",
+            code="battleship.exact_busy",
+        )
     try:
         return _exact(key)
     finally:

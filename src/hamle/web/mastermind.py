@@ -22,14 +22,14 @@ from functools import lru_cache
 from typing import Annotated, Literal
 
 import numpy as np
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
 
-from .common import GameId, Refused, Strict, store_of
+from .common import GameId, Refused, Strict, Unoffered, store_of
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"])
 
@@ -203,11 +203,14 @@ def _view(game_id: str, state: dict) -> GameView:
 
 def _need(state: dict, mode: str) -> None:
     """Refuse a move of the other mode, or any move once the game is over."""
-    if state["mode"] != mode:
-        doing = "you guess" if state["mode"] == "breaker" else "the computer guesses"
-        raise Refused(f"this is a code{state['mode']} game: {doing}")
+    if state["mode"] == "breaker" != mode:
+        raise Refused("this is a codebreaker game: you guess", code="mastermind.you_guess")
+    if state["mode"] == "maker" != mode:
+        raise Refused(
+            "this is a codemaker game: the computer guesses", code="mastermind.computer_guesses"
+        )
     if state["over"]:
-        raise Refused("this game is over; start a new one")
+        raise Refused("this game is over; start a new one", code="mastermind.over")
 
 
 @router.get("/variants")
@@ -230,21 +233,31 @@ def new_game(body: NewGame, request: Request) -> GameView:
     offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
     strategy = body.strategy or info.default_strategy
     if strategy == "optimal" and info.maker_strategies and body.mode == "breaker":
-        raise HTTPException(
-            400, "the optimal strategy plays only when the computer breaks your code"
+        raise Unoffered(
+            "the optimal strategy plays only when the computer breaks your code",
+            code="mastermind.optimal_maker_only",
         )
     if strategy == "optimal" and info.not_offered:
-        why = {
-            "too-big": f"{body.variant} is out of the optimal search's reach",
-            "not-solved": f"its tree for {body.variant} is not solved on this server yet "
-            "(a search of minutes)",
-        }[info.not_offered["optimal"]]
-        raise HTTPException(400, f"the optimal strategy is not offered: {why}")
+        if info.not_offered["optimal"] == "too-big":
+            raise Unoffered(
+                "the optimal strategy is not offered: {variant} is out of the optimal "
+                "search's reach",
+                code="mastermind.optimal_too_big",
+                variant=body.variant,
+            )
+        raise Unoffered(
+            "the optimal strategy is not offered: its tree for {variant} is not solved on "
+            "this server yet (a search of minutes)",
+            code="mastermind.optimal_not_solved",
+            variant=body.variant,
+        )
     if strategy not in offered:
-        raise HTTPException(
-            400,
-            f"strategy {strategy!r} is not offered for {body.variant}; "
-            f"choose one of: {', '.join(offered)}",
+        raise Unoffered(
+            "strategy {strategy!r} is not offered for {variant}; choose one of: {offered}",
+            code="mastermind.strategy_not_offered",
+            strategy=strategy,
+            variant=body.variant,
+            offered=", ".join(offered),
         )
     variant = VARIANTS[body.variant]
     state = {
@@ -328,7 +341,11 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "maker")
         if len(state["turns"]) >= MAX_GUESSES:
-            raise Refused(f"the computer has had its {MAX_GUESSES} guesses")
+            raise Refused(
+                "the computer has had its {most} guesses",
+                code="mastermind.out_of_guesses",
+                most=MAX_GUESSES,
+            )
         variant = VARIANTS[state["variant"]]
         history = _history(state).then(state["proposal"], variant.answer(body.black, body.white))
         history.candidates()  # raises InconsistentError with the explanation
@@ -343,9 +360,11 @@ def undo(game_id: GameId, request: Request) -> GameView:
     """Codemaker: take back the last answer (also the one that solved the game)."""
     with store_of(request).update(KIND, game_id) as state:
         if state["mode"] != "maker":
-            raise Refused("only a codemaker game can take back an answer")
+            raise Refused(
+                "only a codemaker game can take back an answer", code="mastermind.undo_maker_only"
+            )
         if not state["turns"]:
-            raise Refused("there is no answer to take back")
+            raise Refused("there is no answer to take back", code="mastermind.nothing_to_undo")
         last_guess, _ = state["turns"].pop()
         state["proposal"] = last_guess
         state["over"] = False

@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from hamle.errors import HamleError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -37,7 +39,7 @@ CREATE TABLE IF NOT EXISTS cache (
 """
 
 
-class GameNotFound(LookupError):
+class GameNotFound(HamleError, LookupError):
     """No game of this kind has this id."""
 
 
@@ -79,7 +81,9 @@ class Store:
                 "SELECT state FROM games WHERE id = ? AND kind = ?", (game_id, kind)
             ).fetchone()
         if row is None:
-            raise GameNotFound(f"no {kind} game has the id {game_id!r}")
+            raise GameNotFound(
+                "no {kind} game has the id {id!r}", code="site.no_game", kind=kind, id=game_id
+            )
         return json.loads(row[0])
 
     @contextmanager

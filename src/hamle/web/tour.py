@@ -184,7 +184,9 @@ def undo(request: Request, game_id: GameId) -> dict:
     the tour); the combo goes back to what it was before it."""
     with store_of(request).update(KIND, game_id) as state:
         if len(state["path"]) == CELLS:
-            raise Refused("the tour is complete: there is nothing to take back")
+            raise Refused(
+                "the tour is complete: there is nothing to take back", code="tour.complete"
+            )
         _position(state).undo()
         state["path"].pop()
         state["combos"].pop()
@@ -260,7 +262,11 @@ def _combo(state: dict) -> tour.Combo:
 def _refuse_if_over(position: tour.Position) -> None:
     if position.over:
         here = tour.GRID.name(position.current)
-        raise Refused(f"the game is over: no jump from {here} reaches an empty cell")
+        raise Refused(
+            "the game is over: no jump from {cell} reaches an empty cell",
+            code="tour.stuck",
+            cell=here,
+        )
 
 
 def _view(game_id: str, state: dict) -> dict:
