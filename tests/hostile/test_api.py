@@ -11,9 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from web.test_error_codes import placeholders, turkish_texts
 
 from hamle.web import create_app
 from hamle.web.battleship import MAX_GAMES, MIN_GAMES
+
+TURKISH = turkish_texts()
 
 # method, path ({id}: a game of that kind, or a made-up id), the fields its body may have
 ENDPOINTS = [
@@ -115,5 +118,9 @@ def test_bad_input_gets_a_readable_4xx_and_never_a_5xx(site, data):
     assert perf_counter() - started < 10, (method, path)
     assert response.status_code < 500, (method, path, body, response.text)
     if response.status_code >= 400:
-        detail = response.json()["detail"]
-        assert isinstance(detail, str) and detail, (method, path, response.text)
+        answer = response.json()
+        assert isinstance(answer["detail"], str) and answer["detail"], (method, path, answer)
+        # the code and params let the pages say it in Turkish
+        template = TURKISH.get(answer["code"])
+        assert template, (method, path, body, answer)
+        assert placeholders(template) <= set(answer["params"]), (method, path, answer)

@@ -196,18 +196,20 @@ class Variant:
                 white=repr(white),
             )
         p = self.pegs
-        said = {"black": int(black), "white": int(white), "pegs": p}
         if black + white > p:
             raise AnswerError(
                 "{black} black and {white} white make more than {pegs} pegs",
                 code="mastermind.too_many_pegs",
-                **said,
+                black=black,
+                white=white,
+                pegs=p,
             )
         if black == p - 1 and white == 1:
             raise AnswerError(
                 "{black} black and 1 white cannot happen with {pegs} pegs",
                 code="mastermind.one_white",
-                **said,
+                black=black,
+                pegs=p,
             )
         least = 2 * p - self.colours
         if not self.repeat and black + white < least:
@@ -215,16 +217,18 @@ class Variant:
                 "{black} black and {white} white cannot happen: without repetition two codes "
                 "share at least {least} colours",
                 code="mastermind.share_colours",
+                black=black,
+                white=white,
                 least=least,
-                **said,
             )
         index = int(black) * (p + 1) + int(white)
         if index not in _possible_answers(self):
             raise AnswerError(
                 "{black} black and {white} white cannot happen with {variant}",
                 code="mastermind.cannot_happen",
+                black=black,
+                white=white,
                 variant=self.describe(),
-                **said,
             )
         return index
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -98,8 +99,23 @@ def _error(request: Request, exc: HamleError) -> JSONResponse:
     """An engine's or the site's error: its English message as ``detail``, and its
     ``code`` and ``params`` for the pages to say it in their language."""
     status = 404 if isinstance(exc, GameNotFound) else 409 if isinstance(exc, Refused) else 400
-    body = {"detail": str(exc), "code": exc.code, "params": exc.params}
+    body = {"detail": str(exc), "code": exc.code, "params": _plain(exc.params)}
     return JSONResponse(body, status_code=status)
+
+
+def _plain(value):
+    """``value`` as JSON can hold it: NumPy numbers as numbers, other objects as text."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, bool | str | None):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return str(value)
 
 
 def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -1,6 +1,8 @@
 // What every page shares: the API call, the English/Turkish texts, the page chrome
 // and an accessible grid of cells.
 
+import { turkishError } from "./errors.js";
+
 const TEXTS = {
   en: {
     "site.title": "hamle",
@@ -100,7 +102,7 @@ export function setLanguage(lang) {
   applyLanguage();
 }
 
-// Call the JSON API. Errors throw an Error whose message is the server's readable text.
+// Call the JSON API. Errors throw an ApiError, or an Error if the server did not answer.
 export async function api(path, { method = "GET", body } = {}) {
   let response;
   try {
@@ -113,12 +115,25 @@ export async function api(path, { method = "GET", body } = {}) {
     throw new Error(t("error.network"));
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(data.detail || `${response.status} ${response.statusText}`);
-    error.status = response.status;
-    throw error;
-  }
+  if (!response.ok) throw new ApiError(response, data);
   return data;
+}
+
+// An error answer of the API; its message is in the current language whenever it is
+// read (the server's English detail, or the Turkish text of its code).
+export class ApiError extends Error {
+  constructor(response, data) {
+    super();
+    this.name = "ApiError";
+    this.status = response.status;
+    this.code = data.code || "";
+    this.params = data.params || {};
+    this.detail = data.detail || `${response.status} ${response.statusText}`;
+  }
+
+  get message() {
+    return (language() === "tr" && turkishError(this)) || this.detail;
+  }
 }
 
 const NAV = [
