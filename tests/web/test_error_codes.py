@@ -9,7 +9,11 @@ from pathlib import Path
 
 SRC = Path(__file__).parents[2] / "src" / "hamle"
 ERRORS_JS = SRC / "web" / "static" / "js" / "errors.js"
-ROUTING = {"site.http_400", "site.http_404", "site.http_405"}  # FastAPI's own answers (``app._http``)
+ROUTING = {
+    "site.http_400",
+    "site.http_404",
+    "site.http_405",
+}  # FastAPI's own answers (``app._http``)
 
 
 def turkish_texts() -> dict[str, str]:

@@ -305,6 +305,7 @@ function render() {
 }
 
 function noteText() {
+  if (note.error) return note.error.message;
   return note.key ? t(note.key, note.vars) : note.text;
 }
 
@@ -467,7 +468,7 @@ async function post(action, body) {
     note = null;
     show(await api(`/api/mastermind/games/${game.id}/${action}`, { method: "POST", body }));
   } catch (error) {
-    note = { text: error.message, kind: "error" };
+    note = { error, kind: "error" };
     render();
   }
 }
@@ -515,7 +516,8 @@ async function answer() {
     note = null;
     show(next);
   } catch (error) {
-    note = { key: "mm.refused", vars: { detail: error.message }, kind: "error" };
+    // (read at each render, so the explanation follows a change of language)
+    note = { key: "mm.refused", vars: { get detail() { return error.message; } }, kind: "error" };
     render();
   }
 }
@@ -528,7 +530,7 @@ async function load(id) {
     history.replaceState(null, "", location.pathname);
     note = error.status === 404 || error.status === 422
       ? { key: "mm.missing", kind: "error" }
-      : { text: error.message, kind: "error" };
+      : { error, kind: "error" };
     render();
   }
 }

@@ -1,0 +1,113 @@
+"""Each page in Turkish, walked into the server's refusals a player can meet: marks that
+contradict the rules, answers no secret gives, moves made stale by another tab, a game
+that is over or gone. Every message is Turkish, and English after a change of language."""
+
+from __future__ import annotations
+
+import re
+
+import httpx2 as httpx
+import pytest
+from browser.test_mastermind import CLASSIC, contradicting
+from playwright.sync_api import expect
+
+
+@pytest.fixture
+def turkish(page):
+    page.add_init_script("localStorage.setItem('hamle.lang', 'tr')")
+    return page
+
+
+def status(page):
+    return page.get_by_role("status")
+
+
+def test_the_lab_names_contradicting_marks_in_turkish(server, turkish):
+    page = turkish
+    page.goto(server.url + "/battleship/lab")
+    expect(page.locator("#best")).not_to_have_text("—")
+    page.click("[data-tool=sunk]")
+    page.click("#board [data-cell='A1']")
+    expect(status(page)).to_have_text(
+        "Batık gemi A1 1 kare uzunluğunda; filoda bu uzunlukta gemi yok."
+    )
+    page.click("#lang-switch")
+    page.click("[data-tool=sunk]")
+    page.click("#board [data-cell='A1']")  # off, and on again: the message is redrawn
+    page.click("#board [data-cell='A1']")
+    expect(status(page)).to_have_text("sunk ship A1 has length 1; no ship in the fleet has it")
+    assert page.js_errors == []
+
+
+def test_mastermind_explains_contradicting_answers_and_a_finished_game(server, turkish):
+    page = turkish
+    with httpx.Client(base_url=server.url) as client:
+        game = client.post("/api/mastermind/games", json={"mode": "maker"}).json()
+    page.goto(f"{server.url}/mastermind?game={game['id']}")
+    turns, wrong = [], None
+    while wrong is None:
+        expect(page.locator("#maker-rows li")).to_have_count(len(turns))
+        proposal = page.locator("#proposal")
+        expect(proposal).to_have_attribute("data-code", re.compile(r"^\d{4}$"))
+        guess = CLASSIC.parse(page.locator("#proposal").get_attribute("data-code"))
+        wrong = contradicting(turns, guess) if turns else None
+        black, white = wrong or (0, 0)
+        page.select_option("#black", str(black))
+        page.select_option("#white", str(white))
+        page.click("#answer")
+        if wrong is None:
+            turns.append((guess, CLASSIC.answer(0, 0)))
+    expect(status(page)).to_have_text(
+        re.compile(
+            r"^Yanıt kaydedilmedi: Hiçbir gizli kod bu yanıtların hepsini vermez: "
+            r"#1 \(1122 → 0 siyah, 0 beyaz\).* birlikte doğru olamaz"
+        )
+    )
+    page.click("#lang-switch")
+    expect(status(page)).to_have_text(
+        re.compile(r"^Answer not recorded: no secret gives all these answers: #1 \(1122 → 0 black")
+    )
+    page.click("#lang-switch")
+    # A codebreaker game given up in another tab: this one's guess is refused.
+    with httpx.Client(base_url=server.url) as client:
+        game = client.post("/api/mastermind/games", json={}).json()
+        page.goto(f"{server.url}/mastermind?game={game['id']}")
+        expect(page.locator("#compose-title")).to_have_text("1. tahmin")
+        client.post(f"/api/mastermind/games/{game['id']}/give-up").raise_for_status()
+    page.keyboard.type("1234")
+    page.click("#submit")
+    expect(status(page)).to_have_text("Bu oyun bitti; yeni bir oyun başlat.")
+    assert page.js_errors == []
+
+
+def test_a_tour_move_made_stale_by_another_tab_is_refused_in_turkish(server, turkish):
+    page = turkish
+    with httpx.Client(base_url=server.url) as client:
+        game = client.post("/api/tour/games", json={"kind": "free", "start": "A1"}).json()
+        page.goto(f"{server.url}/tour?game={game['id']}")
+        target = game["legal"][0]
+        expect(page.locator(f"#board .cell[data-cell='{target}']")).to_have_class(
+            re.compile(r"\blegal\b")
+        )
+        client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": target})
+    page.click(f"#board .cell[data-cell='{target}']")
+    expect(status(page)).to_have_text(f"{target} zaten dolu.")
+    assert page.js_errors == []
+
+
+def test_battleship_refuses_a_stale_shot_and_a_lost_game_in_turkish(server, turkish):
+    page = turkish
+    with httpx.Client(base_url=server.url) as client:
+        fleet = client.get("/api/battleship/fleet").json()["fleet"]
+        body = {"fleet": [ship["cells"] for ship in fleet], "level": "easy"}
+        game = client.post("/api/battleship/games", json=body).json()
+        page.goto(f"{server.url}/battleship?game={game['id']}")
+        expect(page.locator("#enemy-grid .cell")).to_have_count(100)
+        client.post(f"/api/battleship/games/{game['id']}/shots", json={"cell": "C3"})
+    page.click("#enemy-grid [data-cell=C3]")
+    expect(status(page)).to_have_text("C3 karesine zaten ateş edildi.")
+    page.goto(f"{server.url}/battleship?game={'Z' * 22}")
+    expect(status(page)).to_have_text(
+        "Kayıtlı oyun açılamadı (Bu kimlikle bir oyun yok.); yeni bir oyun için filonu yerleştir."
+    )
+    assert page.js_errors == []
