@@ -393,3 +393,27 @@ def test_rule_pickers_fit_a_phone_and_describe_the_fleet_below(server, phone):
     expect(phone.locator("#rules-detail")).to_contain_text("gemiler değemez")
     phone.click("#lang-switch")
     assert phone.js_errors == []
+
+
+def test_the_heat_line_names_six_cells_and_counts_the_rest(server, page):
+    tied = [f"{column}{row}" for row in (1, 2, 3) for column in "ABCDEFG"]  # 21 cells
+
+    def many_best(route):
+        heat = route.fetch().json()
+        route.fulfill(json={**heat, "best": tied})
+
+    page.route("**/heat", many_best)
+    page.goto(server.url + "/battleship")
+    start_game(page, "hard")
+    page.click("#heat-toggle")
+    expect(page.locator("#own-grid .cell.best")).to_have_count(21)
+    expect(page.locator("#heat-info")).to_have_text(
+        "The computer's best cells: A1, B1, C1, D1, E1, F1 and 15 more (d = 34); w = 35."
+    )
+    # At 1280 px the two boards stay side by side.
+    enemy, own = (
+        page.locator("#enemy-grid").bounding_box(),
+        page.locator("#own-grid").bounding_box(),
+    )
+    assert own["y"] == enemy["y"] and own["x"] > enemy["x"] + enemy["width"]
+    assert page.js_errors == []
