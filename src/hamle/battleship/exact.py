@@ -858,9 +858,10 @@ class _Dp:
                 row_keys.append(keys)
             steps.append(_Step(first, target, code, choice))
             forward.append(self._forward_bounds(forward[-1], steps[-1], False))
+            if self._buffer_bytes(len(keys) * self.width, 1, want_map) <= ESTIMATE_LIMIT:
+                continue  # (a band has at most ``width`` entries)
             entries = self._band(*forward[-1], *self._open(len(forward[-1][0]))).size
-            need = self._buffer_bytes(entries, 1, want_map)
-            if need > ESTIMATE_LIMIT:
+            if self._buffer_bytes(entries, 1, want_map) > ESTIMATE_LIMIT:
                 raise CountTooLargeError(
                     "counting this board exactly needs too much memory (its estimate passed "
                     "the {limit} GiB allowed); try a smaller board or fleet",
