@@ -13,6 +13,7 @@ from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError,
 from .exact import ExactMap, exact, layouts, sample
 from .fleet import Fleet, Ocean, Shot, random_fleet
 from .observation import Observation, SunkShip, draw
+from .placers import PLACERS, Placer, get_placer
 from .rules import Rules, Ship, placements
 from .simulate import (
     GameRecord,
@@ -24,9 +25,11 @@ from .simulate import (
     simulate,
 )
 from .strategies import ALIASES, SHOOTERS, ExpertShooter, Shooter, get_shooter
+from .tournament import Pairing, TournamentTable, tournament
 
 __all__ = [
     "ALIASES",
+    "PLACERS",
     "SHOOTERS",
     "BattleshipError",
     "CountTooLargeError",
@@ -39,6 +42,8 @@ __all__ = [
     "MarksError",
     "Observation",
     "Ocean",
+    "Pairing",
+    "Placer",
     "PlayedGames",
     "RandomLaw",
     "Rules",
@@ -50,11 +55,13 @@ __all__ = [
     "ShotRecord",
     "SimulationTable",
     "SunkShip",
+    "TournamentTable",
     "chart",
     "count_fleets",
     "density",
     "draw",
     "exact",
+    "get_placer",
     "get_shooter",
     "layouts",
     "placements",
@@ -63,5 +70,6 @@ __all__ = [
     "random_fleet",
     "sample",
     "simulate",
+    "tournament",
     "weight",
 ]

@@ -103,6 +103,11 @@ class Fleet:
 def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
     """A fleet drawn uniformly from all legal fleets of ``rules``, from ``rng`` (a numpy
     Generator, or a whole number to seed one)."""
+    return placed_fleet(rules, random_placements(rules, rng))
+
+
+def random_placements(rules: Rules, rng: np.random.Generator | int) -> np.ndarray:
+    """``random_fleet`` as the index of each ship's placement in ``placement_table``."""
     as_rules(rules)
     if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
         rng = np.random.default_rng(int(rng))
@@ -119,8 +124,13 @@ def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
             f"no legal fleet found for {rules.describe()} after "
             f"{_kernels.MAX_FLEET_TRIES:,} tries: the fleet does not fit (or barely fits)"
         )
-    ships = tuple(tuple(int(c) for c in table.cells[p] if c >= 0) for p in chosen)
-    return Fleet(rules, ships)
+    return chosen
+
+
+def placed_fleet(rules: Rules, placements) -> Fleet:
+    """The fleet whose ship i lies on placement ``placements[i]`` of ``placement_table``."""
+    table = placement_table(rules)
+    return Fleet(rules, tuple(tuple(int(c) for c in table.cells[p] if c >= 0) for p in placements))
 
 
 @dataclass(frozen=True)

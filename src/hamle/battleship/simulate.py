@@ -28,14 +28,16 @@ from . import _kernels
 from .analysis import RandomLaw
 from .density import kernel_plan
 from .errors import BattleshipError
-from .fleet import Fleet, Ocean, random_fleet
+from .fleet import Fleet, Ocean
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
+from .placers import Placer, as_placer
 from .rules import Rules, as_rules, placement_table
 from .strategies import Shooter, as_shooter
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
 WITHIN = 50
+UNIFORM = as_placer("uniform")
 LABELS = {
     UNKNOWN: "unknown",
     MISS: "miss",
@@ -144,12 +146,17 @@ def _with_pattern(observation) -> np.ndarray:
 
 
 def play_game(
-    rules: Rules, strategy: str | Shooter, game: int, progress: Callable[[int], None] | None = None
+    rules: Rules,
+    strategy: str | Shooter,
+    game: int,
+    progress: Callable[[int], None] | None = None,
+    placer: str | Placer = "uniform",
 ) -> GameRecord:
-    """Play numbered game ``game`` with a strategy (a name or a shooter) to the last sunk
-    ship; ``progress(shots)`` is called after every shot."""
+    """Play numbered game ``game`` with a strategy (a name or a shooter) against the
+    fleet ``placer`` hides, to the last sunk ship; ``progress(shots)`` is called after
+    every shot."""
     _check_game(game)
-    return _play(as_rules(rules), as_shooter(strategy), game, progress)
+    return _play(as_rules(rules), as_shooter(strategy), game, progress, as_placer(placer))
 
 
 def _check_game(game: int) -> None:
@@ -157,9 +164,11 @@ def _check_game(game: int) -> None:
         raise BattleshipError(f"game numbers start at 1, not {game!r}")
 
 
-def _play(rules: Rules, shooter: Shooter, game: int, progress=None) -> GameRecord:
+def _play(
+    rules: Rules, shooter: Shooter, game: int, progress=None, placer: Placer = UNIFORM
+) -> GameRecord:
     """Game ``game`` played shot by shot through ``shooter.choose``."""
-    fleet = random_fleet(rules, game_stream(game, FLEET_STREAM))
+    fleet = placer.place(rules, game_stream(game, FLEET_STREAM))
     rng = game_stream(game, SHOOTER_STREAM)
     ocean = Ocean(fleet)
     shots = []
@@ -242,9 +251,12 @@ class PlayedGames:
         return tuple(int(c) for c in self.cells[i, : self.shots[i]])
 
 
-def play_games(rules: Rules, strategy: str | Shooter, games: Sequence[int]) -> PlayedGames:
-    """Play the numbered ``games`` with the named strategy: the same games as
-    ``play_game``, shot for shot, in one compiled call when the shooter has a game kernel.
+def play_games(
+    rules: Rules, strategy: str | Shooter, games: Sequence[int], placer: str | Placer = "uniform"
+) -> PlayedGames:
+    """Play the numbered ``games`` with the named strategy against ``placer``'s fleets:
+    the same games as ``play_game``, shot for shot, in one compiled call when the shooter
+    has a game kernel.
 
     >>> played = play_games(Rules.classic(), "density", [743, 744])
     >>> record = play_game(Rules.classic(), "density", 743)
@@ -253,12 +265,13 @@ def play_games(rules: Rules, strategy: str | Shooter, games: Sequence[int]) -> P
     """
     shooter = as_shooter(strategy)
     as_rules(rules)
+    placer = as_placer(placer)
     numbers = tuple(games)
     for game in numbers:
         _check_game(game)
     cells = np.full((len(numbers), rules.cells), -1, np.int64)
     if not _has_kernel(rules, shooter):
-        records = [_play(rules, shooter, game) for game in numbers]
+        records = [_play(rules, shooter, game, placer=placer) for game in numbers]
         for i, record in enumerate(records):
             cells[i, : record.shots_fired] = [shot.cell for shot in record.shots]
         shots = np.array([r.shots_fired for r in records], np.int64)
@@ -267,7 +280,7 @@ def play_games(rules: Rules, strategy: str | Shooter, games: Sequence[int]) -> P
     boards = np.empty((len(numbers), rules.cells), np.int64)
     pcgs = np.empty((len(numbers), 4), np.uint64)
     for i, game in enumerate(numbers):
-        boards[i] = random_fleet(rules, game_stream(game, FLEET_STREAM)).board()
+        boards[i] = placer.place(rules, game_stream(game, FLEET_STREAM)).board()
         pcgs[i] = pcg_words(game_stream(game, SHOOTER_STREAM))
     table = placement_table(rules)
     lengths = np.array(rules.lengths, np.int64)
@@ -288,9 +301,9 @@ def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
 
 
 def _play_chunk(
-    rules: Rules, strategy: Shooter, games: Sequence[int]
+    rules: Rules, strategy: Shooter, games: Sequence[int], placer: Placer = UNIFORM
 ) -> list[tuple[int, int, int]]:
-    played = play_games(rules, strategy, games)
+    played = play_games(rules, strategy, games, placer)
     return [
         (int(shots), int(hunt), int(shots - hunt))
         for shots, hunt in zip(played.shots, played.hunt, strict=True)
@@ -304,10 +317,12 @@ def simulate(
     first: int = 1,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    placer: str | Placer = "uniform",
 ) -> SimulationTable:
     """Play games ``first .. first + games - 1`` with each strategy (a name or a shooter,
-    or a sequence of them; one row per shooter, however often it is named) in ``jobs``
-    processes; ``progress(done, total)`` is called as games finish."""
+    or a sequence of them; one row per shooter, however often it is named) against
+    ``placer``'s fleets in ``jobs`` processes; ``progress(done, total)`` is called as
+    games finish."""
     if not isinstance(games, int) or games < 1:
         raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
     if not isinstance(first, int) or first < 1:
@@ -315,6 +330,7 @@ def simulate(
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
     as_rules(rules)
+    placer = as_placer(placer)
     shooters: dict[str, Shooter] = {}
     if isinstance(strategies, str) or not hasattr(strategies, "__iter__"):
         strategies = [strategies]
@@ -342,10 +358,12 @@ def simulate(
 
     if jobs == 1:
         for name, chunk in tasks:
-            collect(name, chunk, _play_chunk(rules, shooters[name], chunk))
+            collect(name, chunk, _play_chunk(rules, shooters[name], chunk, placer))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(partial(_play_chunk, rules, shooters[n], c)) for n, c in tasks]
+            futures = [
+                pool.submit(partial(_play_chunk, rules, shooters[n], c, placer)) for n, c in tasks
+            ]
             for (name, chunk), future in zip(tasks, futures, strict=True):
                 collect(name, chunk, future.result())
     results = tuple(

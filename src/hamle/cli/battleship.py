@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import sys
@@ -210,6 +211,96 @@ def simulate(
     print_table(data)
     if chart is not None:
         console.print(f"chart written to {chart}")
+
+
+@app.command()
+@handled
+def tournament(
+    shooters: str = typer.Option(
+        "random,parity,density", "--shooters", help="Comma-separated shooters."
+    ),
+    placers: str = typer.Option(
+        "uniform,edges,anti-density,spread,clustered",
+        "--placers",
+        help="Comma-separated placers (where the fleets hide).",
+    ),
+    games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per pairing."),
+    first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
+    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    out: Path = typer.Option(None, "--out", help="Write the JSON result to this file."),
+    chart: Path = typer.Option(None, "--chart", help="Write the matrix as a heat map here."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """Every shooter against every placer on the same numbered games: mean shots, and
+    what each placer adds against uniform fleets."""
+    import numpy as np
+
+    import hamle.battleship as bs
+
+    chosen = make_rules(rules, size, fleet, no_touch)
+    shooter_names = [bs.get_shooter(n).name for n in _names(shooters, "--shooters")]
+    placer_names = [bs.get_placer(n).name for n in _names(placers, "--placers")]
+    for path, suffixes in ((out, (".json",)), (chart, (".png", ".svg", ".pdf"))):
+        if path is not None and path.suffix.lower() not in suffixes:
+            raise bs.BattleshipError(f"{path.name!r} must end in {' or '.join(suffixes)}")
+        if path is not None and not path.resolve().parent.is_dir():
+            raise bs.BattleshipError(f"the folder {path.parent} does not exist")
+    for placer in placer_names:  # a fleet that cannot be placed fails before any game
+        bs.get_placer(placer).place(chosen, np.random.default_rng(0))
+    total = games * len(shooter_names) * len(placer_names)
+    with progress_bar("playing", enabled=total >= 200) as update:
+        table = bs.tournament(
+            chosen, shooter_names, placer_names, games, first, jobs, progress=update
+        )
+    data = table.as_dict()
+    if out is not None:
+        _write_whole(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    if chart is not None:
+        try:
+            table.chart(chart)
+        except OSError as exc:
+            raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
+    if as_json:
+        print_json(data)
+        return
+    console.print(f"Mean shots ± standard error, {data['games']} games, {data['rules']}")
+    console.print(table.text(), markup=False)
+    if "uniform" in data["placers"]:
+        for shooter in data["shooters"]:
+            added = [
+                f"{placer} {versus['mean']:+.2f} ± {versus['stderr']:.2f}"
+                for placer, row in data["matrix"][shooter].items()
+                if placer != "uniform" and (versus := row["versus_uniform"])
+            ]
+            console.print(f"{shooter} against uniform: " + ", ".join(added), markup=False)
+    for path in (out, chart):
+        if path is not None:
+            console.print(f"written to {path}")
+
+
+def _names(text: str, option: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise typer.BadParameter(f"{option} names nothing")
+    return names
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so a failed run leaves no
+    half-written file."""
+    import hamle.battleship as bs
+
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise bs.BattleshipError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def print_table(data: dict) -> None:

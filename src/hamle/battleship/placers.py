@@ -1,0 +1,130 @@
+"""Placers: where the computer hides its fleet (spec § 2 draws it uniformly).
+
+A placer is a value with ``place(rules, rng)`` returning a legal fleet; game g draws from
+stream 0 of g, so a placer's game replays like any other. ``uniform`` is the seed's
+sampler. The others start from its fleet and re-place one ship at a time among the
+placements the other ships leave legal, each drawn with weight exp(−strength × score):
+a few such sweeps tilt the fleet towards low scores (a Gibbs sampler of the law
+∝ exp(−strength × Σ scores)), so fleets vary from game to game but lean one way:
+
+- ``edges``: a cell scores its distance from the edge (ships hug edges and corners);
+- ``anti-density``: the density of the empty board (the cells the density shooter
+  fires at first score high);
+- ``spread``: a ship scores minus its distance to the nearest other ship;
+- ``clustered``: a ship scores its distance to the nearest other ship (clusters touch
+  where the rules allow).
+
+>>> from hamle.rng import game_stream, FLEET_STREAM
+>>> fleet = get_placer("edges").place(Rules.classic(), game_stream(7, FLEET_STREAM))
+>>> [len(ship) for ship in fleet.ships]
+[5, 4, 3, 3, 2]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .density import density
+from .errors import BattleshipError
+from .fleet import Fleet, placed_fleet, random_placements
+from .observation import Observation
+from .rules import Rules, as_rules, placement_table
+
+SWEEPS = 6  # re-placements of every ship per fleet
+
+
+@dataclass(frozen=True)
+class Placer:
+    """Fleets drawn uniformly (``kind`` "uniform") or tilted by a score (module
+    docstring) with ``strength``."""
+
+    name: str
+    summary: str
+    kind: str = "uniform"
+    strength: float = 0.0
+
+    def place(self, rules: Rules, rng: np.random.Generator) -> Fleet:
+        """A legal fleet of ``rules`` drawn with ``rng``."""
+        chosen = random_placements(as_rules(rules), rng)
+        if self.kind != "uniform":
+            _tilt(rules, chosen, self.kind, self.strength, rng)
+        return placed_fleet(rules, chosen)
+
+
+PLACERS = {
+    placer.name: placer
+    for placer in (
+        Placer("uniform", "every legal fleet equally likely"),
+        Placer("edges", "ships along the edges and in the corners", "edges", 3.0),
+        Placer("anti-density", "ships where the density shooter looks last", "density", 3.0),
+        Placer("spread", "ships far apart from each other", "spread", 1.5),
+        Placer("clustered", "ships side by side in clusters", "clustered", 1.5),
+    )
+}
+
+
+def get_placer(name: str) -> Placer:
+    """The placer named ``name`` (any case).
+
+    >>> get_placer("Uniform").summary
+    'every legal fleet equally likely'
+    """
+    if isinstance(name, str) and name.lower() in PLACERS:
+        return PLACERS[name.lower()]
+    raise BattleshipError(f"unknown placer {name!r}; choose one of: {', '.join(PLACERS)}")
+
+
+def as_placer(placer: str | Placer) -> Placer:
+    """A placer given by name or as itself."""
+    return placer if isinstance(placer, Placer) else get_placer(placer)
+
+
+def _tilt(rules: Rules, chosen: np.ndarray, kind: str, strength: float, rng) -> None:
+    """Gibbs sweeps over the ships of ``chosen`` (placement indices, changed in place)."""
+    table = placement_table(rules)
+    blocks = table.masks if rules.touching else table.zone_masks
+    unary = _unary(rules, kind) if kind in ("edges", "density") else None
+    for _ in range(SWEEPS):
+        for i, ship in enumerate(rules.fleet):
+            others = np.delete(chosen, i)
+            lo, hi = table.ranges[ship.length]
+            blocked = np.bitwise_or.reduce(blocks[others], axis=0)
+            legal = lo + np.flatnonzero(~(table.masks[lo:hi] & blocked).any(axis=1))
+            if unary is not None:
+                score = unary[legal]
+            else:
+                score = _nearest(rules, table.cells[others], table.cells[legal])
+                score = -score if kind == "spread" else score
+            weight = np.cumsum(np.exp(-strength * (score - score.min())))
+            chosen[i] = legal[np.searchsorted(weight, rng.random() * weight[-1], side="right")]
+
+
+@cache
+def _unary(rules: Rules, kind: str) -> np.ndarray:
+    """Per placement, the sum of its cells' scores (each 0 to 1)."""
+    rows, cols = np.divmod(np.arange(rules.cells), rules.cols)
+    if kind == "edges":
+        cell = np.minimum.reduce([rows, cols, rules.rows - 1 - rows, rules.cols - 1 - cols])
+    else:
+        cell = np.array(density(Observation.start(rules), check=False).d, float)
+    cell = (cell - cell.min()) / max(cell.max() - cell.min(), 1)
+    cells = placement_table(rules).cells
+    return np.where(cells >= 0, cell[cells], 0).sum(axis=1)
+
+
+def _nearest(rules: Rules, others: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Per candidate placement, the king-move distance from its cells to the nearest
+    cell of ``others`` (both as padded rows of cells)."""
+    apart = _apart(rules)
+    near = apart[:, others[others >= 0]].min(axis=1)
+    return np.where(candidates >= 0, near[candidates], apart.max()).min(axis=1)
+
+
+@cache
+def _apart(rules: Rules) -> np.ndarray:
+    """King-move distance between every two cells."""
+    rows, cols = np.divmod(np.arange(rules.cells), rules.cols)
+    return np.maximum(abs(rows[:, None] - rows), abs(cols[:, None] - cols))

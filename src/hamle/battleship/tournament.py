@@ -1,0 +1,202 @@
+"""Tournaments: every shooter against every placer on the same numbered games.
+
+Game g of a pair draws its fleet from the placer with stream 0 of g and the shooter's
+choices from stream 1, so a pair's games are the same whoever runs them and however
+they are split. Each shooter's row also gives, per placer, the paired difference of its
+shots against ``uniform`` game by game (same game numbers, same shooter stream).
+
+>>> table = tournament(Rules.classic(), ["parity"], ["uniform", "edges"], games=4)
+>>> alone = simulate(Rules.classic(), "parity", 4, placer="edges").results[0]
+>>> table.cell("parity", "edges").shots == alone.shots
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hamle.stats import summarize
+
+from .errors import BattleshipError
+from .placers import Placer, as_placer
+from .rules import Rules, as_rules
+from .simulate import simulate
+from .strategies import Shooter, as_shooter
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The shots of one shooter against one placer's fleets, game by game."""
+
+    shooter: str
+    placer: str
+    first: int
+    shots: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.shots)
+
+    def row(self) -> dict:
+        summary = summarize(self.shots)
+        return {
+            "mean": summary.mean,
+            "stderr": summary.stderr,
+            "median": summary.median,
+            "best": summary.best,
+            "worst": summary.worst,
+        }
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """Every pairing of ``shooters`` × ``placers`` on games first .. first + games - 1."""
+
+    rules: Rules
+    shooters: tuple[str, ...]
+    placers: tuple[str, ...]
+    first: int
+    pairings: tuple[Pairing, ...]
+
+    def cell(self, shooter: str, placer: str) -> Pairing:
+        for pairing in self.pairings:
+            if (pairing.shooter, pairing.placer) == (shooter, placer):
+                return pairing
+        raise BattleshipError(f"no pairing of {shooter!r} with {placer!r} was played")
+
+    def against_uniform(self, shooter: str, placer: str) -> dict | None:
+        """Mean and standard error of (shots against ``placer``) − (shots against
+        ``uniform``) over the same game numbers; None without a uniform column."""
+        if "uniform" not in self.placers:
+            return None
+        there, here = self.cell(shooter, placer).shots, self.cell(shooter, "uniform").shots
+        differences = [a - b for a, b in zip(there, here, strict=True)]
+        summary = summarize(differences)
+        z = summary.mean / summary.stderr if summary.stderr else 0.0
+        return {"mean": summary.mean, "stderr": summary.stderr, "z": z}
+
+    def as_dict(self) -> dict:
+        games = self.pairings[0].games
+        return {
+            "rules": self.rules.describe(),
+            "first": self.first,
+            "games": games,
+            "shooters": list(self.shooters),
+            "placers": list(self.placers),
+            "matrix": {
+                shooter: {
+                    placer: self.cell(shooter, placer).row()
+                    | ({"versus_uniform": self.against_uniform(shooter, placer)})
+                    for placer in self.placers
+                }
+                for shooter in self.shooters
+            },
+        }
+
+    def text(self) -> str:
+        """The matrix of mean shots (± standard error) as an aligned table."""
+        head = ["shooter \\ placer", *self.placers]
+        lines = [head]
+        for shooter in self.shooters:
+            line = [shooter]
+            for placer in self.placers:
+                row = self.cell(shooter, placer).row()
+                line.append(f"{row['mean']:.2f} ± {row['stderr']:.2f}")
+            lines.append(line)
+        widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+        return "\n".join(
+            "  ".join(text.ljust(width) for text, width in zip(line, widths, strict=True))
+            for line in lines
+        )
+
+    def chart(self, path: str | Path) -> Path:
+        """A heat map at ``path``: each pairing's mean shots, coloured by how many shots
+        the placer adds to the shooter's mean against its first placer (``uniform`` when
+        listed first)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        means = [[self.cell(s, p).row()["mean"] for p in self.placers] for s in self.shooters]
+        added = [[mean - row[0] for mean in row] for row in means]
+        reach = max(max(abs(x) for row in added for x in row), 1.0)
+        figure, axes = plt.subplots(
+            figsize=(2.2 + 1.4 * len(self.placers), 1.4 + 0.6 * len(self.shooters))
+        )
+        image = axes.imshow(added, cmap="RdBu_r", vmin=-reach, vmax=reach, aspect="auto")
+        axes.set_xticks(range(len(self.placers)), self.placers, rotation=30, ha="right")
+        axes.set_yticks(range(len(self.shooters)), self.shooters)
+        for i, row in enumerate(means):
+            for j, mean in enumerate(row):
+                strong = abs(added[i][j]) > 0.6 * reach
+                axes.text(
+                    j,
+                    i,
+                    f"{mean:.1f}",
+                    ha="center",
+                    va="center",
+                    color="white" if strong else "black",
+                )
+        last = self.first + self.pairings[0].games - 1
+        axes.set_title(f"Mean shots, games {self.first}..{last}")
+        figure.colorbar(image, ax=axes, label=f"shots added against {self.placers[0]}")
+        figure.tight_layout()
+        path = Path(path)
+        figure.savefig(path)
+        plt.close(figure)
+        return path
+
+
+def tournament(
+    rules: Rules,
+    shooters: Sequence[str | Shooter],
+    placers: Sequence[str | Placer],
+    games: int = 1000,
+    first: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentTable:
+    """Play games ``first .. first + games - 1`` for every shooter × placer pair in
+    ``jobs`` processes; ``progress(done, total)`` is called as games finish."""
+    as_rules(rules)
+    chosen = _unique([as_placer(p) for p in _listed(placers, "placer")])
+    named = _unique([as_shooter(s) for s in _listed(shooters, "shooter")])
+    total, done = len(chosen) * len(named) * games, 0
+    pairings = []
+    for placer in chosen:
+
+        def moved(finished: int, _: int, before: int = done) -> None:
+            if progress:
+                progress(before + finished, total)
+
+        table = simulate(rules, named, games, first, jobs, moved, placer)
+        done += len(named) * games
+        pairings += [Pairing(r.strategy, placer.name, first, r.shots) for r in table.results]
+    return TournamentTable(
+        rules,
+        tuple(s.name for s in named),
+        tuple(p.name for p in chosen),
+        first,
+        tuple(pairings),
+    )
+
+
+def _listed(values, what: str) -> list:
+    if isinstance(values, str) or not hasattr(values, "__iter__"):
+        values = [values]
+    values = list(values)
+    if not values:
+        raise BattleshipError(f"name at least one {what}")
+    return values
+
+
+def _unique(values: list) -> list:
+    """Each value once, in the order first given (names are the values' identity)."""
+    seen: dict[str, object] = {}
+    for value in values:
+        if seen.setdefault(value.name, value) != value:
+            raise BattleshipError(f"two different values are named {value.name!r}")
+    return list(seen.values())
