@@ -240,3 +240,43 @@ def test_replay_draws_the_pattern_for_parity_only_by_default():
     assert "+" in on and "+" not in off and "+" in forced
     first_board = on.split("\n")[2:13]
     assert sum(row.count("+") for row in first_board) == 49  # 50 pattern cells, one shot
+
+
+def test_tournament_writes_its_matrix_as_json_a_file_and_a_chart(tmp_path):
+    out, chart = tmp_path / "t.json", tmp_path / "t.png"
+    args = ["--shooters", "parity,density", "--placers", "uniform,anti-density", "--games", "20"]
+    data = run_json("tournament", *args, "--out", str(out), "--chart", str(chart))
+    assert json.loads(out.read_text()) == data
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    table = bs.tournament(
+        bs.Rules.classic(), ["parity", "density"], ["uniform", "anti-density"], 20
+    )
+    assert data == table.as_dict()
+    text = run("tournament", *args, "--rules", "russian", "--games", "5").stdout
+    assert "density against uniform: anti-density +" in text and "fleet 4,3,3,2,2,2" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--placers", "uniform,nowhere"], "unknown placer 'nowhere'"),
+        (["--shooters", "psychic"], "unknown strategy 'psychic'"),
+        (["--placers", ","], "--placers names nothing"),
+        (["--size", "3", "--fleet", "3,3,3", "--no-touch"], "no legal fleet found"),
+        (["--chart", "matrix.txt"], "must end in .png"),
+        (["--out", "/no/such/dir/t.json"], "does not exist"),
+    ],
+)
+def test_tournament_bad_input_leaves_no_file(tmp_path, args, message):
+    out = tmp_path / "t.json"
+    result = run("tournament", "--games", "2", "--out", str(out), *args)
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    assert "Traceback" not in result.output and not out.exists()
+
+
+def test_simulate_against_a_placer():
+    data = run_json("simulate", "--strategies", "density", "--games", "30", "--placer", "Edges")
+    table = bs.simulate(bs.Rules.classic(), "density", 30, placer="edges")
+    assert data == table.as_dict() and data["placer"] == "edges"
+    result = run("simulate", "--games", "2", "--placer", "corner")
+    assert result.exit_code == 2 and "unknown placer 'corner'" in result.stderr

@@ -66,6 +66,7 @@ COMMANDS = {
     ("battleship", "density"): ["--rules", "--hit", "--miss", "--sunk", "--afloat", "--size"],
     ("battleship", "sample"): ["--rules", "--hit", "--miss", "--count", "--seed"],
     ("battleship", "play"): ["--level", "--game", "--rules"],
+    ("battleship", "tournament"): ["--shooters", "--placers", "--first", "--rules", "--size"],
     ("mastermind", "score"): ["--variant", "--pegs", "--colours"],
     ("mastermind", "evaluate"): ["--strategy", "--variant", "--pegs", "--colours", "--jobs"],
     ("mastermind", "verify"): [],
@@ -93,6 +94,8 @@ def invocations(draw):
         args += [option, draw(st.sampled_from(SMALL.get(option, HOSTILE)))]
     if command in BIG_WORK:  # no valid variant or board that takes minutes
         args += ["--pegs", "9"] if command[0] == "mastermind" else ["--size", "27"]
+    if command == ("battleship", "tournament"):
+        args += ["--games", "2"]
     script = "\n".join(draw(st.lists(st.sampled_from(HOSTILE), max_size=4))) + "\nq\n"
     return args, script
 

@@ -118,8 +118,10 @@ def _unary(rules: Rules, kind: str) -> np.ndarray:
 def _nearest(rules: Rules, others: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """Per candidate placement, the king-move distance from its cells to the nearest
     cell of ``others`` (both as padded rows of cells)."""
-    apart = _apart(rules)
-    near = apart[:, others[others >= 0]].min(axis=1)
+    apart, others = _apart(rules), others[others >= 0]
+    if not len(others):
+        return np.zeros(len(candidates))  # a fleet of one ship
+    near = apart[:, others].min(axis=1)
     return np.where(candidates >= 0, near[candidates], apart.max()).min(axis=1)
 
 

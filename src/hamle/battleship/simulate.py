@@ -218,6 +218,7 @@ class SimulationTable:
     rules: Rules
     first: int
     results: tuple[StrategyResult, ...]
+    placer: str = "uniform"
 
     @property
     def law(self) -> RandomLaw:
@@ -226,6 +227,7 @@ class SimulationTable:
     def as_dict(self) -> dict:
         return {
             "rules": self.rules.describe(),
+            "placer": self.placer,
             "first": self.first,
             "games": len(self.results[0].shots) if self.results else 0,
             "strategies": {r.strategy: r.row() for r in self.results},
@@ -376,4 +378,4 @@ def simulate(
         )
         for name in names
     )
-    return SimulationTable(rules, first, results)
+    return SimulationTable(rules, first, results, placer.name)

@@ -180,6 +180,9 @@ def simulate(
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
     jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
     chart: Path = typer.Option(None, "--chart", help="Write the P(done within t) chart here."),
+    placer: str = typer.Option(
+        "uniform", "--placer", help="Where the fleets hide (see `tournament --help`)."
+    ),
     rules: str = RULES,
     size: int = SIZE,
     fleet: str = FLEET,
@@ -193,12 +196,13 @@ def simulate(
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
         bs.get_shooter(name)
+    hider = bs.get_placer(placer)
     if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
     if chart is not None and not chart.resolve().parent.is_dir():
         raise bs.BattleshipError(f"--chart: the folder {chart.parent} does not exist")
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
-        table = bs.simulate(chosen, names, games=games, first=first, jobs=jobs, progress=update)
+        table = bs.simulate(chosen, names, games, first, jobs, update, hider)
     if chart is not None:
         try:
             bs.chart(table, chart)
@@ -307,7 +311,10 @@ def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
     from rich.table import Table
 
-    table = Table(title=f"Shots to sink the whole fleet, {data['games']} games, {data['rules']}")
+    title = f"Shots to sink the whole fleet, {data['games']} games, {data['rules']}"
+    if data["placer"] != "uniform":
+        title += f", fleets hidden by {data['placer']}"
+    table = Table(title=title)
     for column in ("strategy", "mean", "median", "p10–p90", "best", "worst", "±se", "≤50"):
         table.add_column(column, justify="left" if column == "strategy" else "right")
     table.add_column("hunt/target", justify="right")

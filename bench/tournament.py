@@ -1,0 +1,108 @@
+"""Tournament benchmark: shooters × placers on the same numbered games.
+
+- ``matrix``: under classic rules, random, parity and density against every placer on
+  games 1..``--games``, and ``expert`` (the strongest shooter that has landed) on games
+  1..``--expert-games`` (its games cost about a second each): mean shots, standard error,
+  median, worst, and per shooter the paired difference against ``uniform``.
+- ``russian``: the same for random, parity, density and ``exact`` (the site's strongest
+  shooter there) on games 1..``--russian-games`` (``exact`` on ``--exact-games``).
+- ``strongest``: per rule set, the placer that raises the strongest shooter's mean most.
+- ``wall_seconds``: one fixed tournament (parity and density × every placer, games
+  1..``--timed-games``) with ``--jobs 1`` and ``--jobs 2``, alternated ``--repeat`` times.
+
+Aim (``aims``): an adversarial placer raises density's mean by at least 1.5 shots, more
+than 3 standard errors above zero.
+
+    .venv/bin/python bench/tournament.py [--games N] [--expert-games M] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from time import perf_counter
+
+import hamle.battleship as bs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine, write_report
+
+PLACERS = list(bs.PLACERS)
+AIM_ADDED = 1.5
+
+
+def matrix(rules: bs.Rules, shooters: dict[str, int], jobs: int) -> dict:
+    """Each shooter (name → games) against every placer, merged into one matrix."""
+    merged: dict = {"rules": rules.describe(), "games": dict(shooters), "matrix": {}}
+    for shooter, games in shooters.items():
+        started = perf_counter()
+        table = bs.tournament(rules, [shooter], PLACERS, games=games, jobs=jobs)
+        merged["matrix"] |= table.as_dict()["matrix"]
+        merged.setdefault("seconds", {})[shooter] = round(perf_counter() - started, 1)
+        print(f"{rules.describe()}: {shooter} done", file=sys.stderr)
+    return merged
+
+
+def strongest(result: dict, shooter: str) -> dict:
+    """The placer that adds most shots to ``shooter``'s mean against uniform."""
+    added = {
+        placer: row["versus_uniform"]
+        for placer, row in result["matrix"][shooter].items()
+        if placer != "uniform"
+    }
+    best = max(added, key=lambda placer: added[placer]["mean"])
+    return {"shooter": shooter, "placer": best, **added[best]}
+
+
+def wall_seconds(games: int, repeat: int) -> dict:
+    """Seconds for one fixed tournament with one and with two processes, alternated."""
+    rules, seconds = bs.Rules.classic(), {"jobs_1": [], "jobs_2": []}
+    for _ in range(repeat):
+        for jobs in (1, 2):
+            started = perf_counter()
+            bs.tournament(rules, ["parity", "density"], PLACERS, games=games, jobs=jobs)
+            seconds[f"jobs_{jobs}"].append(round(perf_counter() - started, 2))
+    return {"games": games, "shooters": ["parity", "density"], "placers": PLACERS, **seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--expert-games", type=int, default=2000)
+    parser.add_argument("--russian-games", type=int, default=2000)
+    parser.add_argument("--exact-games", type=int, default=300)
+    parser.add_argument("--timed-games", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="100 games, 20 for expert/exact")
+    default = Path(__file__).parent / "results/tournament.json"
+    parser.add_argument("--out", type=Path, default=default)
+    args = parser.parse_args()
+    if args.quick:
+        args.games = args.russian_games = args.timed_games = 100
+        args.expert_games = args.exact_games = 20
+        args.repeat = 1
+    report = {"machine": machine()}
+    wide = {"random": args.games, "parity": args.games, "density": args.games}
+    report["classic"] = matrix(bs.Rules.classic(), wide | {"expert": args.expert_games}, args.jobs)
+    wide = dict.fromkeys(("random", "parity", "density"), args.russian_games)
+    report["russian"] = matrix(
+        bs.Rules.named("russian"), wide | {"exact": args.exact_games}, args.jobs
+    )
+    report["strongest"] = {
+        "classic": strongest(report["classic"], "expert"),
+        "russian": strongest(report["russian"], "exact"),
+        "against_density": strongest(report["classic"], "density"),
+    }
+    report["wall_seconds"] = wall_seconds(args.timed_games, args.repeat)
+    against = report["strongest"]["against_density"]
+    report["aims"] = {
+        "placer_adds_1_5_shots_to_density": against["mean"] >= AIM_ADDED
+        and against["mean"] > 3 * against["stderr"],
+    }
+    write_report(report, args.out)
+
+
+if __name__ == "__main__":
+    main()

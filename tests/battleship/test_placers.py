@@ -1,0 +1,187 @@
+"""Placers hide legal fleets, replay per game, and lean the way they say; tournaments
+play every pairing on the same games as ``simulate``, with any number of processes."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+from battleship.reference import small_rules
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import hamle.battleship as bs
+from hamle.battleship.fits import fits
+from hamle.battleship.fleet import placed_fleet
+from hamle.battleship.placers import Placer, _tilt
+from hamle.battleship.rules import placement_table, segment
+from hamle.rng import FLEET_STREAM, game_stream
+
+
+def assert_legal(fleet: bs.Fleet) -> None:
+    rules = fleet.rules
+    assert [len(ship) for ship in fleet.ships] == [ship.length for ship in rules.fleet]
+    for ship in fleet.ships:
+        assert segment(rules, list(ship)) == ship
+    fleet.check()  # raises RulesError where ships overlap, or touch when they may not
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=small_rules(), name=st.sampled_from(list(bs.PLACERS)), seed=st.integers(0, 2**32))
+def test_every_placer_hides_a_legal_fleet(rules, name, seed):
+    assume(fits(bs.Observation.start(rules)))  # some fleets do not fit their board at all
+    assert_legal(bs.get_placer(name).place(rules, np.random.default_rng(seed)))
+
+
+@pytest.mark.parametrize("name", list(bs.PLACERS))
+@pytest.mark.parametrize("preset", ["classic", "russian"])
+def test_a_placer_gives_game_g_the_same_fleet_every_time(name, preset):
+    rules, placer = bs.Rules.named(preset), bs.get_placer(name)
+    fleets = [placer.place(rules, game_stream(g, FLEET_STREAM)) for g in (1, 2, 1)]
+    assert fleets[0] == fleets[2] != fleets[1]
+    assert_legal(fleets[0])
+
+
+def test_uniform_is_the_games_own_fleet():
+    rules = bs.Rules.classic()
+    for game in (1, 743):
+        stream = game_stream(game, FLEET_STREAM)
+        assert bs.get_placer("uniform").place(rules, stream) == bs.random_fleet(
+            rules, game_stream(game, FLEET_STREAM)
+        )
+
+
+def test_gibbs_sweeps_without_a_tilt_keep_every_fleet_equally_likely():
+    # On a 3×3 board every legal fleet of a 2- and a 1-cell ship, counted by enumeration,
+    # is drawn about equally often: sweeps at strength 0 leave the uniform law as it is.
+    rules = bs.Rules.custom(3, [2, 1])
+    table = placement_table(rules)
+    rng = np.random.default_rng(5)
+    draws = Counter()
+    for _ in range(4000):
+        chosen = bs.fleet.random_placements(rules, rng)
+        _tilt(rules, chosen, "edges", 0.0, rng)
+        draws[placed_fleet(rules, chosen).ships] += 1
+    fleets = [
+        (table.cells[a][:2].tolist(), [table.cells[b][0]])
+        for a in range(*table.ranges[2])
+        for b in range(*table.ranges[1])
+        if table.cells[b][0] not in table.cells[a][:2]
+    ]
+    assert len(draws) == len(fleets) == 12 * 7
+    expected = 4000 / len(fleets)
+    chi2 = sum((n - expected) ** 2 / expected for n in draws.values())
+    assert chi2 < 140  # 83 degrees of freedom: P(chi2 > 140) < 1e-4
+
+
+def mean_of(placer: Placer, rules: bs.Rules, measure, fleets: int = 150) -> float:
+    rng = np.random.default_rng(11)
+    return sum(measure(placer.place(rules, rng)) for _ in range(fleets)) / fleets
+
+
+def from_edge(fleet: bs.Fleet) -> float:
+    cells = [c for ship in fleet.ships for c in ship]
+    return sum(min(c // 10, c % 10, 9 - c // 10, 9 - c % 10) for c in cells) / len(cells)
+
+
+def nearest_ship(fleet: bs.Fleet) -> float:
+    def apart(a, b):
+        return min(max(abs(x // 10 - y // 10), abs(x % 10 - y % 10)) for x in a for y in b)
+
+    ships = fleet.ships
+    return sum(min(apart(ship, other) for other in ships if other != ship) for ship in ships) / len(
+        ships
+    )
+
+
+def density_of(fleet: bs.Fleet) -> float:
+    d = bs.density(bs.Observation.start(fleet.rules)).d
+    return sum(d[c] for ship in fleet.ships for c in ship)
+
+
+@pytest.mark.parametrize(
+    ("name", "measure", "lower"),
+    [
+        ("edges", from_edge, True),
+        ("anti-density", density_of, True),
+        ("spread", nearest_ship, False),
+        ("clustered", nearest_ship, True),
+    ],
+)
+def test_each_placer_leans_the_way_it_says(name, measure, lower):
+    rules = bs.Rules.classic()
+    uniform = mean_of(bs.get_placer("uniform"), rules, measure)
+    tilted = mean_of(bs.get_placer(name), rules, measure)
+    assert (tilted < 0.8 * uniform) if lower else (tilted > 1.2 * uniform)
+
+
+def test_play_game_and_play_games_agree_with_a_placer():
+    rules = bs.Rules.named("russian")
+    played = bs.play_games(rules, "density", [3, 4], placer="edges")
+    for game in (3, 4):
+        record = bs.play_game(rules, "density", game, placer="edges")
+        assert played.fired(game) == tuple(shot.cell for shot in record.shots)
+        assert record.fleet == bs.get_placer("edges").place(rules, game_stream(game, FLEET_STREAM))
+
+
+def test_a_tournament_is_the_same_with_one_process_or_two():
+    rules = bs.Rules.classic()
+    shooters, placers = ["parity", "density"], ["uniform", "anti-density", "edges"]
+    one = bs.tournament(rules, shooters, placers, games=24, first=5)
+    two = bs.tournament(rules, shooters, placers, games=24, first=5, jobs=2)
+    assert one.as_dict() == two.as_dict()
+    for placer in placers:
+        alone = bs.simulate(rules, "density", 24, first=5, placer=placer).results[0]
+        assert one.cell("density", placer).shots == alone.shots
+    versus = one.against_uniform("density", "anti-density")
+    differences = [
+        a - b
+        for a, b in zip(
+            one.cell("density", "anti-density").shots,
+            one.cell("density", "uniform").shots,
+            strict=True,
+        )
+    ]
+    assert versus["mean"] == pytest.approx(sum(differences) / 24)
+    spread = math.sqrt(sum((d - versus["mean"]) ** 2 for d in differences) / 23 / 24)
+    assert versus["stderr"] == pytest.approx(spread)
+    assert one.against_uniform("density", "uniform")["mean"] == 0
+
+
+def test_anti_density_costs_the_density_shooter_shots():
+    table = bs.tournament(bs.Rules.classic(), ["density"], ["uniform", "anti-density"], 200)
+    versus = table.against_uniform("density", "anti-density")
+    assert versus["mean"] > 3 and versus["z"] > 3
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: bs.get_placer("nowhere"), "unknown placer 'nowhere'"),
+        (lambda: bs.tournament(bs.Rules.classic(), [], ["uniform"], 2), "at least one shooter"),
+        (lambda: bs.tournament(bs.Rules.classic(), ["parity"], [], 2), "at least one placer"),
+        (lambda: bs.simulate(bs.Rules.classic(), "parity", 2, placer=3), "unknown placer 3"),
+        (
+            lambda: bs.tournament(bs.Rules.classic(), ["parity"], ["uniform"], 2).cell(
+                "parity", "edges"
+            ),
+            "no pairing of 'parity' with 'edges'",
+        ),
+    ],
+)
+def test_bad_input_gets_a_clear_error(make, message):
+    with pytest.raises(bs.BattleshipError, match=message):
+        make()
+
+
+def test_repeated_names_are_one_row():
+    table = bs.tournament(bs.Rules.classic(), ["hard", "density"], ["uniform", "Uniform"], 3)
+    assert table.shooters == ("density",) and table.placers == ("uniform",)
+
+
+def test_no_two_placers_share_a_name():
+    names = [placer.name for placer in bs.PLACERS.values()]
+    assert len(set(names)) == len(names) and all(a != b for a, b in combinations(names, 2))
