@@ -21,6 +21,7 @@ from functools import partial
 
 import numpy as np
 
+from hamle.cluster import Cluster
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
@@ -320,11 +321,12 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     placer: str | Placer = "uniform",
+    cluster: str | None = None,
 ) -> SimulationTable:
     """Play games ``first .. first + games - 1`` with each strategy (a name or a shooter,
     or a sequence of them; one row per shooter, however often it is named) against
-    ``placer``'s fleets in ``jobs`` processes; ``progress(done, total)`` is called as
-    games finish."""
+    ``placer``'s fleets in ``jobs`` processes, or on the Dask cluster whose scheduler is
+    at ``cluster``; ``progress(done, total)`` is called as games finish."""
     if not isinstance(games, int) or games < 1:
         raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
     if not isinstance(first, int) or first < 1:
@@ -344,10 +346,13 @@ def simulate(
     if not names:
         raise BattleshipError("name at least one strategy")
     numbers = list(range(first, first + games))
-    size = max(1, min(50, games // (4 * jobs) or 1))
-    chunks = [numbers[i : i + size] for i in range(0, games, size)]
-    tasks = [(name, chunk) for name in names for chunk in chunks]
     total = len(names) * games
+
+    def split(parallel: int) -> list[tuple[str, list[int]]]:
+        size = max(1, min(50, games // (4 * parallel) or 1))
+        chunks = [numbers[i : i + size] for i in range(0, games, size)]
+        return [(name, chunk) for name in names for chunk in chunks]
+
     outcomes: dict[str, list] = {name: [] for name in names}
     done = 0
 
@@ -358,10 +363,16 @@ def simulate(
         if progress:
             progress(done, total)
 
-    if jobs == 1:
-        for name, chunk in tasks:
+    if cluster is not None:
+        with Cluster(cluster) as running:
+            tasks = split(running.threads)
+            work = [(rules, shooters[name], chunk, placer) for name, chunk in tasks]
+            running.map(_play_chunk, work, lambda i, rows: collect(*tasks[i], rows))
+    elif jobs == 1:
+        for name, chunk in split(1):
             collect(name, chunk, _play_chunk(rules, shooters[name], chunk, placer))
     else:
+        tasks = split(jobs)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [
                 pool.submit(partial(_play_chunk, rules, shooters[n], c, placer)) for n, c in tasks

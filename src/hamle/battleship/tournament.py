@@ -158,9 +158,11 @@ def tournament(
     first: int = 1,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    cluster: str | None = None,
 ) -> TournamentTable:
     """Play games ``first .. first + games - 1`` for every shooter × placer pair in
-    ``jobs`` processes; ``progress(done, total)`` is called as games finish."""
+    ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``;
+    ``progress(done, total)`` is called as games finish."""
     as_rules(rules)
     chosen = _unique([as_placer(p) for p in _listed(placers, "placer")])
     named = _unique([as_shooter(s) for s in _listed(shooters, "shooter")])
@@ -172,7 +174,7 @@ def tournament(
             if progress:
                 progress(before + finished, total)
 
-        table = simulate(rules, named, games, first, jobs, moved, placer)
+        table = simulate(rules, named, games, first, jobs, moved, placer, cluster)
         done += len(named) * games
         pairings += [Pairing(r.strategy, placer.name, first, r.shots) for r in table.results]
     return TournamentTable(

@@ -14,7 +14,17 @@ import typer
 
 from hamle.grid import CellError, Grid
 
-from .common import clean_errors, console, counted, errors, listing, print_json, progress_bar
+from .common import (
+    CLUSTER,
+    clean_errors,
+    console,
+    counted,
+    errors,
+    listing,
+    one_way,
+    print_json,
+    progress_bar,
+)
 
 if TYPE_CHECKING:
     import hamle.battleship as bs
@@ -179,6 +189,7 @@ def simulate(
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per strategy."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
     jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    cluster: str = CLUSTER,
     chart: Path = typer.Option(None, "--chart", help="Write the P(done within t) chart here."),
     placer: str = typer.Option(
         "uniform", "--placer", help="Where the fleets hide (see `tournament --help`)."
@@ -192,6 +203,7 @@ def simulate(
     """Play numbered games with each shooter and tabulate the shots they need."""
     import hamle.battleship as bs
 
+    one_way(jobs, cluster)
     chosen = make_rules(rules, size, fleet, no_touch)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     for name in names:
@@ -202,7 +214,7 @@ def simulate(
     if chart is not None and not chart.resolve().parent.is_dir():
         raise bs.BattleshipError(f"--chart: the folder {chart.parent} does not exist")
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
-        table = bs.simulate(chosen, names, games, first, jobs, update, hider)
+        table = bs.simulate(chosen, names, games, first, jobs, update, hider, cluster)
     if chart is not None:
         try:
             bs.chart(table, chart)
@@ -231,6 +243,7 @@ def tournament(
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per pairing."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
     jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    cluster: str = CLUSTER,
     out: Path = typer.Option(None, "--out", help="Write the JSON result to this file."),
     chart: Path = typer.Option(None, "--chart", help="Write the matrix as a heat map here."),
     rules: str = RULES,
@@ -245,6 +258,7 @@ def tournament(
 
     import hamle.battleship as bs
 
+    one_way(jobs, cluster)
     chosen = make_rules(rules, size, fleet, no_touch)
     shooter_names = [bs.get_shooter(n).name for n in _names(shooters, "--shooters")]
     placer_names = [bs.get_placer(n).name for n in _names(placers, "--placers")]
@@ -258,7 +272,7 @@ def tournament(
     total = games * len(shooter_names) * len(placer_names)
     with progress_bar("playing", enabled=total >= 200) as update:
         table = bs.tournament(
-            chosen, shooter_names, placer_names, games, first, jobs, progress=update
+            chosen, shooter_names, placer_names, games, first, jobs, update, cluster
         )
     data = table.as_dict()
     if out is not None:

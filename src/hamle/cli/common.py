@@ -42,7 +42,8 @@ errors = _Console(stderr=True)
 
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
-    """Print the exceptions ``kinds()`` names as one ``error:`` line and exit with status 2.
+    """Print the exceptions ``kinds()`` names (and a cluster that cannot be used) as one
+    ``error:`` line and exit with status 2.
 
     ``kinds`` is called only once the command raises, so it may import the engine.
     """
@@ -50,15 +51,34 @@ def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
     def wrap(command: Callable) -> Callable:
         @functools.wraps(command)
         def run(*args, **kwargs):
+            from hamle.cluster import ClusterError
+
             try:
                 return command(*args, **kwargs)
-            except kinds() as exc:
+            except (*kinds(), ClusterError) as exc:
                 errors.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
 
         return run
 
     return wrap
+
+
+CLUSTER = typer.Option(
+    None,
+    "--cluster",
+    help="Run on the Dask cluster whose scheduler is at this address, like tcp://HOST:8786.",
+)
+
+
+def one_way(jobs: int, cluster: str | None) -> None:
+    """Refuse ``--jobs`` beside ``--cluster``: a run uses local processes or a cluster."""
+    from hamle.cluster import Cluster, ClusterError
+
+    if cluster is not None:
+        if jobs != 1:
+            raise ClusterError("give --jobs or --cluster, not both")
+        Cluster(cluster)  # checks the address is given at all
 
 
 def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import clean_errors, console, errors, listing, print_json, progress_bar
+from .common import (
+    CLUSTER,
+    clean_errors,
+    console,
+    errors,
+    listing,
+    one_way,
+    print_json,
+    progress_bar,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,16 +107,18 @@ def evaluate(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
     jobs: int = JOBS,
+    cluster: str = CLUSTER,
     max_guesses: int = MAX_GUESSES,
     as_json: bool = JSON,
 ) -> None:
     """Play every secret with one strategy: total, average, worst case, histogram."""
     import hamle.mastermind as mm
 
+    one_way(jobs, cluster)
     chosen = make_variant(variant, pegs, colours, no_repeat)
     breaker = _strategy(strategy, chosen, max_guesses, jobs)
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
-        result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update)
+        result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update, cluster=cluster)
     data = result.as_dict()
     if as_json:
         print_json(data)

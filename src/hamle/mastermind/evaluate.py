@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hamle.cluster import Cluster
+
 from . import _vector
 from .codes import Variant
 from .errors import MastermindError
@@ -68,10 +70,12 @@ def evaluate(
     variant: Variant,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    cluster: str | None = None,
 ) -> Evaluation:
     """Play every secret of ``variant``; the subtrees after the first guess are shared
-    among ``jobs`` threads (kernel strategies) or processes. ``progress(done, total)``
-    counts finished subtrees."""
+    among ``jobs`` threads (kernel strategies) or processes, or the workers of the Dask
+    cluster whose scheduler is at ``cluster``. ``progress(done, total)`` counts finished
+    subtrees."""
     chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
     if not isinstance(jobs, int) or jobs < 1:
         raise MastermindError(f"--jobs must be at least 1, not {jobs!r}")
@@ -81,6 +85,19 @@ def evaluate(
     first = chosen.first_guess(variant)
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(_children(root, first, np.arange(variant.size)))
+    if cluster is not None:
+        with Cluster(cluster) as running:
+            share = variant.size // (2 * running.threads)
+            subtrees = _balance(chosen, subtrees, histogram, share)
+            subtrees.sort(key=lambda item: -len(item[1]))
+
+            def done(i: int, part: Counter[int]) -> None:
+                histogram.update(part)
+                if progress:
+                    progress(i + 1, len(subtrees))
+
+            running.map(_play, [(chosen, h, c) for h, c in subtrees], done)
+        return _evaluation(chosen, variant, first, histogram, started)
     if jobs > 1:
         subtrees = _balance(chosen, subtrees, histogram, variant.size // (2 * jobs))
     subtrees.sort(key=lambda item: -len(item[1]))
@@ -102,6 +119,10 @@ def evaluate(
                 histogram.update(future.result())
                 if progress:
                     progress(done, len(subtrees))
+    return _evaluation(chosen, variant, first, histogram, started)
+
+
+def _evaluation(chosen, variant, first, histogram, started) -> Evaluation:
     seconds = time.perf_counter() - started
     ordered = dict(sorted(histogram.items()))
     return Evaluation(chosen.name, variant, variant.format(first), ordered, seconds)

@@ -1,0 +1,112 @@
+"""Runs on a real Dask cluster (a scheduler and two workers started as subprocesses on
+127.0.0.1) give the local result field by field, even when a worker dies mid-run."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import hamle.battleship as bs
+import hamle.mastermind as mm
+from hamle.cli import app
+
+DASK = Path(sys.executable).with_name("dask")
+
+
+class LocalCluster:
+    """``dask scheduler`` and ``dask worker`` processes on loopback."""
+
+    def __init__(self, workers: int) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.address = f"tcp://127.0.0.1:{port}"
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        command = [str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port)]
+        self.scheduler = subprocess.Popen([*command, "--no-dashboard"], **quiet)
+        worker = [str(DASK), "worker", self.address, "--nthreads", "1", "--no-dashboard"]
+        worker += ["--memory-limit", "0"]
+        self.workers = [
+            subprocess.Popen(
+                [*worker, "--name", f"w{i}"],
+                **quiet,
+            )
+            for i in range(workers)
+        ]
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as client:
+            client.wait_for_workers(workers, timeout=120)
+
+    def stop(self) -> None:
+        for process in [*self.workers, self.scheduler]:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    running = LocalCluster(2)
+    yield running
+    running.stop()
+
+
+def test_a_tournament_on_the_cluster_is_the_local_one(cluster):
+    rules = bs.Rules.classic()
+    args = (rules, ["parity", "density"], ["uniform", "edges"], 40, 3)
+    local = bs.tournament(*args).as_dict()
+    assert bs.tournament(*args, cluster=cluster.address).as_dict() == local
+
+
+def test_simulate_through_the_command_line(cluster):
+    args = ["battleship", "simulate", "--strategies", "parity,density", "--games", "30"]
+    args += ["--rules", "russian", "--json"]
+    local = CliRunner().invoke(app, args)
+    remote = CliRunner().invoke(app, [*args, "--cluster", cluster.address])
+    assert remote.exit_code == 0, remote.output
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
+def test_mastermind_evaluate_on_the_cluster(cluster):
+    variant = mm.Variant(4, 5)
+    local = mm.evaluate("minimax", variant)
+    remote = mm.evaluate("minimax", variant, cluster=cluster.address)
+    assert remote.histogram == local.histogram and remote.first_guess == local.first_guess
+
+
+def test_a_worker_killed_mid_run_loses_nothing():
+    running = LocalCluster(2)
+    try:
+        rules = bs.Rules.classic()
+        args = (rules, ["density"], ["uniform", "anti-density"], 400)
+        started = threading.Event()
+
+        def progress(done: int, total: int) -> None:
+            if done and not started.is_set():
+                started.set()
+                running.workers[0].send_signal(signal.SIGKILL)
+
+        remote = bs.tournament(*args, progress=progress, cluster=running.address)
+        assert started.is_set() and running.workers[0].wait(10) == -signal.SIGKILL
+        assert remote.as_dict() == bs.tournament(*args).as_dict()
+    finally:
+        running.stop()
+
+
+def test_an_unreachable_cluster_is_one_error_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "t.json"
+    started = time.perf_counter()
+    args = ["battleship", "tournament", "--games", "2", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--cluster", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert time.perf_counter() - started < 30
