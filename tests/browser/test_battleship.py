@@ -22,7 +22,8 @@ def hidden_fleet(server, game_id) -> bs.Fleet:
         (state,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
     state = json.loads(state)
     rules = bs.Rules.named(state["rules"])
-    return bs.random_fleet(rules, game_stream(state["seed"], FLEET_STREAM))
+    placer = bs.get_placer(state["placer"])
+    return placer.place(rules, game_stream(state["seed"], FLEET_STREAM))
 
 
 def classes(page, grid):

@@ -46,7 +46,8 @@ def computer_fleet(client, game_id) -> bs.Fleet:
     """Privileged: the hidden fleet, re-derived from the secret seed in the store."""
     state = client.app.state.store.load("battleship", game_id)
     rules = bs.Rules.named(state["rules"])
-    return bs.random_fleet(rules, game_stream(state["seed"], FLEET_STREAM))
+    placer = bs.get_placer(state.get("placer", "uniform"))
+    return placer.place(rules, game_stream(state["seed"], FLEET_STREAM))
 
 
 def fire(client, game_id, cell):
@@ -62,13 +63,20 @@ def names(cells):
 
 def test_options_list_levels_rules_and_bounds(client):
     data = client.get(f"{API}/options").json()
+    uniform = {"classic": "uniform", "russian": "uniform"}
+    strong = {"classic": "anti-density", "russian": "edges"}
     assert data["levels"] == [
-        {"level": level, "shooter": name, "shooters": {"classic": name, "russian": russian}}
-        for level, name, russian in [
-            ("easy", "random", "random"),
-            ("normal", "parity", "parity"),
-            ("hard", "density", "density"),
-            ("expert", "expert", "exact"),
+        {
+            "level": level,
+            "shooter": name,
+            "shooters": {"classic": name, "russian": russian},
+            "placers": placers,
+        }
+        for level, name, russian, placers in [
+            ("easy", "random", "random", uniform),
+            ("normal", "parity", "parity", uniform),
+            ("hard", "density", "density", strong),
+            ("expert", "expert", "exact", strong),
         ]
     ]
     assert data["strategies"] == ["random", "hunt-target", "parity", "density"]
@@ -615,3 +623,22 @@ def test_statistics_bounds(client, body):
     if query and "first" not in query:  # the same bounds hold for the query parameters
         assert client.get(f"{API}/stats", params=query).status_code == 422
         assert client.get(f"{API}/stats/progress", params=query).status_code == 422
+
+
+def test_hard_hides_its_fleet_with_the_strong_placer_and_old_games_stay_uniform(client):
+    store = client.app.state.store
+    rules = bs.Rules.classic()
+    for forget in (False, True):  # a game stored before placers existed has none
+        game = new_game(client, level="hard")
+        with store.update("battleship", game["id"]) as state:
+            assert state["placer"] == "anti-density"
+            if forget:
+                del state["placer"]
+        placer = bs.get_placer("uniform" if forget else "anti-density")
+        fleet = placer.place(rules, game_stream(state["seed"], FLEET_STREAM))
+        answers = [
+            fire(client, game["id"], rules.grid.name(cell)).json()["you"]["answer"]
+            for ship in fleet.ships
+            for cell in ship
+        ]
+        assert set(answers) <= {"hit", "sunk"} and answers[-1] == "sunk"

@@ -34,6 +34,10 @@ Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal
 # Russian rules exact needs 2.0 ± 0.5 shots fewer than expert, at about 0.5 s for the
 # slowest 1 % of its shots.
 EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
+# Where Hard and Expert hide the computer's fleet: the placer that adds most shots to the
+# strongest shooter's mean under each rule set (bench/tournament.py); Easy and Normal hide
+# it uniformly.
+STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "edges"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
 CellName = Annotated[str, Field(min_length=2, max_length=3, examples=["E5"])]
@@ -142,6 +146,15 @@ def level_shooter(level: str, rules: str) -> bs.Shooter:
     return bs.get_shooter(EXPERT_SHOOTERS[rules] if level == "expert" else level)
 
 
+def level_placer(level: str, rules: str) -> bs.Placer:
+    """Where the computer hides its fleet at ``level`` under the named rules.
+
+    >>> level_placer("normal", "classic").name, level_placer("hard", "classic").name
+    ('uniform', 'anti-density')
+    """
+    return bs.get_placer(STRONG_PLACERS[rules] if level in ("hard", "expert") else "uniform")
+
+
 class Match:
     """A game against the computer, rebuilt from its stored state."""
 
@@ -150,7 +163,8 @@ class Match:
         self.rules = bs.Rules.named(state["rules"])
         self.shooter = level_shooter(state["level"], state["rules"])
         seed = state["seed"]
-        self.theirs = bs.Ocean(bs.random_fleet(self.rules, game_stream(seed, FLEET_STREAM)))
+        placer = bs.get_placer(state.get("placer", "uniform"))  # (games stored before placers)
+        self.theirs = bs.Ocean(placer.place(self.rules, game_stream(seed, FLEET_STREAM)))
         self.yours = bs.Ocean(bs.Fleet.from_cells(self.rules, state["fleet"]))
         self.rng = game_stream(seed, SHOOTER_STREAM)
         self.mine: list[bs.Shot] = []
@@ -264,6 +278,7 @@ def options() -> dict:
                 "level": lv,
                 "shooter": level_shooter(lv, "classic").name,
                 "shooters": {name: level_shooter(lv, name).name for name in get_args(RuleName)},
+                "placers": {name: level_placer(lv, name).name for name in get_args(RuleName)},
             }
             for lv in get_args(Level)
         ],
@@ -289,6 +304,7 @@ def new_game(request: Request, body: NewGame) -> GameOut:
     state = {
         "rules": body.rules,
         "level": body.level,
+        "placer": level_placer(body.level, body.rules).name,
         "seed": secrets.randbits(SEED_BITS),
         "fleet": [s.cells for s in ships(fleet)],
         "shots": [],
