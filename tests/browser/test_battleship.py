@@ -219,9 +219,9 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     page.click("#compute")
     expect(page.locator("#progress")).to_be_visible()
     expect(page.locator("#table tbody tr")).to_have_count(5)
-    expect(page.locator("#progress-text")).to_have_text("40 of 40 games played")
-    assert page.locator("#progress").get_attribute("value") == "40"
-    assert page.locator("#progress").evaluate("el => el.max") == 40
+    expect(page.locator("#progress-text")).to_have_text("240 of 240 games played")
+    assert page.locator("#progress").get_attribute("value") == "240"
+    assert page.locator("#progress").evaluate("el => el.max") == 240
     expect(page.locator("#status")).to_have_text("Computed over 10 games per strategy.")
     rows = page.locator("#table tbody tr")
     expect(rows.nth(3).locator("th")).to_have_text("Density (Hard)")
@@ -234,11 +234,23 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     expect(page.locator("#legend li")).to_have_count(5)
     expect(page.locator("#compute")).to_have_text("Recompute")
     assert "games=10" in page.url
+    # The tournament: every site shooter against every placer, on the same 10 games.
+    placers = list(bs.PLACERS)
+    table = bs.tournament(CLASSIC, ["random", "hunt-target", "parity", "density"], placers, 10)
+    density = table.as_dict()["matrix"]["density"]
+    cells = page.locator("#matrix tr[data-shooter=density] td")
+    expect(cells).to_have_count(5)
+    expect(cells.first).to_have_text(f"{density['uniform']['mean']:.1f}")
+    added = density["anti-density"]["versus_uniform"]["mean"]
+    expect(cells.nth(2)).to_contain_text(f"{density['anti-density']['mean']:.1f} (")
+    expect(cells.nth(2)).to_contain_text(f"{abs(added):.1f})")
+    expect(page.locator("#matrix-title")).to_have_text("Where the fleet hides (10 games, Classic)")
     screenshot(page, "stats-laptop")
     page.click("#lang-switch")
     expect(page.locator("#table thead th").first).to_have_text("strateji")
     expect(page.locator("#chart svg")).to_contain_text("atış sayısı t")
     expect(page.locator("#status")).to_have_text("Strateji başına 10 oyun üzerinden hesaplandı.")
+    expect(page.locator("#matrix thead th").nth(3)).to_have_text("yoğunluk karşıtı")
     assert page.js_errors == []
 
     expect(page.locator("#scroll-hint")).to_be_hidden()  # the table fits a laptop

@@ -45,7 +45,10 @@ MAX_GAME = 10**9
 MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
 MAX_JOBS = 2
 SEED_BITS = 128
-STATS_VERSION = 1
+STATS_VERSION = 2
+# The statistics page's tournament: every site shooter against every placer on the first
+# TOURNAMENT_GAMES games (or fewer), about half a minute on one core.
+TOURNAMENT_GAMES = 500
 
 
 class NewGame(Strict):
@@ -402,9 +405,18 @@ def _jobs(request: Request) -> dict[str, Job]:
 
 
 def compute_stats(rules_name: str, games: int, progress: Callable[[int, int], None]) -> dict:
-    """The simulation table of every shooter and the P(done within t) curves."""
+    """The simulation table of every shooter, the P(done within t) curves and the
+    tournament of the shooters against every placer."""
     rules = bs.Rules.named(rules_name)
     table = bs.simulate(rules, list(SITE_SHOOTERS), games=games, progress=progress)
+    played = len(SITE_SHOOTERS) * games
+    matrix = bs.tournament(
+        rules,
+        list(SITE_SHOOTERS),
+        list(bs.PLACERS),
+        games=min(games, TOURNAMENT_GAMES),
+        progress=lambda done, total: progress(played + done, played + total),
+    )
     law = table.law
     return {
         "rules": rules_name,
@@ -414,7 +426,13 @@ def compute_stats(rules_name: str, games: int, progress: Callable[[int, int], No
         "table": table.as_dict(),
         "curves": {r.strategy: within(r.shots, rules.cells) for r in table.results},
         "exact": [round(float(law.cdf(t)), 6) for t in range(rules.cells + 1)],
+        "tournament": matrix.as_dict(),
     }
+
+
+def stats_total(games: int) -> int:
+    """The games a statistics job plays: the table's, then the tournament's."""
+    return len(SITE_SHOOTERS) * (games + len(bs.PLACERS) * min(games, TOURNAMENT_GAMES))
 
 
 def within(shots: tuple[int, ...], cells: int) -> list[float]:
@@ -443,7 +461,7 @@ def _run(job: Job, store, key: str, rules: str, games: int) -> None:
 def _progress(request: Request, rules: str, games: int) -> Progress:
     key = stats_key(rules, games)
     job = _jobs(request).get(key)
-    total = len(SITE_SHOOTERS) * games
+    total = stats_total(games)
     if job and job.state == "running":
         return Progress(rules=rules, games=games, state="running", done=job.done, total=total)
     if store_of(request).cached(key) is not None:
@@ -498,7 +516,7 @@ def start_stats(request: Request, body: StatsJob) -> Progress:
                     code="battleship.stats_busy",
                     running=running,
                 )
-            job = jobs[key] = Job(total=len(SITE_SHOOTERS) * body.games)
+            job = jobs[key] = Job(total=stats_total(body.games))
             worker = threading.Thread(
                 target=_run,
                 args=(job, store_of(request), key, body.rules, body.games),

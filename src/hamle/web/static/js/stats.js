@@ -41,6 +41,20 @@ addTexts({
     "strategy.hunt-target": "Hunt and target",
     "strategy.parity": "Parity (Normal)",
     "strategy.density": "Density (Hard)",
+    "st.matrix.title": "Where the fleet hides ({games} games, {rules})",
+    "st.matrix.intro":
+      "Mean shots of each shooter against fleets hidden by each placer, on the same numbered games; in brackets, the shots a placer adds against uniform fleets. Hard and Expert hide their own fleet with the strongest placer.",
+    "st.col.shooter": "shooter \\ placer",
+    "placer.uniform": "uniform",
+    "placer.edges": "edges",
+    "placer.anti-density": "anti-density",
+    "placer.spread": "spread",
+    "placer.clustered": "clustered",
+    "placer.uniform.about": "every legal fleet equally likely",
+    "placer.edges.about": "ships along the edges and in the corners",
+    "placer.anti-density.about": "ships where the density shooter looks last",
+    "placer.spread.about": "ships far apart from each other",
+    "placer.clustered.about": "ships side by side in clusters",
   },
   tr: {
     "st.intro":
@@ -79,6 +93,20 @@ addTexts({
     "strategy.hunt-target": "Av ve hedef",
     "strategy.parity": "Parite (Orta)",
     "strategy.density": "Yoğunluk (Zor)",
+    "st.matrix.title": "Filo nereye saklanıyor ({games} oyun, {rules})",
+    "st.matrix.intro":
+      "Her atıcının, her yerleştiricinin sakladığı filolara karşı ortalama atış sayısı, aynı numaralı oyunlarda; parantez içinde, yerleştiricinin tekdüze filolara göre eklediği atış. Zor ve Uzman seviyeler kendi filolarını en güçlü yerleştiriciyle saklar.",
+    "st.col.shooter": "atıcı \\ yerleştirici",
+    "placer.uniform": "tekdüze",
+    "placer.edges": "kenarlar",
+    "placer.anti-density": "yoğunluk karşıtı",
+    "placer.spread": "dağınık",
+    "placer.clustered": "kümeli",
+    "placer.uniform.about": "her geçerli filo eşit olasılıkla",
+    "placer.edges.about": "gemiler kenarlarda ve köşelerde",
+    "placer.anti-density.about": "gemiler yoğunluk atıcısının en son baktığı yerlerde",
+    "placer.spread.about": "gemiler birbirinden uzakta",
+    "placer.clustered.about": "gemiler kümeler hâlinde yan yana",
   },
 });
 
@@ -254,12 +282,49 @@ function legendItem(label, mean, colour, dotted) {
   return item;
 }
 
+// ---- tournament matrix -------------------------------------------------------------
+
+function renderMatrix() {
+  const { matrix, placers, shooters, games } = data.tournament;
+  const table = $("matrix");
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  for (const key of ["st.col.shooter", ...placers.map((p) => `placer.${p}`)]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = t(key);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const shooter of shooters) {
+    const cells = placers.map((placer) => {
+      const { mean, versus_uniform: versus } = matrix[shooter][placer];
+      const added = versus ? versus.mean : 0;
+      const sign = added > 0 ? "+" : added < 0 ? "−" : "±";
+      return placer === "uniform" ? fixed(mean) : `${fixed(mean)} (${sign}${fixed(Math.abs(added))})`;
+    });
+    addRow(body, [t(`strategy.${shooter}`), ...cells]).dataset.shooter = shooter;
+  }
+  $("matrix-title").textContent = t("st.matrix.title", {
+    games,
+    rules: t(`rules.${data.rules}`),
+  });
+  const list = $("placers");
+  list.innerHTML = "";
+  for (const placer of placers) {
+    const item = document.createElement("li");
+    item.textContent = `${t(`placer.${placer}`)}: ${t(`placer.${placer}.about`)}`;
+    list.append(item);
+  }
+}
+
 function render() {
   $("results").classList.toggle("hidden", !data);
   $("compute").textContent = t(data ? "st.recompute" : "st.compute");
   if (!data) return;
   renderTable();
   renderChart();
+  renderMatrix();
   showScrollHint();
 }
 
