@@ -37,12 +37,14 @@ COLUMNS = "ABCDEFGHIJ"
 
 
 class Player(threading.Thread):
-    """One client: a game of its kind, moves sent one after another until the server
-    dies; ``acknowledged`` holds the moves the server answered 200 to."""
+    """One client: a game of its kind, moves sent one after another until the game ends,
+    the server dies or ``limit`` moves are made (so some games are left unfinished
+    however fast the server is); ``acknowledged`` holds the moves answered 200."""
 
     def __init__(self, url: str, kind: str, seed: int) -> None:
         super().__init__(daemon=True)
         self.url, self.kind, self.rng = url, kind, random.Random(seed)
+        self.limit = 20 + self.rng.randrange(200)
         self.acknowledged: list[dict] = []
         self.game: str | None = None
 
@@ -51,7 +53,7 @@ class Player(threading.Thread):
             try:
                 view = client.post(f"/api/{self.kind}/games", json=self.new_game(client)).json()
                 self.game = view["id"]
-                while not finished(view):
+                while not finished(view) and len(self.acknowledged) < self.limit:
                     view = self.move(client, view)
                     if view is None:
                         return

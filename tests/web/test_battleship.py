@@ -507,12 +507,12 @@ def test_statistics_are_computed_in_the_background_and_cached(client):
     params = {"rules": "classic", "games": 10}
     missing = client.get(f"{API}/stats", params=params).json()
     assert missing["state"] == "missing" and "not computed yet" in missing["detail"]
-    assert missing["total"] == 40 and missing["done"] == 0
+    assert missing["total"] == 240 and missing["done"] == 0  # 4 × 10 games, then 4 × 5 × 10
     started = client.post(f"{API}/stats", json=params)
     assert started.status_code == 202
-    assert started.json()["state"] in ("running", "ready") and started.json()["total"] == 40
+    assert started.json()["state"] in ("running", "ready") and started.json()["total"] == 240
     progress = wait_ready(client, params)
-    assert progress == {**progress, "state": "ready", "done": 40, "total": 40}
+    assert progress == {**progress, "state": "ready", "done": 240, "total": 240}
     data = client.get(f"{API}/stats", params=params).json()
     assert data["state"] == "ready" and data["games"] == 10 and data["cells"] == 100
     table = bs.simulate(CLASSIC, list(web_bs.SITE_SHOOTERS), games=10).as_dict()
@@ -569,7 +569,7 @@ def test_a_second_request_joins_the_running_job(client, held_jobs):
     second = client.post(f"{API}/stats", json=params).json()
     assert first["state"] == second["state"] == "running"
     progress = client.get(f"{API}/stats/progress", params=params).json()
-    assert progress["state"] == "running" and progress["total"] == 120
+    assert progress["state"] == "running" and progress["total"] == 4 * 30 + 4 * 5 * 30
     assert client.get(f"{API}/stats", params=params).json()["state"] == "running"
     assert calls == [("classic", 30)]
     release.set()
