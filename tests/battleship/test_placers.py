@@ -16,9 +16,11 @@ from hypothesis import strategies as st
 import hamle.battleship as bs
 from hamle.battleship.fits import fits
 from hamle.battleship.fleet import placed_fleet
-from hamle.battleship.placers import Placer, _tilt
+from hamle.battleship.placers import TILTED, Placer, _tilt, tuned_weights
 from hamle.battleship.rules import placement_table, segment
 from hamle.rng import FLEET_STREAM, game_stream
+
+ONE_LAW = ["uniform", *TILTED]  # the placers that need no tuning
 
 
 def assert_legal(fleet: bs.Fleet) -> None:
@@ -30,13 +32,13 @@ def assert_legal(fleet: bs.Fleet) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(rules=small_rules(), name=st.sampled_from(list(bs.PLACERS)), seed=st.integers(0, 2**32))
+@given(rules=small_rules(), name=st.sampled_from(ONE_LAW), seed=st.integers(0, 2**32))
 def test_every_placer_hides_a_legal_fleet(rules, name, seed):
     assume(fits(bs.Observation.start(rules)))  # some fleets do not fit their board at all
     assert_legal(bs.get_placer(name).place(rules, np.random.default_rng(seed)))
 
 
-@pytest.mark.parametrize("name", list(bs.PLACERS))
+@pytest.mark.parametrize("name", ONE_LAW)
 @pytest.mark.parametrize("preset", ["classic", "russian"])
 def test_a_placer_gives_game_g_the_same_fleet_every_time(name, preset):
     rules, placer = bs.Rules.named(preset), bs.get_placer(name)
@@ -185,3 +187,31 @@ def test_repeated_names_are_one_row():
 def test_no_two_placers_share_a_name():
     names = [placer.name for placer in bs.PLACERS.values()]
     assert len(set(names)) == len(names) and all(a != b for a, b in combinations(names, 2))
+
+
+def test_mixed_draws_each_game_from_one_tuned_placer():
+    rules = bs.Rules.custom(6, [3, 2, 2])
+    weights = tuned_weights(rules)
+    assert list(weights) == list(TILTED) and sum(weights.values()) == pytest.approx(1, abs=0.03)
+    mixed = bs.get_placer("mixed")
+    for game in range(1, 30):
+        fleet = mixed.place(rules, game_stream(game, FLEET_STREAM))
+        assert_legal(fleet)
+        assert fleet == mixed.place(rules, game_stream(game, FLEET_STREAM))
+        rng = game_stream(game, FLEET_STREAM)
+        cumulative = np.cumsum(list(weights.values()))
+        pick = np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")
+        assert fleet == bs.get_placer(TILTED[pick]).place(rules, rng)
+
+
+def test_the_tuned_mixture_is_at_least_as_hard_for_the_best_shooter_as_any_one_placer():
+    rules = bs.Rules.custom(6, [3, 2, 2])
+    table = bs.tournament(rules, ["parity", "density"], list(TILTED), games=300)
+    weights = tuned_weights(rules)
+
+    def mixture_mean(shooter):
+        return sum(w * table.cell(shooter, p).row()["mean"] for p, w in weights.items())
+
+    value = min(mixture_mean(s) for s in table.shooters)
+    best_single = max(min(table.cell(s, p).row()["mean"] for s in table.shooters) for p in TILTED)
+    assert value >= best_single - 0.05

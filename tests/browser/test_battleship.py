@@ -235,7 +235,7 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     expect(page.locator("#compute")).to_have_text("Recompute")
     assert "games=10" in page.url
     # The tournament: every site shooter against every placer, on the same 10 games.
-    placers = list(bs.PLACERS)
+    placers = ["uniform", "edges", "anti-density", "spread", "clustered"]
     table = bs.tournament(CLASSIC, ["random", "hunt-target", "parity", "density"], placers, 10)
     density = table.as_dict()["matrix"]["density"]
     cells = page.locator("#matrix tr[data-shooter=density] td")

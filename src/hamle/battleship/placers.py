@@ -14,6 +14,10 @@ a few such sweeps tilt the fleet towards low scores (a Gibbs sampler of the law
 - ``clustered``: a ship scores its distance to the nearest other ship (clusters touch
   where the rules allow).
 
+``mixed`` draws each game's fleet from one of those four, picked with the weights that
+keep the mean shots of the best of ``TUNED_AGAINST`` highest: tuned once per rule set by
+a tournament on games 1..``TUNE_GAMES`` (``tuned_weights``).
+
 >>> from hamle.rng import game_stream, FLEET_STREAM
 >>> fleet = get_placer("edges").place(Rules.classic(), game_stream(7, FLEET_STREAM))
 >>> [len(ship) for ship in fleet.ships]
@@ -34,6 +38,8 @@ from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
 SWEEPS = 6  # re-placements of every ship per fleet
+TUNED_AGAINST = ("parity", "density")
+TUNE_GAMES = 300
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,11 @@ class Placer:
 
     def place(self, rules: Rules, rng: np.random.Generator) -> Fleet:
         """A legal fleet of ``rules`` drawn with ``rng``."""
+        if self.kind == "mixture":
+            weights = tuned_weights(as_rules(rules))
+            names, cumulative = list(weights), np.cumsum(list(weights.values()))
+            pick = np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")
+            return PLACERS[names[pick]].place(rules, rng)
         chosen = random_placements(as_rules(rules), rng)
         if self.kind != "uniform":
             _tilt(rules, chosen, self.kind, self.strength, rng)
@@ -62,8 +73,10 @@ PLACERS = {
         Placer("anti-density", "ships where the density shooter looks last", "density", 3.0),
         Placer("spread", "ships far apart from each other", "spread", 1.5),
         Placer("clustered", "ships side by side in clusters", "clustered", 1.5),
+        Placer("mixed", "one of the four above, mixed against the best shooter", "mixture"),
     )
 }
+TILTED = ("edges", "anti-density", "spread", "clustered")
 
 
 def get_placer(name: str) -> Placer:
@@ -80,6 +93,17 @@ def get_placer(name: str) -> Placer:
 def as_placer(placer: str | Placer) -> Placer:
     """A placer given by name or as itself."""
     return placer if isinstance(placer, Placer) else get_placer(placer)
+
+
+@cache
+def tuned_weights(rules: Rules) -> dict[str, float]:
+    """The weights of ``mixed`` under ``rules``: the mixture of the tilted placers whose
+    mean shots against the best of ``TUNED_AGAINST`` is highest, over games
+    1..``TUNE_GAMES`` (a tournament, then ``best_mixture``)."""
+    from .tournament import best_mixture, tournament  # (the tournament plays placers)
+
+    table = tournament(rules, list(TUNED_AGAINST), list(TILTED), games=TUNE_GAMES)
+    return best_mixture(table)
 
 
 def _tilt(rules: Rules, chosen: np.ndarray, kind: str, strength: float, rng) -> None:

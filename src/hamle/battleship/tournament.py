@@ -13,9 +13,12 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from hamle.stats import summarize
 
@@ -184,6 +187,31 @@ def tournament(
         first,
         tuple(pairings),
     )
+
+
+def best_mixture(table: TournamentTable, rounds: int = 20_000) -> dict[str, float]:
+    """Weights over ``table``'s placers (a fleet drawn from placer i with weight w[i])
+    that make the mean shots of the best shooter against the mixture highest: the
+    placer's side of the zero-sum game on the matrix of means, by multiplicative weights.
+
+    >>> means = {("a", "p"): 50.0, ("a", "q"): 40.0, ("b", "p"): 40.0, ("b", "q"): 50.0}
+    >>> pairings = tuple(Pairing(s, p, 1, (int(m),)) for (s, p), m in means.items())
+    >>> best_mixture(TournamentTable(Rules.classic(), ("a", "b"), ("p", "q"), 1, pairings))
+    {'p': 0.5, 'q': 0.5}
+    """
+    means = np.array(
+        [[table.cell(s, p).row()["mean"] for s in table.shooters] for p in table.placers]
+    )
+    scale = max(float(means.max() - means.min()), 1e-9)
+    rate = math.sqrt(8 * math.log(max(len(table.placers), 2)) / rounds)
+    gains, average = np.zeros(len(table.placers)), np.zeros(len(table.placers))
+    for _ in range(rounds):
+        weights = np.exp(rate * (gains - gains.max()))
+        weights /= weights.sum()
+        average += weights
+        gains += means[:, int(np.argmin(weights @ means))] / scale  # the best reply
+    average /= rounds
+    return {p: round(float(w), 2) for p, w in zip(table.placers, average, strict=True)}
 
 
 def _listed(values, what: str) -> list:

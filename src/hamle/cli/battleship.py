@@ -236,7 +236,7 @@ def tournament(
         "random,parity,density", "--shooters", help="Comma-separated shooters."
     ),
     placers: str = typer.Option(
-        "uniform,edges,anti-density,spread,clustered",
+        "uniform,edges,anti-density,spread,clustered,mixed",
         "--placers",
         help="Comma-separated placers (where the fleets hide).",
     ),

@@ -49,6 +49,7 @@ STATS_VERSION = 2
 # The statistics page's tournament: every site shooter against every placer on the first
 # TOURNAMENT_GAMES games (or fewer), about half a minute on one core.
 TOURNAMENT_GAMES = 500
+SITE_PLACERS = ("uniform", "edges", "anti-density", "spread", "clustered")  # (no tuning)
 
 
 class NewGame(Strict):
@@ -413,7 +414,7 @@ def compute_stats(rules_name: str, games: int, progress: Callable[[int, int], No
     matrix = bs.tournament(
         rules,
         list(SITE_SHOOTERS),
-        list(bs.PLACERS),
+        list(SITE_PLACERS),
         games=min(games, TOURNAMENT_GAMES),
         progress=lambda done, total: progress(played + done, played + total),
     )
@@ -432,7 +433,7 @@ def compute_stats(rules_name: str, games: int, progress: Callable[[int, int], No
 
 def stats_total(games: int) -> int:
     """The games a statistics job plays: the table's, then the tournament's."""
-    return len(SITE_SHOOTERS) * (games + len(bs.PLACERS) * min(games, TOURNAMENT_GAMES))
+    return len(SITE_SHOOTERS) * (games + len(SITE_PLACERS) * min(games, TOURNAMENT_GAMES))
 
 
 def within(shots: tuple[int, ...], cells: int) -> list[float]:
