@@ -8,10 +8,11 @@
   shooter there) on games 1..``--russian-games`` (``exact`` on ``--exact-games``).
 - ``strongest``: per rule set, the placer that raises the strongest shooter's mean most.
 - ``wall_seconds``: one fixed tournament (parity and density × every placer, games
-  1..``--timed-games``) with ``--jobs 1`` and ``--jobs 2``, alternated ``--repeat`` times.
+  1..``--timed-games``) with ``--jobs 1``, ``--jobs 2`` and on a local Dask cluster of two
+  one-thread worker processes, alternated ``--repeat`` times.
 
-Aim (``aims``): an adversarial placer raises density's mean by at least 1.5 shots, more
-than 3 standard errors above zero.
+Aims (``aims``): an adversarial placer raises density's mean by at least 1.5 shots, more
+than 3 standard errors above zero; the cluster run within 15 % of ``--jobs 2``.
 
     .venv/bin/python bench/tournament.py [--games N] [--expert-games M] [--quick]
 """
@@ -19,6 +20,7 @@ than 3 standard errors above zero.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 from time import perf_counter
@@ -56,14 +58,33 @@ def strongest(result: dict, shooter: str) -> dict:
 
 
 def wall_seconds(games: int, repeat: int) -> dict:
-    """Seconds for one fixed tournament with one and with two processes, alternated."""
-    rules, seconds = bs.Rules.classic(), {"jobs_1": [], "jobs_2": []}
-    for _ in range(repeat):
-        for jobs in (1, 2):
-            started = perf_counter()
-            bs.tournament(rules, ["parity", "density"], PLACERS, games=games, jobs=jobs)
-            seconds[f"jobs_{jobs}"].append(round(perf_counter() - started, 2))
-    return {"games": games, "shooters": ["parity", "density"], "placers": PLACERS, **seconds}
+    """Seconds for one fixed tournament with one and two processes and on a two-worker
+    local cluster, alternated; the medians and the cluster's over ``--jobs 2``."""
+    from distributed import LocalCluster
+
+    rules, seconds = bs.Rules.classic(), {"jobs_1": [], "jobs_2": [], "cluster_2": []}
+    args = (rules, ["parity", "density"], PLACERS)
+    bs.placers.tuned_weights(rules)  # tuned once in this process, as every run would
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        bs.tournament(*args, games=8, cluster=cluster.scheduler_address)  # a cluster runs warm
+        for _ in range(repeat):
+            for way, options in (
+                ("jobs_1", {"jobs": 1}),
+                ("jobs_2", {"jobs": 2}),
+                ("cluster_2", {"cluster": cluster.scheduler_address}),
+            ):
+                started = perf_counter()
+                bs.tournament(*args, games=games, **options)
+                seconds[way].append(round(perf_counter() - started, 2))
+    medians = {way: statistics.median(times) for way, times in seconds.items()}
+    return {
+        "games": games,
+        "shooters": ["parity", "density"],
+        "placers": PLACERS,
+        **seconds,
+        "median": medians,
+        "cluster_over_jobs_2": round(medians["cluster_2"] / medians["jobs_2"], 3),
+    }
 
 
 def main() -> None:
@@ -100,6 +121,8 @@ def main() -> None:
     report["aims"] = {
         "placer_adds_1_5_shots_to_density": against["mean"] >= AIM_ADDED
         and against["mean"] > 3 * against["stderr"],
+        "cluster_within_15_percent_of_jobs_2": report["wall_seconds"]["cluster_over_jobs_2"]
+        <= 1.15,
     }
     write_report(report, args.out)
 

@@ -15,6 +15,7 @@ address (``--cluster tcp://HOST:PORT`` on the command line)::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 
 from hamle.errors import HamleError
 
@@ -41,6 +42,14 @@ class Cluster:
             )
         self.address, self.connect_seconds = address.strip(), connect_seconds
         self.client = None
+
+    @staticmethod
+    def of(cluster: str | Cluster | None):
+        """A context for ``cluster``: a new connection to an address, a connection
+        already open as it is (left open), or nothing for None (a local run)."""
+        if cluster is None or isinstance(cluster, Cluster):
+            return nullcontext(cluster)
+        return Cluster(cluster)
 
     def __enter__(self) -> Cluster:
         from distributed import Client

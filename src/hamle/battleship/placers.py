@@ -26,7 +26,7 @@ a tournament on games 1..``TUNE_GAMES`` (``tuned_weights``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -44,18 +44,20 @@ TUNE_GAMES = 300
 
 @dataclass(frozen=True)
 class Placer:
-    """Fleets drawn uniformly (``kind`` "uniform") or tilted by a score (module
-    docstring) with ``strength``."""
+    """Fleets drawn uniformly (``kind`` "uniform"), tilted by a score (module docstring)
+    with ``strength``, or from the placers ``parts`` names with their weights ("mixture";
+    tuned for the rules at hand while ``parts`` is empty)."""
 
     name: str
     summary: str
     kind: str = "uniform"
     strength: float = 0.0
+    parts: tuple[tuple[str, float], ...] = ()
 
     def place(self, rules: Rules, rng: np.random.Generator) -> Fleet:
         """A legal fleet of ``rules`` drawn with ``rng``."""
         if self.kind == "mixture":
-            weights = tuned_weights(as_rules(rules))
+            weights = dict(self.settled(rules).parts)
             names, cumulative = list(weights), np.cumsum(list(weights.values()))
             pick = np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")
             return PLACERS[names[pick]].place(rules, rng)
@@ -63,6 +65,13 @@ class Placer:
         if self.kind != "uniform":
             _tilt(rules, chosen, self.kind, self.strength, rng)
         return placed_fleet(rules, chosen)
+
+    def settled(self, rules: Rules) -> Placer:
+        """This placer with its mixture's weights for ``rules`` worked out, so that the
+        processes a run is spread over need not tune them again."""
+        if self.kind != "mixture" or self.parts:
+            return self
+        return replace(self, parts=tuple(tuned_weights(as_rules(rules)).items()))
 
 
 PLACERS = {

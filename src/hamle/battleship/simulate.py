@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
@@ -304,7 +303,7 @@ def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
 
 
 def _play_chunk(
-    rules: Rules, strategy: Shooter, games: Sequence[int], placer: Placer = UNIFORM
+    rules: Rules, strategy: Shooter, placer: Placer, games: Sequence[int]
 ) -> list[tuple[int, int, int]]:
     played = play_games(rules, strategy, games, placer)
     return [
@@ -321,72 +320,97 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     placer: str | Placer = "uniform",
-    cluster: str | None = None,
+    cluster: str | Cluster | None = None,
 ) -> SimulationTable:
     """Play games ``first .. first + games - 1`` with each strategy (a name or a shooter,
     or a sequence of them; one row per shooter, however often it is named) against
     ``placer``'s fleets in ``jobs`` processes, or on the Dask cluster whose scheduler is
     at ``cluster``; ``progress(done, total)`` is called as games finish."""
+    placer = as_placer(placer).settled(as_rules(rules))
+    shooters = unique([as_shooter(s) for s in listed(strategies, "strategy")], "shooter")
+    played = play_pairings(
+        rules, [(s, placer) for s in shooters], games, first, jobs, progress, cluster
+    )
+    results = tuple(
+        StrategyResult(
+            shooter.name,
+            tuple(range(first, first + games)),
+            tuple(r[0] for r in rows),
+            tuple(r[1] for r in rows),
+            tuple(r[2] for r in rows),
+        )
+        for shooter, rows in zip(shooters, played, strict=True)
+    )
+    return SimulationTable(rules, first, results, placer.name)
+
+
+def play_pairings(
+    rules: Rules,
+    pairings: Sequence[tuple[Shooter, Placer]],
+    games: int,
+    first: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    cluster: str | Cluster | None = None,
+) -> list[list[tuple[int, int, int]]]:
+    """Per (shooter, placer) pairing, (shots, hunt, target) of games ``first .. first +
+    games - 1``, played in chunks by ``jobs`` processes or the workers of ``cluster``
+    (all pairings' chunks at once, so no worker waits for a pairing to end)."""
     if not isinstance(games, int) or games < 1:
         raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
     if not isinstance(first, int) or first < 1:
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
-    as_rules(rules)
-    placer = as_placer(placer)
-    shooters: dict[str, Shooter] = {}
-    if isinstance(strategies, str) or not hasattr(strategies, "__iter__"):
-        strategies = [strategies]
-    for strategy in strategies:
-        shooter = as_shooter(strategy)
-        if shooters.setdefault(shooter.name, shooter) != shooter:
-            raise BattleshipError(f"two different shooters are named {shooter.name!r}")
-    names = list(shooters)
-    if not names:
-        raise BattleshipError("name at least one strategy")
     numbers = list(range(first, first + games))
-    total = len(names) * games
+    total, done = len(pairings) * games, 0
+    outcomes: list[list] = [[] for _ in pairings]
 
-    def split(parallel: int) -> list[tuple[str, list[int]]]:
+    def split(parallel: int) -> list[tuple[int, list[int]]]:
         size = max(1, min(50, games // (4 * parallel) or 1))
         chunks = [numbers[i : i + size] for i in range(0, games, size)]
-        return [(name, chunk) for name in names for chunk in chunks]
+        return [(k, chunk) for k in range(len(pairings)) for chunk in chunks]
 
-    outcomes: dict[str, list] = {name: [] for name in names}
-    done = 0
-
-    def collect(name: str, chunk: list[int], rows: list) -> None:
+    def collect(k: int, chunk: list[int], rows: list) -> None:
         nonlocal done
-        outcomes[name].extend(rows)
+        outcomes[k].extend(rows)
         done += len(chunk)
         if progress:
             progress(done, total)
 
+    def work(tasks) -> list[tuple]:
+        return [(rules, *pairings[k], chunk) for k, chunk in tasks]
+
     if cluster is not None:
-        with Cluster(cluster) as running:
+        with Cluster.of(cluster) as running:
             tasks = split(running.threads)
-            work = [(rules, shooters[name], chunk, placer) for name, chunk in tasks]
-            running.map(_play_chunk, work, lambda i, rows: collect(*tasks[i], rows))
+            running.map(_play_chunk, work(tasks), lambda i, rows: collect(*tasks[i], rows))
     elif jobs == 1:
-        for name, chunk in split(1):
-            collect(name, chunk, _play_chunk(rules, shooters[name], chunk, placer))
+        for k, chunk in split(1):
+            collect(k, chunk, _play_chunk(rules, *pairings[k], chunk))
     else:
         tasks = split(jobs)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [
-                pool.submit(partial(_play_chunk, rules, shooters[n], c, placer)) for n, c in tasks
-            ]
-            for (name, chunk), future in zip(tasks, futures, strict=True):
-                collect(name, chunk, future.result())
-    results = tuple(
-        StrategyResult(
-            name,
-            tuple(numbers),
-            tuple(r[0] for r in outcomes[name]),
-            tuple(r[1] for r in outcomes[name]),
-            tuple(r[2] for r in outcomes[name]),
-        )
-        for name in names
-    )
-    return SimulationTable(rules, first, results, placer.name)
+            futures = [pool.submit(_play_chunk, *task) for task in work(tasks)]
+            for (k, chunk), future in zip(tasks, futures, strict=True):
+                collect(k, chunk, future.result())
+    return outcomes
+
+
+def listed(values, what: str) -> list:
+    """``values`` as a non-empty list (one value given alone is a list of one)."""
+    if isinstance(values, str) or not hasattr(values, "__iter__"):
+        values = [values]
+    values = list(values)
+    if not values:
+        raise BattleshipError(f"name at least one {what}")
+    return values
+
+
+def unique(values: list, what: str) -> list:
+    """Each value once, in the order first given (a name is a value's identity)."""
+    seen: dict[str, object] = {}
+    for value in values:
+        if seen.setdefault(value.name, value) != value:
+            raise BattleshipError(f"two different {what}s are named {value.name!r}")
+    return list(seen.values())

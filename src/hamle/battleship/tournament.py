@@ -6,6 +6,7 @@ they are split. Each shooter's row also gives, per placer, the paired difference
 shots against ``uniform`` game by game (same game numbers, same shooter stream).
 
 >>> table = tournament(Rules.classic(), ["parity"], ["uniform", "edges"], games=4)
+>>> from hamle.battleship import simulate
 >>> alone = simulate(Rules.classic(), "parity", 4, placer="edges").results[0]
 >>> table.cell("parity", "edges").shots == alone.shots
 True
@@ -20,12 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
+from hamle.cluster import Cluster
 from hamle.stats import summarize
 
 from .errors import BattleshipError
 from .placers import Placer, as_placer
 from .rules import Rules, as_rules
-from .simulate import simulate
+from .simulate import listed, play_pairings, unique
 from .strategies import Shooter, as_shooter
 
 
@@ -161,31 +163,22 @@ def tournament(
     first: int = 1,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    cluster: str | None = None,
+    cluster: str | Cluster | None = None,
 ) -> TournamentTable:
     """Play games ``first .. first + games - 1`` for every shooter × placer pair in
     ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``;
     ``progress(done, total)`` is called as games finish."""
     as_rules(rules)
-    chosen = _unique([as_placer(p) for p in _listed(placers, "placer")])
-    named = _unique([as_shooter(s) for s in _listed(shooters, "shooter")])
-    total, done = len(chosen) * len(named) * games, 0
-    pairings = []
-    for placer in chosen:
-
-        def moved(finished: int, _: int, before: int = done) -> None:
-            if progress:
-                progress(before + finished, total)
-
-        table = simulate(rules, named, games, first, jobs, moved, placer, cluster)
-        done += len(named) * games
-        pairings += [Pairing(r.strategy, placer.name, first, r.shots) for r in table.results]
+    chosen = unique([as_placer(p).settled(rules) for p in listed(placers, "placer")], "placer")
+    named = unique([as_shooter(s) for s in listed(shooters, "shooter")], "shooter")
+    pairs = [(shooter, placer) for placer in chosen for shooter in named]
+    played = play_pairings(rules, pairs, games, first, jobs, progress, cluster)
+    pairings = tuple(
+        Pairing(shooter.name, placer.name, first, tuple(row[0] for row in rows))
+        for (shooter, placer), rows in zip(pairs, played, strict=True)
+    )
     return TournamentTable(
-        rules,
-        tuple(s.name for s in named),
-        tuple(p.name for p in chosen),
-        first,
-        tuple(pairings),
+        rules, tuple(s.name for s in named), tuple(p.name for p in chosen), first, pairings
     )
 
 
@@ -212,21 +205,3 @@ def best_mixture(table: TournamentTable, rounds: int = 20_000) -> dict[str, floa
         gains += means[:, int(np.argmin(weights @ means))] / scale  # the best reply
     average /= rounds
     return {p: round(float(w), 2) for p, w in zip(table.placers, average, strict=True)}
-
-
-def _listed(values, what: str) -> list:
-    if isinstance(values, str) or not hasattr(values, "__iter__"):
-        values = [values]
-    values = list(values)
-    if not values:
-        raise BattleshipError(f"name at least one {what}")
-    return values
-
-
-def _unique(values: list) -> list:
-    """Each value once, in the order first given (names are the values' identity)."""
-    seen: dict[str, object] = {}
-    for value in values:
-        if seen.setdefault(value.name, value) != value:
-            raise BattleshipError(f"two different values are named {value.name!r}")
-    return list(seen.values())

@@ -70,7 +70,7 @@ def evaluate(
     variant: Variant,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    cluster: str | None = None,
+    cluster: str | Cluster | None = None,
 ) -> Evaluation:
     """Play every secret of ``variant``; the subtrees after the first guess are shared
     among ``jobs`` threads (kernel strategies) or processes, or the workers of the Dask
@@ -86,7 +86,7 @@ def evaluate(
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(_children(root, first, np.arange(variant.size)))
     if cluster is not None:
-        with Cluster(cluster) as running:
+        with Cluster.of(cluster) as running:
             share = variant.size // (2 * running.threads)
             subtrees = _balance(chosen, subtrees, histogram, share)
             subtrees.sort(key=lambda item: -len(item[1]))
