@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 import hamle.battleship as bs
 import hamle.mastermind as mm
 from hamle.cli import app
+from hamle.cluster import ClusterError
 
 DASK = Path(sys.executable).with_name("dask")
 
@@ -44,8 +45,9 @@ class LocalCluster:
         ]
         from distributed import Client
 
-        with Client(self.address, timeout=60) as client:
-            client.wait_for_workers(workers, timeout=120)
+        with Client(self.address, timeout=60) as client:  # the scheduler is up
+            if workers:
+                client.wait_for_workers(workers, timeout=120)
 
     def stop(self) -> None:
         for process in [*self.workers, self.scheduler]:
@@ -110,3 +112,12 @@ def test_an_unreachable_cluster_is_one_error_line_and_writes_nothing(tmp_path):
     assert result.exit_code == 2 and not out.exists()
     assert result.stderr.startswith("error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert time.perf_counter() - started < 30
+
+
+def test_a_scheduler_without_workers_says_so():
+    running = LocalCluster(0)
+    try:
+        with pytest.raises(ClusterError, match="has no workers; start some with `dask worker"):
+            bs.simulate(bs.Rules.classic(), "parity", 2, cluster=running.address)
+    finally:
+        running.stop()

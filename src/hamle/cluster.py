@@ -56,12 +56,18 @@ class Cluster:
 
         try:
             self.client = Client(self.address, timeout=self.connect_seconds, set_as_default=False)
-            self.client.wait_for_workers(1, timeout=self.connect_seconds)
         except (OSError, TimeoutError, ValueError) as exc:
-            self.close()
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ClusterError(
                 f"cannot reach the Dask scheduler at {self.address}: {reason}"
+            ) from None
+        try:
+            self.client.wait_for_workers(1, timeout=self.connect_seconds)
+        except (OSError, TimeoutError):
+            self.close()
+            raise ClusterError(
+                f"the Dask scheduler at {self.address} has no workers; start some with "
+                f"`dask worker {self.address}`"
             ) from None
         return self
 
