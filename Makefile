@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench bench-exact bench-expert bench-peers bench-optimal clean
+.PHONY: setup run test lint bench bench-exact bench-expert bench-tournament bench-peers bench-optimal clean
 
 setup: $(STAMP)
 
@@ -39,6 +39,11 @@ bench-exact: $(STAMP)
 # The Expert beside density and exact on the same games: about 70 minutes on two cores.
 bench-expert: $(STAMP)
 	$(BIN)/python bench/expert.py --games 4000 --exact-games 60 --russian-games 300
+
+# Shooters × placers, 2000 games a pairing (expert and exact too), and the cluster's wall
+# time beside --jobs 2: about 6 hours on two cores, nearly all of it expert and exact.
+bench-tournament: $(STAMP)
+	$(BIN)/python bench/tournament.py
 
 # hamle beside the public peers, built outside the repository (see the README).
 bench-peers: $(STAMP)

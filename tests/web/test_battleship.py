@@ -64,7 +64,7 @@ def names(cells):
 def test_options_list_levels_rules_and_bounds(client):
     data = client.get(f"{API}/options").json()
     uniform = {"classic": "uniform", "russian": "uniform"}
-    strong = {"classic": "anti-density", "russian": "edges"}
+    strong = {"classic": "anti-density", "russian": "anti-density"}
     assert data["levels"] == [
         {
             "level": level,

@@ -37,7 +37,7 @@ EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
 # Where Hard and Expert hide the computer's fleet: the placer that adds most shots to the
 # strongest shooter's mean under each rule set (bench/tournament.py); Easy and Normal hide
 # it uniformly.
-STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "edges"}
+STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
 CellName = Annotated[str, Field(min_length=2, max_length=3, examples=["E5"])]
