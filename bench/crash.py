@@ -88,20 +88,26 @@ class Player(threading.Thread):
 
     def held(self, view: dict) -> tuple[int, int]:
         """(acknowledged moves the server holds, moves it holds beyond them)."""
-        if self.kind == "battleship":
-            marks = view["enemy"]["marks"]
-            shot = {
-                COLUMNS[i % 10] + str(i // 10 + 1) for i, m in enumerate(marks) if m != "unknown"
-            }
-            kept = sum(move["cell"] in shot for move in self.acknowledged)
-            return kept, len(shot) - kept  # classic rules: no water is marked round a sinking
-        if self.kind == "mastermind":
-            moves = [{"guess": turn["guess"]} for turn in view["turns"]]
-        else:
-            moves = [{"cell": cell} for cell in view["moves"][1:]]
+        moves = self.moves(view)
+        if self.kind == "battleship":  # shots count as a set
+            kept = sum(move in moves for move in self.acknowledged)
+            return kept, len(moves) - kept
         count = len(self.acknowledged)
         kept = count if moves[:count] == self.acknowledged else 0
         return kept, len(moves) - kept
+
+    def moves(self, view: dict) -> list[dict]:
+        """The moves the server holds for this game, as this player sends them."""
+        if self.kind == "battleship":
+            marks = view["enemy"]["marks"]  # classic rules: no water is marked round a sinking
+            return [
+                {"cell": COLUMNS[i % 10] + str(i // 10 + 1)}
+                for i, mark in enumerate(marks)
+                if mark != "unknown"
+            ]
+        if self.kind == "mastermind":
+            return [{"guess": turn["guess"]} for turn in view["turns"]]
+        return [{"cell": cell} for cell in view["moves"][1:]]
 
 
 def finished(view: dict) -> bool:
@@ -124,6 +130,9 @@ def check(url: str, players: list[Player]) -> dict:
             tally["beyond"] += beyond
             most_beyond = max(most_beyond, beyond)
             if not finished(view):
+                # The game goes on from what the server holds: a move it took at the
+                # kill without answering is part of the game from now on.
+                player.acknowledged = player.moves(view)
                 unfinished += 1
                 continued += player.move(client, view) is not None
     return tally | {
