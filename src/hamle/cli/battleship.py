@@ -209,17 +209,10 @@ def simulate(
     for name in names:
         bs.get_shooter(name)
     hider = bs.get_placer(placer)
-    if chart is not None and chart.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise bs.BattleshipError(f"--chart must end in .png, .svg or .pdf, not {chart.name!r}")
-    if chart is not None and not chart.resolve().parent.is_dir():
-        raise bs.BattleshipError(f"--chart: the folder {chart.parent} does not exist")
+    _check_path(chart, "--chart", CHART_SUFFIXES)
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
         table = bs.simulate(chosen, names, games, first, jobs, update, hider, cluster)
-    if chart is not None:
-        try:
-            bs.chart(table, chart)
-        except OSError as exc:
-            raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
+    _write_chart(lambda: bs.chart(table, chart), chart)
     data = table.as_dict()
     if as_json:
         print_json(data)
@@ -262,11 +255,8 @@ def tournament(
     chosen = make_rules(rules, size, fleet, no_touch)
     shooter_names = [bs.get_shooter(n).name for n in _names(shooters, "--shooters")]
     placer_names = [bs.get_placer(n).name for n in _names(placers, "--placers")]
-    for path, suffixes in ((out, (".json",)), (chart, (".png", ".svg", ".pdf"))):
-        if path is not None and path.suffix.lower() not in suffixes:
-            raise bs.BattleshipError(f"{path.name!r} must end in {' or '.join(suffixes)}")
-        if path is not None and not path.resolve().parent.is_dir():
-            raise bs.BattleshipError(f"the folder {path.parent} does not exist")
+    _check_path(out, "--out", (".json",))
+    _check_path(chart, "--chart", CHART_SUFFIXES)
     for placer in placer_names:  # a fleet that cannot be placed fails before any game
         bs.get_placer(placer).place(chosen, np.random.default_rng(0))
     total = games * len(shooter_names) * len(placer_names)
@@ -277,11 +267,7 @@ def tournament(
     data = table.as_dict()
     if out is not None:
         _write_whole(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    if chart is not None:
-        try:
-            table.chart(chart)
-        except OSError as exc:
-            raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
+    _write_chart(lambda: table.chart(chart), chart)
     if as_json:
         print_json(data)
         return
@@ -298,6 +284,38 @@ def tournament(
     for path in (out, chart):
         if path is not None:
             console.print(f"written to {path}")
+
+
+CHART_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> None:
+    """BattleshipError unless ``path`` (if given) ends in one of ``suffixes`` and its
+    folder exists, so a run is refused before it starts rather than after."""
+    import hamle.battleship as bs
+
+    if path is None:
+        return
+    if path.suffix.lower() not in suffixes:
+        listing = (
+            ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
+        )
+        raise bs.BattleshipError(f"{option} must end in {listing}, not {path.name!r}")
+    if not path.resolve().parent.is_dir():
+        raise bs.BattleshipError(f"{option}: the folder {path.parent} does not exist")
+
+
+def _write_chart(draw, chart: Path | None) -> None:
+    """Run ``draw`` (which writes the chart) if a chart was asked for; an OS error is
+    one clear error."""
+    import hamle.battleship as bs
+
+    if chart is None:
+        return
+    try:
+        draw()
+    except OSError as exc:
+        raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
 
 
 def _names(text: str, option: str) -> list[str]:
