@@ -265,6 +265,7 @@ def test_tournament_writes_its_matrix_as_json_a_file_and_a_chart(tmp_path):
         (["--size", "3", "--fleet", "3,3,3", "--no-touch"], "no legal fleet found"),
         (["--chart", "matrix.txt"], "must end in .png"),
         (["--out", "/no/such/dir/t.json"], "does not exist"),
+        (["--chart", "m\x00.png"], "an argument holds a NUL byte"),
     ],
 )
 def test_tournament_bad_input_leaves_no_file(tmp_path, args, message):

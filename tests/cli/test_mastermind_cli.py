@@ -382,6 +382,7 @@ def test_a_capped_optimum():
             "within 2 guesses; allow more",
         ),
         (["verify", "/no/such/tree.json"], "cannot read /no/such/tree.json"),
+        (["verify", "\x00"], "an argument holds a NUL byte"),
     ],
 )
 def test_optimal_and_tree_errors_are_one_line(args, message):

@@ -27,6 +27,9 @@ class Root(TyperGroup):
     the wrong type) is one ``error:`` line on stderr and exit status 2, not a help box."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if any("\x00" in str(arg) for arg in (sys.argv[1:] if args is None else args)):
+            sys.stderr.write("error: an argument holds a NUL byte, which no name or value may\n")
+            sys.exit(2)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors, as typer carries them
