@@ -4,11 +4,13 @@ The same algorithm as ``hamle.tour.hint`` (spec § 4), written the straightforwa
 the visited set is one plain Python int (bit i = cell i), moves are lists, the search is
 a recursive function and the Mulberry32 / FNV-1a code is inlined here (no NumPy, no
 numba, nothing imported from ``hamle``). Same candidates (legal moves in jump order),
-same exact search (least onward degree first, the same bound, the same node budget of
-1000 per move, none in the endgame), same Warnsdorff rollouts from the same Mulberry32
-stream per candidate (seeded by FNV-1a of the position after it), same early
-termination (after 30 games, a move more than 2 cells below the leader's mean is
-dropped) and the same choice and tie-break. So it must return the same answer.
+same exact search (least onward degree first, the same bound, the same memory of
+positions searched in full, the same node budget of 1000 per move, none in the
+endgame), same Warnsdorff rollouts from the same Mulberry32 stream per candidate (seeded
+by FNV-1a of the position after it), same early termination (after 30 games, a move
+more than 2 cells below the leader's mean is dropped), the same rounds that settle
+whether a move still allows a full board, and the same choice and tie-break. So it must
+return the same answer.
 
 >>> hint([0, 3, 33], "quick")[:3]
 (11, 100, True)
@@ -26,6 +28,13 @@ FIRST_ROUND = 30
 MARGIN = 2
 ENDGAME = 12
 EXACT_BUDGET = 1000
+DECIDE_ROUNDS = {
+    "hint": ((60, 4_000), (120, 40_000), (240, 160_000)),
+    "quick": ((30, 2_000), (60, 15_000), (120, 60_000)),
+}
+SCORE_NODES = {"hint": 60_000, "quick": 20_000}
+SEEN_ROWS = 1 << 17
+ENDGAME_NODES = 1 << 12
 
 TARGETS = []
 for _cell in range(CELLS):
@@ -97,13 +106,27 @@ class _Stop(Exception):
     pass
 
 
-def search(visited: int, cell: int, count: int, budget: int | None) -> tuple[int, bool, list]:
-    """(best final count, finished within ``budget`` nodes, best continuation).
+def table_rows(budget: int, most: int = SEEN_ROWS) -> int:
+    """Rows of the engine's table of searched positions for ``budget`` nodes."""
+    return min(1 << max(4, min(most, 2 * budget).bit_length()), most)
+
+
+def search(
+    visited: int,
+    cell: int,
+    count: int,
+    budget: int | None,
+    floor: int = 0,
+    ceiling: int = CELLS,
+) -> tuple[int, bool, list]:
+    """(best final count above ``floor``, finished within ``budget`` nodes, best
+    continuation); reaching ``ceiling`` stops the search.
 
     Depth-first, least onward degree first; a branch is cut when ``count + empty - dead
     - max(ends - 1, 0)`` cannot beat the best so far, where ``near[u]`` counts the
     neighbours of empty cell u among the empty cells and the current one (dead: none,
-    ends: one). A full board stops the search.
+    ends: one), or when it reaches a position already searched in full; positions are
+    remembered while fewer than half the engine's table rows are taken.
     """
     near = [0] * CELLS
     empty = dead = ends = 0
@@ -116,9 +139,11 @@ def search(visited: int, cell: int, count: int, budget: int | None) -> tuple[int
             dead += 1
         elif near[u] == 1:
             ends += 1
-    best = [count, []]
+    best = [max(count, floor), []]
     nodes = [0]
     path = []
+    seen: set = set()
+    room = table_rows(ENDGAME_NODES if budget is None else budget) // 2
 
     def visit(visited, cell, options, empty, dead, ends):
         for move in options:
@@ -142,10 +167,14 @@ def search(visited: int, cell: int, count: int, budget: int | None) -> tuple[int
             if not onward:
                 if count + len(path) > best[0]:
                     best[0], best[1] = count + len(path), list(path)
-                    if best[0] == CELLS:
+                    if best[0] >= ceiling:
                         raise _Stop(True)
-            elif count + len(path) + e - d - max(en - 1, 0) > best[0]:
+            elif count + len(path) + e - d - max(en - 1, 0) > best[0] and (
+                (after, move) not in seen
+            ):
                 visit(after, move, onward, e, d, en)
+            if len(seen) < room:
+                seen.add((after, move))
             path.pop()
             for t in lost:
                 near[t] += 1
@@ -197,15 +226,65 @@ def hint(path: list[int], mode: str = "hint") -> tuple[int, float, bool, int]:
     for m in open_moves:
         if n > first and Fraction(totals[m], runs[m]) >= leader - MARGIN:
             play(m, n - first)
-    rows = []
-    for m, (value, exact, _) in zip(moves, found, strict=True):
-        if not exact:
+    # complete: True (a full board found), False (refuted), None (not known)
+    value = {m: v for m, (v, exact, _) in zip(moves, found, strict=True) if exact}
+    complete = {
+        m: value[m] == CELLS if m in value else (True if proven[m] else None) for m in moves
+    }
+    for m in open_moves:
+        if proven[m]:
+            value[m] = CELLS
+    if len(moves) > 1 and not any(complete.values()):
+        decide(visited, count, moves, degrees, value, complete, runs, totals, proven, play, mode)
+
+    def key(m):
+        rank = {True: 0, None: 1, False: 2}[complete[m]]
+        return (
+            rank,
+            -(Fraction(value[m]) if m in value else Fraction(totals[m], runs[m])),
+            degrees[m],
+            m,
+        )
+
+    best = min(moves, key=key)
+    shown = value[best] if best in value else float(Fraction(totals[best], runs[best]))
+    return best, shown, best in value, sum(runs.values())
+
+
+def decide(visited, count, moves, degrees, value, complete, runs, totals, proven, play, mode):
+    """The engine's rounds for moves not known to allow a full board: more games, then
+    a search for a full board shared among them; with every move refuted, the exact best
+    count of each within the score budget. Updates ``value`` and ``complete``."""
+    undecided = sorted(
+        (m for m in moves if complete[m] is None),
+        key=lambda m: (-Fraction(totals[m], runs[m]), degrees[m], m),
+    )
+    for extra, nodes in DECIDE_ROUNDS[mode]:
+        if not undecided:
+            break
+        for m in undecided:
+            play(m, extra)
             if proven[m]:
-                value, exact = CELLS, True
+                value[m], complete[m] = CELLS, True
+                return
+        still = []
+        for m in undecided:
+            best, finished, _ = search(
+                visited | 1 << m, m, count + 1, nodes // len(undecided), floor=CELLS - 1
+            )
+            if best == CELLS:
+                value[m], complete[m] = CELLS, True
+                return
+            if finished:
+                complete[m] = False
             else:
-                value = Fraction(totals[m], runs[m])
-        complete = value == CELLS and exact
-        shown = value if exact else float(value)
-        rows.append((not complete, -value, degrees[m], m, shown, exact))
-    best = min(rows)
-    return best[3], best[4], best[5], sum(runs.values())
+                still.append(m)
+        undecided = still
+    if not undecided:
+        inexact = [m for m in moves if m not in value]
+        for m in inexact:
+            best, finished, _ = search(
+                visited | 1 << m, m, count + 1, SCORE_NODES[mode] // len(inexact), ceiling=CELLS - 1
+            )
+            if finished:
+                value[m] = best

@@ -52,6 +52,7 @@ import numpy as np
 import hamle.tour as tour
 from hamle.tour import _kernels
 from hamle.tour.board import CELLS, TARGETS
+from hamle.tour.hint import ROLLOUTS, _search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
@@ -61,6 +62,9 @@ MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
 GREEDY_SHARE = 0.7
 AIM_MS = {"hint": 2.0, "quick": 1.0}
+KEEP_STREAM = 2
+PROOF_NODES = 10_000_000
+KEEP_AIM_MS = {"hint": {"median": 2.0, "p99": 50.0}, "quick": {"median": 1.0, "p99": 20.0}}
 PEER = Path(__file__).resolve().parent / "tour_peer.js"
 
 
@@ -76,7 +80,7 @@ def latency(seconds: list[float]) -> dict:
 
 def warm_up() -> None:
     """Compile (or load from cache) every kernel the hint engine uses."""
-    for path in ([0], [44, 47, 67], list(tour.solve(tour.Position.start(0)).path[:95])):
+    for path in ([0], [44, 47, 77], list(tour.solve(tour.Position.start(0)).path[:95])):
         for mode in MODES:
             tour.hint(tour.Position(tuple(path)), mode)
     start = tour.Position.start(0)
@@ -173,8 +177,10 @@ def run_ours(paths: list, mode: str) -> tuple[list[float], list[tuple]]:
         start = perf_counter()
         h = tour.hint(position, mode)
         seconds.append(perf_counter() - start)
-        # Comparable with the peer's flat Monte Carlo: every move was played out.
-        pure = all(c.rollouts > 0 and not c.complete for c in h.candidates)
+        # Comparable with the peer's flat Monte Carlo: every move was played out, and
+        # the rounds that settle a full board (which play more games) did not run.
+        n = ROLLOUTS[mode]
+        pure = all(0 < c.rollouts <= n and c.complete is None for c in h.candidates)
         answers.append((h.move, h.value, h.exact, h.rollouts, pure))
     return seconds, answers
 
@@ -256,6 +262,85 @@ def bench_node(paths: list, ours: dict, warmup: int) -> dict | None:
     return out
 
 
+# --- keeping a full board -----------------------------------------------------------------
+
+
+def mixed_position(game: int) -> tour.Position:
+    """A position a person reaches: from a random start, each move random or of least
+    onward degree with even odds, stopped 5 to 85 moves deep (a game over before that
+    is replaced by the next draw of the same stream)."""
+    rng = np.random.default_rng([game, KEEP_STREAM])
+    while True:
+        depth = int(rng.integers(5, 86))
+        position = tour.Position.start(int(rng.integers(CELLS)))
+        while position.count <= depth and not position.over:
+            moves = position.legal_moves()
+            if rng.random() < 0.5:
+                degrees = [len(position.play(m).legal_moves()) for m in moves]
+                moves = [m for m, d in zip(moves, degrees, strict=True) if d == min(degrees)]
+            position = position.play(moves[int(rng.integers(len(moves)))])
+        if position.count == depth + 1 and not position.over:
+            return position
+
+
+def fillable(position: tour.Position) -> bool | None:
+    """Whether the board can still be filled: True with a full board found, False when
+    the search refutes it, None when ``PROOF_NODES`` do not decide."""
+    if position.count == CELLS:
+        return True
+    if position.over:
+        return False
+    state = np.array([position.seed()], np.uint64)
+    proof = np.empty(CELLS, np.int64)
+    words = (*position.words(), position.current, position.count, TARGETS)
+    if _kernels.rollouts(*words, state, 2_000, proof)[1]:
+        return True
+    best, finished, _ = _search(position, PROOF_NODES, floor=CELLS - 1)
+    return True if best == CELLS else (False if finished else None)
+
+
+def bench_keeps_tours(count: int) -> dict:
+    """Per mode, over ``count`` mixed positions: where a full board was possible before
+    the hint and not after it (lost), and the latency of the hint."""
+    positions = [mixed_position(game) for game in range(1, count + 1)]
+    before = [fillable(p) for p in positions]
+    out = {
+        "positions": count,
+        "filled_cells_median": statistics.median(p.count for p in positions),
+        "fillable_before": {str(k): before.count(k) for k in (True, False, None)},
+        "proof_nodes": PROOF_NODES,
+    }
+    for mode in MODES:
+        seconds, lost, undecided, unproven = [], [], 0, 0
+        gc.collect()
+        for position, possible in zip(positions, before, strict=True):
+            fresh = tour.Position(position.path)
+            start = perf_counter()
+            h = tour.hint(fresh, mode)
+            seconds.append(perf_counter() - start)
+            if possible is not True:
+                continue
+            chosen = next(c for c in h.candidates if c.move == h.move)
+            unproven += chosen.complete is None
+            after = fillable(position.play(h.move))
+            undecided += after is None
+            if after is False:
+                lost.append(" ".join(tour.GRID.name(c) for c in position.path))
+        out[mode] = {
+            "lost": len(lost),
+            "lost_positions": lost[:20],
+            "undecided_after": undecided,
+            "hint_without_proof": unproven,
+            **latency(seconds),
+            "p99_ms": round(float(np.percentile(np.array(seconds) * 1e3, 99)), 4),
+            "aim_ms": KEEP_AIM_MS[mode],
+            "meets_aim": len(lost) == 0
+            and float(np.median(seconds)) * 1e3 < KEEP_AIM_MS[mode]["median"]
+            and float(np.percentile(seconds, 99)) * 1e3 < KEEP_AIM_MS[mode]["p99"],
+        }
+    return out
+
+
 def bench_speed(paths: list, baseline_every: int, node_warmup: int) -> dict:
     ours = {mode: run_ours(paths, mode) for mode in MODES}
     out = {}
@@ -285,8 +370,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/tour.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
+    parser.add_argument("--keep-positions", type=int, default=2000)
+    parser.add_argument("--only-keep", action="store_true", help="only the keeping section")
     args = parser.parse_args()
     human_games, hint_games = (6, 2) if args.quick else (60, 12)
+    keep = 100 if args.quick else args.keep_positions
+    if args.only_keep:
+        warm_up()
+        write_report({"machine": machine(), "keeps_tours": bench_keeps_tours(keep)}, args.out)
+        return 0
     warm_up()
     paths, games = build_positions(human_games, hint_games)
     report = {
@@ -300,12 +392,15 @@ def main() -> int:
             **bench_speed(paths, 4 if args.quick else 12, 100 if args.quick else 500),
         },
     }
+    report["keeps_tours"] = bench_keeps_tours(keep)
     report["machine"]["load_average_1_min_at_end"] = round(os.getloadavg()[0], 2)
     quality, speed = report["quality"], report["speed"]
     report["aims"] = {
         "hint_median_under_2_ms": speed["hint"]["meets_aim"],
         "quick_median_under_1_ms": speed["quick"]["meets_aim"],
         "all_100_starts_reach_100": quality["hint"]["complete"] == CELLS,
+        "no_full_board_lost_hint": report["keeps_tours"]["hint"]["meets_aim"],
+        "no_full_board_lost_quick": report["keeps_tours"]["quick"]["meets_aim"],
     }
     baseline, node = speed["baseline"], speed["node_peer"]
     report["checks_passed"] = baseline["baseline_agrees"] and (

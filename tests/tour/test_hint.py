@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import importlib
+import itertools
 import random
 from fractions import Fraction
 
@@ -59,16 +60,20 @@ def endgame_positions(n: int = 120) -> tuple[Position, ...]:
     return tuple(Position(tuple(ref.endgame_path(rand, 89))) for _ in range(n))
 
 
-def kernel_totals(after: Position) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """{n: (sum of the first n games, first full board among them)} for n = 30 and 120,
-    from ``after``'s own stream, the way the spec says a candidate's rollouts run."""
+def kernel_totals(after: Position, *counts: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """{n: (sum of the first n games, first full board among them)} for n = 30 and 120
+    and ``counts``, from ``after``'s own stream, the way the spec says a candidate's
+    rollouts run (one stream however the games are split into calls)."""
     state = np.array([after.seed()], np.uint64)
     proof = np.empty(100, np.int64)
-    t30, p30 = k.rollouts(*after.words(), after.current, after.count, TARGETS, state, 30, proof)
-    first = tuple(int(c) for c in proof[:p30])
-    t90, p90 = k.rollouts(*after.words(), after.current, after.count, TARGETS, state, 90, proof)
-    out = {30: (int(t30), first)}
-    out[120] = (int(t30 + t90), first or tuple(int(c) for c in proof[:p90]))
+    out, total, first, played = {}, 0, (), 0
+    for n in sorted({30, 120, *counts}):
+        t, p = k.rollouts(
+            *after.words(), after.current, after.count, TARGETS, state, n - played, proof
+        )
+        total, played = total + int(t), n
+        first = first or tuple(int(c) for c in proof[:p])
+        out[n] = (total, first)
     return out
 
 
@@ -92,10 +97,15 @@ def check_invariants(position: Position, h) -> None:
         if c.complete:
             assert c.value == 100 and c.exact
             check_tour(position, c)
-        elif c.complete is False:
-            assert c.exact and c.value < 100 and c.tour == ()
+        elif c.complete is False:  # refuted: exact best count, or only the search's no
+            assert c.value < 100 and c.tour == ()
         else:
             assert not c.exact and c.tour == ()
+    # A move proven to allow a full board first, then a move not known not to.
+    rank = {True: 0, None: 1, False: 2}
+    assert rank[chosen.complete] == min(rank[c.complete] for c in h.candidates)
+    if len(h.candidates) > 1 and not any(c.complete for c in h.candidates):
+        assert all(c.complete is False for c in h.candidates) or h.rollouts
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(1, 99), st.sampled_from(["hint", "quick"]))
@@ -111,8 +121,12 @@ def test_hint_invariants_on_random_positions(seed, stop, mode):
     check_invariants(position, h)
     if h.rollouts:
         n = {"hint": 120, "quick": 30}[mode]
-        assert max(c.rollouts for c in h.candidates) == n
-        assert {c.rollouts for c in h.candidates} <= {0, 30, n}
+        # The rounds that settle a full board add their games to the moves still open.
+        extra = list(itertools.accumulate(e for e, _ in hint_module.DECIDE_ROUNDS[mode]))
+        assert max(c.rollouts for c in h.candidates) >= n
+        assert {c.rollouts for c in h.candidates} <= {0, 30, n} | {
+            base + e for base in (30, n) for e in extra
+        }
         # Only moves the search did not settle are played out.
         assert all(c.exact for c in h.candidates if c.rollouts == 0)
 
@@ -162,11 +176,8 @@ def test_docstring_position_and_tie_break():
 
 
 def budgeted_search(after: Position) -> tuple[int, bool]:
-    path = np.empty(100, np.int64)
-    best, finished, _ = k.search(
-        *after.words(), after.current, after.count, TARGETS, hint_module.EXACT_BUDGET, path
-    )
-    return int(best), bool(finished)
+    best, finished, _ = hint_module._search(after, hint_module.EXACT_BUDGET)
+    return best, finished
 
 
 def test_a_full_board_found_by_search_settles_the_hint():
@@ -212,10 +223,10 @@ def test_monte_carlo_hint_mode():
             if c.rollouts == 0:
                 assert c.exact  # settled by the search: no rollouts
                 continue
-            runs = kernel_totals(position.play(c.move))
+            runs = kernel_totals(position.play(c.move), c.rollouts)
             total, proof = runs[c.rollouts]
             firsts[c.move] = Fraction(runs[30][0], 30)
-            values[c.move] = Fraction(total, c.rollouts) if not c.exact else Fraction(100)
+            values[c.move] = Fraction(total, c.rollouts) if not c.exact else Fraction(c.value)
             if c.tour and not c.exact:
                 pytest.fail("a tour is a proof: the candidate must be exact")
             if not c.exact:
@@ -229,14 +240,17 @@ def test_monte_carlo_hint_mode():
             if c.move not in firsts:
                 continue
             expected = 120 if firsts[c.move] >= leader - 2 else 30
-            assert c.rollouts == expected, (position.path, c.move)
+            extra = itertools.accumulate(e for e, _ in hint_module.DECIDE_ROUNDS["hint"])
+            assert c.rollouts - expected in {0, *extra}, (position.path, c.move)
             dropped += expected == 30
             kept += expected == 120
-        # Choice: a proven full board first, then the highest value (exact, or the mean of
-        # the rollouts), smaller onward degree, smaller cell index.
-        complete = [c for c in h.candidates if c.complete]
-        pool = complete or list(h.candidates)
-        best = min(pool, key=lambda c: (-values[c.move], c.degree, c.move))
+        # Choice: a proven full board first, then a move not refuted, then the highest
+        # value (exact, or the mean of the rollouts), smaller onward degree, smaller cell.
+        rank = {True: 0, None: 1, False: 2}
+        best = min(
+            h.candidates,
+            key=lambda c: (rank[c.complete], -values[c.move], c.degree, c.move),
+        )
         assert h.move == best.move, position.path
     assert dropped and kept
 
@@ -261,7 +275,9 @@ TIED_MEANS = [
 
 
 @pytest.mark.parametrize(("mode", "path", "pair"), TIED_MEANS)
-def test_monte_carlo_ties_go_to_the_smaller_onward_degree(mode, path, pair):
+def test_monte_carlo_ties_go_to_the_smaller_onward_degree(mode, path, pair, monkeypatch):
+    # With no deciding search, the means alone choose (here they tie).
+    monkeypatch.setattr(hint_module, "DECIDE_ROUNDS", {"hint": (), "quick": ()})
     start, *moves = path.split()
     position = Position.from_moves(start, moves)
     h = hint(position, mode)
@@ -279,31 +295,31 @@ def test_monte_carlo_quick_mode_matches_the_python_twin():
         check_invariants(position, h)
         assert h.mode == "quick"
         played = [c for c in h.candidates if c.rollouts]
-        assert all(c.rollouts == 30 for c in played) and played
+        extra = itertools.accumulate(e for e, _ in hint_module.DECIDE_ROUNDS["quick"])
+        assert played and {c.rollouts for c in played} <= {30, *(30 + e for e in extra)}
         assert all(c.exact for c in h.candidates if not c.rollouts)
-        assert h.rollouts == 30 * len(played)
+        assert h.rollouts == sum(c.rollouts for c in played)
         for c in played:
             after = position.play(c.move)
             total, proof = ref.rollouts(
-                set(after.path), after.current, after.count, ref.Mulberry32(after.seed()), 30
+                set(after.path),
+                after.current,
+                after.count,
+                ref.Mulberry32(after.seed()),
+                c.rollouts,
             )
             if not c.exact:
-                assert c.value == total / 30 and not proof
+                assert c.value == total / c.rollouts and not proof
             elif proof and c.complete:
                 assert len(c.tour) == 100 - after.count
 
 
 def test_exact_candidates_in_monte_carlo_positions_are_exact():
-    budget = hint_module.EXACT_BUDGET
     checked = 0
     for position in monte_carlo_positions():
         for c in hint(position).candidates:
             if c.exact and not c.complete:
-                after = position.play(c.move)
-                path = np.empty(100, np.int64)
-                best, finished, _ = k.search(
-                    *after.words(), after.current, after.count, TARGETS, budget, path
-                )
+                best, finished, _ = hint_module._search(position.play(c.move), 10**6)
                 assert finished and c.value == best
                 checked += 1
     assert checked
@@ -482,3 +498,60 @@ def test_combo_counts_moves_matching_the_quick_hint():
     assert combo == Combo(3, 3)
     other = next(m for m in p.legal_moves() if m != hint(p, "quick").move)
     assert combo.after(p, other) == Combo(0, 3)
+
+
+# --- keeping a full board ---------------------------------------------------------------
+
+# A position from a person's game where the quick and the full hint once pointed at C3,
+# after which the board can no longer be filled (C3 is worth 99 at best), while C9 still
+# fills it.
+LOST_ONCE = (
+    "I2 G4 E2 H2 J4 J1 G1 D1 A1 A4 D4 B2 B5 B8 D10 F8 H10 J8 H6 H9 J7 G7 I9 I6 I3 G5 E3 C1 "
+    "A3 A6 C8 A10 A7 C5 C2 F2 H4 F6 F9 D7 B9 E9 E6 C4 A2 A5 A8 D8 B6 B3 D5 D2 G2 E4 C6"
+)
+
+
+@pytest.mark.parametrize("mode", ["hint", "quick"])
+def test_the_hint_keeps_a_full_board_that_exists(mode):
+    start, *moves = LOST_ONCE.split()
+    position = Position.from_moves(start, moves)
+    h = hint(position, mode)
+    check_invariants(position, h)
+    by_name = {GRID.name(c.move): c for c in h.candidates}
+    assert h.move_name == "C9" and by_name["C9"].complete
+    check_tour(position, by_name["C9"])
+    assert by_name["C3"].complete is False and by_name["C3"].value == 99
+    best, finished, _ = hint_module._search(position.play("C3"), 10**7, floor=99)
+    assert finished and best == 99  # C3 really loses the full board
+
+
+# Every move here is refuted; the search settles each one's best count exactly.
+ALL_REFUTED = (
+    "F6 D8 B10 E10 H10 J8 G8 I10 F10 C10 A8 A5 A2 C4 C1 A3 A6 A9 C7 F7 H9 J7 J10 H8 H5 J3 "
+    "G3 I5 F5 D7 B9 E9 G7 G4 G1 J1 J4 H6 F4 H2 E2 B2 B5 B8 D6 D3 F1 I1 I4 I7 G9 E7 G5 I3 I6 "
+    "I9 F9 H7 J9 J6 G6 I8 G10 E8 E5 C3 C6 C9 A7"
+)
+
+
+@pytest.mark.parametrize("mode", ["hint", "quick"])
+def test_with_no_full_board_left_the_hint_maximises_the_exact_count(mode):
+    start, *moves = ALL_REFUTED.split()
+    position = Position.from_moves(start, moves)
+    h = hint(position, mode)
+    check_invariants(position, h)
+    assert all(c.complete is False and c.exact for c in h.candidates)
+    for c in h.candidates:
+        best, finished, _ = hint_module._search(position.play(c.move), 10**7)
+        assert finished and c.value == best < 100
+    assert h.value == max(c.value for c in h.candidates) and h.exact
+    assert any(c.rollouts > 0 for c in h.candidates)  # not all settled by the first search
+
+
+def test_solve_proves_the_best_count_where_no_full_board_is_left():
+    start, *moves = ALL_REFUTED.split()
+    position = Position.from_moves(start, moves)
+    solution = solve(position)
+    best = max(c.value for c in hint(position).candidates)
+    assert (solution.complete, solution.proven, solution.score) == (False, True, best)
+    assert solution.path[: position.count] == position.path
+    assert Position(solution.path).over

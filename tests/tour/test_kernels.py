@@ -254,10 +254,13 @@ def endgames(seed: int, n: int) -> list[tuple[set[int], int, int]]:
     return out
 
 
-def kernel_search(visited, current, count, budget):
+def kernel_search(visited, current, count, budget, floor=0, ceiling=100, rows=0):
     lo, hi = kernel_words(visited)
     path = np.full(100, -7, np.int64)
-    best, finished, length = k.search(lo, hi, current, count, TARGETS, budget, path)
+    seen = np.zeros((rows, 3), np.uint64)
+    best, finished, length = k.search(
+        lo, hi, current, count, TARGETS, budget, path, floor, ceiling, seen
+    )
     return int(best), bool(finished), [int(c) for c in path[:length]]
 
 
@@ -313,3 +316,41 @@ def test_search_with_no_move_left():
     visited = {0, 30, 3, 22}
     assert kernel_search(visited, 0, 4, BIG) == (4, True, [])
     assert ref.best_final(set(visited), 0, 4) == 4
+
+
+@pytest.mark.parametrize("rows", [0, 16, 4096])
+def test_search_with_a_floor_decides_a_full_board(rows):
+    # floor 99: only a full board beats it; the answer is whether one exists, with the
+    # remembered positions (a tiny table, a roomy one) or without.
+    outcomes = set()
+    for visited, current, count in endgames(40 + rows, 60):
+        best, finished, moves = kernel_search(visited, current, count, BIG, floor=99, rows=rows)
+        truth = ref.best_final(set(visited), current, count)
+        assert finished
+        assert (best == 100) == (truth == 100)
+        if best == 100:
+            assert ref.is_continuation(visited, current, moves) and len(moves) == 100 - count
+        else:
+            assert best == 99 and moves == []
+        outcomes.add(truth == 100)
+    assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("rows", [16, 1024])
+def test_remembered_positions_do_not_change_the_answer(rows):
+    for visited, current, count in endgames(7 + rows, 60):
+        plain = kernel_search(visited, current, count, BIG)
+        best, finished, moves = kernel_search(visited, current, count, BIG, rows=rows)
+        assert finished and best == plain[0] == ref.best_final(set(visited), current, count)
+        assert ref.is_continuation(visited, current, moves) and len(moves) == best - count
+
+
+def test_search_stops_at_its_ceiling():
+    # A ceiling under the best count stops the search at the first count reaching it.
+    for visited, current, count in endgames(3, 80):
+        truth = ref.best_final(set(visited), current, count)
+        if truth - count < 3:
+            continue
+        best, finished, moves = kernel_search(visited, current, count, BIG, ceiling=truth - 1)
+        assert finished and best in (truth - 1, truth)
+        assert ref.is_continuation(visited, current, moves) and len(moves) == best - count

@@ -103,17 +103,24 @@ def rollouts(lo, hi, cell, count, targets, state, n, proof):
 
 
 @njit(cache=True)
-def search(lo, hi, cell, count, targets, budget, best_path):
-    """Depth-first search for the highest final count, moves of least onward degree
-    first. Returns (best count, finished, length of the best continuation written to
-    ``best_path``); ``finished`` is False when ``budget`` nodes ran out first. A full
-    board (count 100) ends the search at once.
+def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen):
+    """Depth-first search for the highest final count above ``floor``, moves of least
+    onward degree first. Returns (best count, finished, length of the best continuation
+    written to ``best_path``): best is ``max(count, floor)`` with length 0 when nothing
+    beats it; ``finished`` is False when ``budget`` nodes ran out first. Reaching
+    ``ceiling`` (100, or less when more is known to be out of reach) ends the search.
+    ``floor`` 99 asks only whether the board can be filled.
 
     A branch is cut when it cannot beat the best count so far. The bound: every empty
     cell needs a neighbour among the empty cells and the current one (jumps are
     reversible), and a cell with only one such neighbour can only be filled last.
     ``near[u]`` keeps that neighbour count for every empty cell; a move from c changes
     it only for c's other empty neighbours, which lose c.
+
+    ``seen`` (rows of lo, hi, current; a power of two of them, or none) remembers
+    positions whose every branch was searched without beating the best: reached again
+    by another move order, they are cut. It is open addressing that stops taking new
+    positions once half full, so a search's result does not depend on collisions.
     """
     lo = np.uint64(lo)
     hi = np.uint64(hi)
@@ -137,12 +144,19 @@ def search(lo, hi, cell, count, targets, budget, best_path):
     tried = np.zeros(FULL + 1, np.int64)
     head = np.empty(FULL + 1, np.int64)
     path = np.empty(FULL, np.int64)
-    best = count
+    best = max(count, floor)
     best_length = 0
     nodes = 0
     depth = 0
+    stored = 0
     head[0] = cell
-    n_options[0] = _order(lo, hi, cell, targets, options[0])
+    free = np.zeros(FULL, np.int64)  # empty neighbours of every cell
+    for u in range(FULL):
+        for k in range(width):
+            t = targets[u, k]
+            if t >= 0 and _filled(lo, hi, t) == 0:
+                free[u] += 1
+    n_options[0] = _order(lo, hi, cell, targets, free, options[0])
     while depth >= 0:
         if tried[depth] < n_options[depth]:
             move = options[depth, tried[depth]]
@@ -151,6 +165,10 @@ def search(lo, hi, cell, count, targets, budget, best_path):
             if nodes > budget:
                 return best, False, best_length
             lo, hi = _fill(lo, hi, move)
+            for k in range(width):
+                t = targets[move, k]
+                if t >= 0:
+                    free[t] -= 1
             empty -= 1
             if near[move] == 1:
                 ends -= 1
@@ -169,18 +187,27 @@ def search(lo, hi, cell, count, targets, budget, best_path):
             depth += 1
             head[depth] = move
             tried[depth] = 0
-            n_options[depth] = _order(lo, hi, move, targets, options[depth])
+            n_options[depth] = _order(lo, hi, move, targets, free, options[depth])
             if n_options[depth] == 0:
                 reached = count + depth
                 if reached > best:
                     best = reached
                     best_length = depth
                     best_path[:depth] = path[:depth]
-                    if best == FULL:
+                    if best >= ceiling:
                         return best, True, best_length
             elif count + depth + empty - dead - max(ends - 1, 0) <= best:
                 n_options[depth] = 0
+            elif _slot(seen, lo, hi, move) < 0:
+                n_options[depth] = 0
         else:
+            if depth > 0 and 2 * (stored + 1) <= seen.shape[0]:
+                slot = _slot(seen, lo, hi, head[depth])
+                if slot >= 0:
+                    seen[slot, 0] = lo
+                    seen[slot, 1] = hi
+                    seen[slot, 2] = head[depth]
+                    stored += 1
             depth -= 1
             if depth < 0:
                 break
@@ -197,22 +224,43 @@ def search(lo, hi, cell, count, targets, budget, best_path):
                     ends -= 1
                 near[t] += 1
             lo, hi = _empty(lo, hi, move)
+            for k in range(width):
+                t = targets[move, k]
+                if t >= 0:
+                    free[t] += 1
             empty += 1
             if near[move] == 1:
                 ends += 1
     return best, True, best_length
 
 
+@njit(cache=True, inline="always")
+def _slot(seen, lo, hi, cell):
+    """Where (lo, hi, cell) is or would go in ``seen``: -1 when it is there already
+    (or ``seen`` has no rows), else the free row that would take it."""
+    if seen.shape[0] == 0:
+        return 0
+    mixed = lo * np.uint64(0x9E3779B97F4A7C15) ^ hi * np.uint64(0xC2B2AE3D27D4EB4F)
+    mixed ^= np.uint64(cell) * np.uint64(0x165667B19E3779F9)
+    slot = np.int64((mixed >> np.uint64(32)) & np.uint64(seen.shape[0] - 1))
+    while seen[slot, 0] != 0 or seen[slot, 1] != 0:
+        if seen[slot, 0] == lo and seen[slot, 1] == hi and seen[slot, 2] == np.uint64(cell):
+            return -1
+        slot = (slot + 1) & (seen.shape[0] - 1)
+    return slot
+
+
 @njit(cache=True)
-def _order(lo, hi, cell, targets, out):
-    """Legal moves from ``cell`` into ``out``, least onward degree first (stable)."""
+def _order(lo, hi, cell, targets, free, out):
+    """Legal moves from ``cell`` into ``out``, least onward degree (``free``) first,
+    stable."""
     degrees = np.empty(targets.shape[1], np.int64)
     n = 0
     for k in range(targets.shape[1]):
         t = targets[cell, k]
         if t < 0 or _filled(lo, hi, t):
             continue
-        d = _degree(lo, hi, t, targets)
+        d = free[t]
         i = n
         while i > 0 and degrees[i - 1] > d:
             degrees[i] = degrees[i - 1]

@@ -7,9 +7,16 @@ played out N times with Warnsdorff's rule (hint: 120, quick: 30) from its own Mu
 stream, seeded by that position; after 30 games a move more than ``MARGIN`` below the
 leader's mean is dropped. A rollout that fills the board is also a proof.
 
-Choice: a move proven to allow a full board; else the highest value, exact where the
-search finished and the mean of the rollouts elsewhere (moves settled by the search get no
-rollouts); ties go to the smaller onward degree, then the smaller cell index.
+A hint must not throw away a full board. So when several moves remain and none is proven
+to allow one, rounds settle the open moves, the best mean first (``DECIDE_ROUNDS``: more
+games for each, then a search for a full board shared among them), until one is proven
+or every one is refuted; with every move refuted, a search for each move's exact best
+count follows (``SCORE_NODES``). Budgets are node counts, so a position always gets the
+same hint; a move still open says ``complete: None`` rather than claim anything.
+
+Choice: a move proven to allow a full board; else one not refuted; else any. Among those,
+the highest value, exact where a search finished and the mean of the rollouts elsewhere;
+ties go to the smaller onward degree, then the smaller cell index.
 
 >>> h = hint(Position.from_moves("A1", ["D1", "D4"]), "quick")
 >>> h.move_name, h.value, h.exact
@@ -18,7 +25,7 @@ rollouts); ties go to the smaller onward degree, then the smaller cell index.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -31,6 +38,17 @@ FIRST_ROUND = 30
 MARGIN = 2  # cells
 ENDGAME = 12  # fewer empty cells than this: exact search without a budget
 EXACT_BUDGET = 1_000  # search nodes per move otherwise
+# When no move is proven to allow a full board: rounds until one is (then it is the hint)
+# or all are refuted. Each round: more games for every move still open, then search
+# nodes shared by them.
+DECIDE_ROUNDS = {
+    "hint": ((60, 4_000), (120, 40_000), (240, 160_000)),
+    "quick": ((30, 2_000), (60, 15_000), (120, 60_000)),
+}
+# When every move is refuted: search nodes, shared by the moves, for their exact best.
+SCORE_NODES = {"hint": 60_000, "quick": 20_000}
+SEEN_ROWS = 1 << 17
+ENDGAME_NODES = 1 << 12  # sizes the table of an endgame search (it has no budget)
 
 
 @dataclass(frozen=True)
@@ -116,47 +134,115 @@ def hint(position: Position, mode: str = "hint") -> Hint:
     return _monte_carlo(after, moves, found, ROLLOUTS[mode], mode)
 
 
-def _monte_carlo(after: dict[int, Position], moves, found, n: int, mode: str) -> Hint:
-    """Rollouts for the moves the search did not settle; exact moves keep their value."""
-    from . import _kernels
+class _Playouts:
+    """Warnsdorff games from each move's position, on that position's own stream."""
 
-    open_moves = [m for m, (_, exact, _) in zip(moves, found, strict=True) if not exact]
-    totals = dict.fromkeys(open_moves, 0)
-    runs = dict.fromkeys(open_moves, 0)
-    proofs = dict.fromkeys(open_moves, ())
-    states = {m: np.array([after[m].seed()], np.uint64) for m in open_moves}
+    def __init__(self, after: dict[int, Position], moves) -> None:
+        self.after = after
+        self.totals = dict.fromkeys(moves, 0)
+        self.runs = dict.fromkeys(moves, 0)
+        self.proofs = dict.fromkeys(moves, ())
+        self.states = {m: np.array([after[m].seed()], np.uint64) for m in moves}
 
-    def play(move: int, count: int) -> None:
-        start = after[move]
+    def play(self, move: int, count: int) -> None:
+        from . import _kernels
+
+        start = self.after[move]
         proof = np.empty(CELLS, np.int64)
         total, proved = _kernels.rollouts(
-            *start.words(), start.current, start.count, TARGETS, states[move], count, proof
+            *start.words(), start.current, start.count, TARGETS, self.states[move], count, proof
         )
-        totals[move] += int(total)
-        runs[move] += count
-        if proved and not proofs[move]:
-            proofs[move] = tuple(int(c) for c in proof[:proved])
+        self.totals[move] += int(total)
+        self.runs[move] += count
+        if proved and not self.proofs[move]:
+            self.proofs[move] = tuple(int(c) for c in proof[:proved])
 
+    def mean(self, move: int) -> Fraction:
+        return Fraction(self.totals[move], self.runs[move])
+
+    def candidate(self, move: int, degree: int) -> Candidate:
+        """The move valued by its games: exact (a full board) once one filled it."""
+        tour = self.proofs[move]
+        value = CELLS if tour else float(self.mean(move))
+        return Candidate(
+            move, value, bool(tour), True if tour else None, self.runs[move], degree, tour
+        )
+
+
+def _monte_carlo(after: dict[int, Position], moves, found, n: int, mode: str) -> Hint:
+    """Rollouts for the moves the search did not settle; exact moves keep their value."""
+    open_moves = [m for m, (_, exact, _) in zip(moves, found, strict=True) if not exact]
+    games = _Playouts(after, open_moves)
     first = min(FIRST_ROUND, n)
     for move in open_moves:
-        play(move, first)
-    leader = max(Fraction(totals[m], runs[m]) for m in open_moves)
+        games.play(move, first)
+    leader = max(games.mean(m) for m in open_moves)
     for move in open_moves:
-        if n > first and Fraction(totals[move], runs[move]) >= leader - MARGIN:
-            play(move, n - first)
-    keys, candidates = {}, []
-    for move, (value, exact, tour) in zip(moves, found, strict=True):
-        if not exact:
-            tour = proofs[move]
-            exact = bool(tour)
-            value = CELLS if exact else float(Fraction(totals[move], runs[move]))
-        keys[move] = Fraction(value) if exact else Fraction(totals[move], runs[move])
-        complete = _verdict(value, exact)
-        degree = _degree(after[move])
-        candidates.append(Candidate(move, value, exact, complete, runs.get(move, 0), degree, tour))
-    best = min(candidates, key=lambda c: (not c.complete, -keys[c.move], c.degree, c.move))
-    total_runs = sum(runs.values())
+        if n > first and games.mean(move) >= leader - MARGIN:
+            games.play(move, n - first)
+    candidates = [
+        games.candidate(move, _degree(after[move]))
+        if not exact
+        else Candidate(move, value, exact, _verdict(value, exact), 0, _degree(after[move]), tour)
+        for move, (value, exact, tour) in zip(moves, found, strict=True)
+    ]
+    if len(candidates) > 1 and not any(c.complete for c in candidates):
+        candidates = _decide(after, candidates, games, mode)
+
+    def key(c: Candidate) -> tuple:
+        value = Fraction(c.value) if c.exact else games.mean(c.move)
+        return (_rank(c), -value, c.degree, c.move)
+
+    best = min(candidates, key=key)
+    total_runs = sum(c.rollouts for c in candidates)
     return Hint(mode, best.move, best.value, best.exact, total_runs, tuple(candidates))
+
+
+def _rank(candidate: Candidate) -> int:
+    """Proven to allow a full board first, then not known, then proven not to."""
+    return {True: 0, None: 1, False: 2}[candidate.complete]
+
+
+def _decide(after: dict[int, Position], candidates: list, games: _Playouts, mode: str) -> list:
+    """Settle the moves not known to allow a full board or not, the most promising
+    first, in the rounds of ``DECIDE_ROUNDS`` (more games for each move still open, then
+    a search shared among them), until one is proven (and becomes the hint) or every one
+    is refuted; then, with every move refuted, the exact best count of each where
+    ``SCORE_NODES`` suffice."""
+    by_move = {c.move: c for c in candidates}
+    undecided = sorted(
+        (c.move for c in candidates if c.complete is None),
+        key=lambda m: (-games.mean(m), by_move[m].degree, m),
+    )
+    for extra, nodes in DECIDE_ROUNDS[mode]:
+        if not undecided:
+            break
+        for move in undecided:
+            games.play(move, extra)
+            by_move[move] = games.candidate(move, by_move[move].degree)
+            if by_move[move].complete:
+                return [by_move[c.move] for c in candidates]
+        still = []
+        for move in undecided:
+            _, finished, tour = _search(after[move], nodes // len(undecided), floor=CELLS - 1)
+            c = by_move[move]
+            if tour:
+                by_move[move] = replace(c, value=CELLS, exact=True, complete=True, tour=tour)
+                return [by_move[c.move] for c in candidates]
+            if finished:
+                by_move[move] = replace(c, complete=False)
+            else:
+                still.append(move)
+        undecided = still
+    if not undecided:
+        inexact = [c for c in by_move.values() if not c.exact]
+        for c in inexact:
+            value, finished, _ = _search(
+                after[c.move], SCORE_NODES[mode] // len(inexact), ceiling=CELLS - 1
+            )
+            if finished:
+                by_move[c.move] = replace(c, value=value, exact=True)
+    return [by_move[c.move] for c in candidates]
 
 
 def _verdict(value: float, exact: bool) -> bool | None:
@@ -169,14 +255,32 @@ def _degree(after: Position) -> int:
     return len(after.legal_moves())
 
 
-def _search(position: Position, budget: int | None) -> tuple[int, bool, tuple[int, ...]]:
-    """(best final count found, whether the search finished, a full tour if found)."""
+def _search(
+    position: Position, budget: int | None, floor: int = 0, ceiling: int = CELLS
+) -> tuple[int, bool, tuple[int, ...]]:
+    """(best final count found, whether the search finished, a full tour if found);
+    ``floor`` and ``ceiling`` as in ``_kernels.search``."""
     from . import _kernels  # numba: imported when a hint is computed, not with the package
 
     path = np.empty(CELLS, np.int64)
     limit = np.iinfo(np.int64).max if budget is None else budget
     best, finished, length = _kernels.search(
-        *position.words(), position.current, position.count, TARGETS, limit, path
+        *position.words(),
+        position.current,
+        position.count,
+        TARGETS,
+        limit,
+        path,
+        floor,
+        ceiling,
+        seen_table(ENDGAME_NODES if budget is None else budget),
     )
     tour = tuple(int(c) for c in path[:length]) if best == CELLS else ()
     return int(best), bool(finished), tour
+
+
+def seen_table(budget: int, most: int = SEEN_ROWS) -> np.ndarray:
+    """An empty table of searched positions for a search of ``budget`` nodes: at least
+    twice as many rows (a power of two), at most ``most``."""
+    rows = 1 << max(4, min(most, 2 * budget).bit_length())
+    return np.zeros((min(rows, most), 3), np.uint64)

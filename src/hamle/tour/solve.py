@@ -16,6 +16,7 @@ from .board import CELLS, GRID, TARGETS, Position
 
 SOLVE_ROLLOUTS = 20_000
 SOLVE_BUDGET = 20_000_000
+SOLVE_SEEN_ROWS = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ class Solution:
 
 def solve(position: Position) -> Solution:
     """Warnsdorff games from the position's own stream first (they find full boards
-    fast), then an exhaustive depth-first search within SOLVE_BUDGET nodes."""
+    fast), then a depth-first search for a full board, then for the best count; each
+    search gets half of SOLVE_BUDGET nodes."""
     from . import _kernels  # numba: imported on first use, not with the package
 
     if position.over:
@@ -57,9 +59,29 @@ def solve(position: Position) -> Solution:
     )
     if proved:
         return Solution(position.path + tuple(int(c) for c in proof[:proved]), True)
+    best, refuted, moves = _search(position, SOLVE_BUDGET // 2, floor=CELLS - 1)
+    if best == CELLS:
+        return Solution(position.path + moves, True)
+    ceiling = CELLS - 1 if refuted else CELLS
+    _, finished, moves = _search(position, SOLVE_BUDGET // 2, ceiling=ceiling)
+    return Solution(position.path + moves, finished)
+
+
+def _search(position: Position, budget: int, floor: int = 0, ceiling: int = CELLS):
+    """(best count, finished, best continuation) of ``_kernels.search``."""
+    from . import _kernels
+    from .hint import seen_table
+
     path = np.empty(CELLS, np.int64)
     best, finished, length = _kernels.search(
-        *position.words(), position.current, position.count, TARGETS, SOLVE_BUDGET, path
+        *position.words(),
+        position.current,
+        position.count,
+        TARGETS,
+        budget,
+        path,
+        floor,
+        ceiling,
+        seen_table(budget, SOLVE_SEEN_ROWS),
     )
-    moves = tuple(int(c) for c in path[:length])
-    return Solution(position.path + moves, bool(finished) or best == CELLS)
+    return int(best), bool(finished), tuple(int(c) for c in path[:length])
