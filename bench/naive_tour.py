@@ -29,11 +29,12 @@ MARGIN = 2
 ENDGAME = 12
 EXACT_BUDGET = 1000
 DECIDE_ROUNDS = {
-    "hint": ((60, 4_000), (120, 40_000), (240, 160_000)),
-    "quick": ((30, 2_000), (60, 15_000), (120, 60_000)),
+    "hint": ((60, 4_000), (120, 40_000), (240, 300_000)),
+    "quick": ((20, 2_000), (40, 15_000), (60, 80_000)),
 }
 SCORE_NODES = {"hint": 60_000, "quick": 20_000}
 SEEN_ROWS = 1 << 17
+SEEN_EMPTY = 10
 ENDGAME_NODES = 1 << 12
 
 TARGETS = []
@@ -118,6 +119,8 @@ def search(
     budget: int | None,
     floor: int = 0,
     ceiling: int = CELLS,
+    seen: set | None = None,
+    rows: int | None = None,
 ) -> tuple[int, bool, list]:
     """(best final count above ``floor``, finished within ``budget`` nodes, best
     continuation); reaching ``ceiling`` stops the search.
@@ -125,8 +128,10 @@ def search(
     Depth-first, least onward degree first; a branch is cut when ``count + empty - dead
     - max(ends - 1, 0)`` cannot beat the best so far, where ``near[u]`` counts the
     neighbours of empty cell u among the empty cells and the current one (dead: none,
-    ends: one), or when it reaches a position already searched in full; positions are
-    remembered while fewer than half the engine's table rows are taken.
+    ends: one), or when it reaches a position already searched in full; positions with
+    at least ``SEEN_EMPTY`` empty cells are remembered in ``seen`` (new by default)
+    while fewer than half its ``rows`` (the engine's table for the budget by default)
+    are taken.
     """
     near = [0] * CELLS
     empty = dead = ends = 0
@@ -142,8 +147,8 @@ def search(
     best = [max(count, floor), []]
     nodes = [0]
     path = []
-    seen: set = set()
-    room = table_rows(ENDGAME_NODES if budget is None else budget) // 2
+    seen = set() if seen is None else seen
+    room = (rows or table_rows(ENDGAME_NODES if budget is None else budget)) // 2
 
     def visit(visited, cell, options, empty, dead, ends):
         for move in options:
@@ -170,10 +175,10 @@ def search(
                     if best[0] >= ceiling:
                         raise _Stop(True)
             elif count + len(path) + e - d - max(en - 1, 0) > best[0] and (
-                (after, move) not in seen
+                e < SEEN_EMPTY or (after, move) not in seen
             ):
                 visit(after, move, onward, e, d, en)
-            if len(seen) < room:
+            if e >= SEEN_EMPTY and len(seen) < room:
                 seen.add((after, move))
             path.pop()
             for t in lost:
@@ -259,6 +264,7 @@ def decide(visited, count, moves, degrees, value, complete, runs, totals, proven
         (m for m in moves if complete[m] is None),
         key=lambda m: (-Fraction(totals[m], runs[m]), degrees[m], m),
     )
+    seen, rows = set(), table_rows(sum(nodes for _, nodes in DECIDE_ROUNDS[mode]))
     for extra, nodes in DECIDE_ROUNDS[mode]:
         if not undecided:
             break
@@ -269,8 +275,9 @@ def decide(visited, count, moves, degrees, value, complete, runs, totals, proven
                 return
         still = []
         for m in undecided:
+            share = nodes // len(undecided)
             best, finished, _ = search(
-                visited | 1 << m, m, count + 1, nodes // len(undecided), floor=CELLS - 1
+                visited | 1 << m, m, count + 1, share, CELLS - 1, CELLS, seen, rows
             )
             if best == CELLS:
                 value[m], complete[m] = CELLS, True

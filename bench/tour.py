@@ -24,12 +24,21 @@ Measured on one core, with ``time.perf_counter`` (Python) and ``process.hrtime.b
     streams, same rule). ``null`` with a reason when ``node`` is missing.
   - ratios: baseline median / ours (on the baseline's positions), node median / ours.
 
+- keeps_tours: 2000 positions (``--keep-positions``) from mixed games (from a random
+  start, each move random or of least onward degree with even odds, stopped 5 to 85
+  moves deep; ``default_rng([game, 2])``). Whether a full board is still possible is
+  decided before the hint and after its move (2000 Warnsdorff games, then a full-board
+  search of ``PROOF_NODES``); per mode: ``lost`` (possible before, refuted after), the
+  positions still undecided after, the hints given without a proof, and the latency
+  (median, p99) over all positions. Aims: 0 lost; hint median under 2 ms and p99 under
+  50 ms, quick under 1 ms and 20 ms.
+
 The machine's load average (start, end) is recorded: other processes on a small machine
 show up in the max and p95 more than in the median.
 
 Aims: hint median under 2 ms, quick median under 1 ms, all 100 starts filled by the hint.
 
-    .venv/bin/python bench/tour.py [--out FILE] [--quick]
+    .venv/bin/python bench/tour.py [--out FILE] [--quick] [--only-keep]
 """
 
 from __future__ import annotations

@@ -257,7 +257,7 @@ def endgames(seed: int, n: int) -> list[tuple[set[int], int, int]]:
 def kernel_search(visited, current, count, budget, floor=0, ceiling=100, rows=0):
     lo, hi = kernel_words(visited)
     path = np.full(100, -7, np.int64)
-    seen = np.zeros((rows, 3), np.uint64)
+    seen = np.zeros((rows + 1 if rows else 0, 3), np.uint64)
     best, finished, length = k.search(
         lo, hi, current, count, TARGETS, budget, path, floor, ceiling, seen
     )
@@ -338,7 +338,10 @@ def test_search_with_a_floor_decides_a_full_board(rows):
 
 @pytest.mark.parametrize("rows", [16, 1024])
 def test_remembered_positions_do_not_change_the_answer(rows):
-    for visited, current, count in endgames(7 + rows, 60):
+    rand = random.Random(rows)
+    larger = [ref.random_endgame(rand, rand.randint(12, 22)) for _ in range(20)]
+    cases = [*endgames(7 + rows, 60), *((v, c, len(v)) for v, c in larger)]
+    for visited, current, count in cases:
         plain = kernel_search(visited, current, count, BIG)
         best, finished, moves = kernel_search(visited, current, count, BIG, rows=rows)
         assert finished and best == plain[0] == ref.best_final(set(visited), current, count)

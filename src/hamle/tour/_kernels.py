@@ -10,6 +10,7 @@ from numba import njit
 _MASK = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
 FULL = 100
+SEEN_EMPTY = 10  # positions with fewer empty cells are too quick to search to remember
 
 
 @njit(cache=True, inline="always")
@@ -117,23 +118,28 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
     ``near[u]`` keeps that neighbour count for every empty cell; a move from c changes
     it only for c's other empty neighbours, which lose c.
 
-    ``seen`` (rows of lo, hi, current; a power of two of them, or none) remembers
-    positions whose every branch was searched without beating the best: reached again
-    by another move order, they are cut. It is open addressing that stops taking new
-    positions once half full, so a search's result does not depend on collisions.
+    ``seen`` (rows of lo, hi, current: a power of two of them and a last row counting
+    those taken; or no rows) remembers positions whose every branch was searched without
+    beating the best: reached again by another move order, they are cut. It is open
+    addressing that stops taking new positions once half full, so a search's result does
+    not depend on collisions. With floor 99 a remembered position has no full board after
+    it at all, so one table can serve several searches.
     """
     lo = np.uint64(lo)
     hi = np.uint64(hi)
     width = targets.shape[1]
+    filled = np.zeros(FULL, np.uint8)  # the same set as lo, hi: cheaper to read
+    for u in range(FULL):
+        filled[u] = _filled(lo, hi, u)
     near = np.zeros(FULL, np.int64)
     empty = dead = ends = 0
     for u in range(FULL):
-        if _filled(lo, hi, u):
+        if filled[u]:
             continue
         empty += 1
         for k in range(width):
             t = targets[u, k]
-            if t >= 0 and (t == cell or _filled(lo, hi, t) == 0):
+            if t >= 0 and (t == cell or filled[t] == 0):
                 near[u] += 1
         if near[u] == 0:
             dead += 1
@@ -148,15 +154,8 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
     best_length = 0
     nodes = 0
     depth = 0
-    stored = 0
     head[0] = cell
-    free = np.zeros(FULL, np.int64)  # empty neighbours of every cell
-    for u in range(FULL):
-        for k in range(width):
-            t = targets[u, k]
-            if t >= 0 and _filled(lo, hi, t) == 0:
-                free[u] += 1
-    n_options[0] = _order(lo, hi, cell, targets, free, options[0])
+    n_options[0] = _order(filled, cell, targets, options[0])
     while depth >= 0:
         if tried[depth] < n_options[depth]:
             move = options[depth, tried[depth]]
@@ -165,17 +164,14 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
             if nodes > budget:
                 return best, False, best_length
             lo, hi = _fill(lo, hi, move)
-            for k in range(width):
-                t = targets[move, k]
-                if t >= 0:
-                    free[t] -= 1
+            filled[move] = 1
             empty -= 1
             if near[move] == 1:
                 ends -= 1
             previous = head[depth]
             for k in range(width):
                 t = targets[previous, k]
-                if t < 0 or _filled(lo, hi, t):
+                if t < 0 or filled[t]:
                     continue
                 near[t] -= 1
                 if near[t] == 0:
@@ -187,7 +183,12 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
             depth += 1
             head[depth] = move
             tried[depth] = 0
-            n_options[depth] = _order(lo, hi, move, targets, free, options[depth])
+            # The bound first: a cut node is never ordered (a game that ends here
+            # scores at most the bound, so it could not beat the best either).
+            if count + depth + empty - dead - max(ends - 1, 0) <= best:
+                n_options[depth] = 0
+                continue
+            n_options[depth] = _order(filled, move, targets, options[depth])
             if n_options[depth] == 0:
                 reached = count + depth
                 if reached > best:
@@ -196,18 +197,17 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
                     best_path[:depth] = path[:depth]
                     if best >= ceiling:
                         return best, True, best_length
-            elif count + depth + empty - dead - max(ends - 1, 0) <= best:
-                n_options[depth] = 0
-            elif _slot(seen, lo, hi, move) < 0:
+            elif empty >= SEEN_EMPTY and _slot(seen, lo, hi, move) < 0:
                 n_options[depth] = 0
         else:
-            if depth > 0 and 2 * (stored + 1) <= seen.shape[0]:
+            size = seen.shape[0] - 1
+            if depth > 0 and size > 0 and empty >= SEEN_EMPTY and 2 * (seen[size, 0] + 1) <= size:
                 slot = _slot(seen, lo, hi, head[depth])
                 if slot >= 0:
                     seen[slot, 0] = lo
                     seen[slot, 1] = hi
                     seen[slot, 2] = head[depth]
-                    stored += 1
+                    seen[size, 0] += 1
             depth -= 1
             if depth < 0:
                 break
@@ -215,7 +215,7 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
             previous = head[depth]
             for k in range(width):
                 t = targets[previous, k]
-                if t < 0 or _filled(lo, hi, t):
+                if t < 0 or filled[t]:
                     continue
                 if near[t] == 0:
                     dead -= 1
@@ -224,10 +224,7 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
                     ends -= 1
                 near[t] += 1
             lo, hi = _empty(lo, hi, move)
-            for k in range(width):
-                t = targets[move, k]
-                if t >= 0:
-                    free[t] += 1
+            filled[move] = 0
             empty += 1
             if near[move] == 1:
                 ends += 1
@@ -238,29 +235,33 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
 def _slot(seen, lo, hi, cell):
     """Where (lo, hi, cell) is or would go in ``seen``: -1 when it is there already
     (or ``seen`` has no rows), else the free row that would take it."""
-    if seen.shape[0] == 0:
+    mask = seen.shape[0] - 2  # rows to probe, less one
+    if mask < 0:
         return 0
     mixed = lo * np.uint64(0x9E3779B97F4A7C15) ^ hi * np.uint64(0xC2B2AE3D27D4EB4F)
     mixed ^= np.uint64(cell) * np.uint64(0x165667B19E3779F9)
-    slot = np.int64((mixed >> np.uint64(32)) & np.uint64(seen.shape[0] - 1))
+    slot = np.int64((mixed >> np.uint64(32)) & np.uint64(mask))
     while seen[slot, 0] != 0 or seen[slot, 1] != 0:
         if seen[slot, 0] == lo and seen[slot, 1] == hi and seen[slot, 2] == np.uint64(cell):
             return -1
-        slot = (slot + 1) & (seen.shape[0] - 1)
+        slot = (slot + 1) & mask
     return slot
 
 
 @njit(cache=True)
-def _order(lo, hi, cell, targets, free, out):
-    """Legal moves from ``cell`` into ``out``, least onward degree (``free``) first,
-    stable."""
+def _order(filled, cell, targets, out):
+    """Legal moves from ``cell`` into ``out``, least onward degree first (stable)."""
     degrees = np.empty(targets.shape[1], np.int64)
     n = 0
     for k in range(targets.shape[1]):
         t = targets[cell, k]
-        if t < 0 or _filled(lo, hi, t):
+        if t < 0 or filled[t]:
             continue
-        d = free[t]
+        d = 0
+        for j in range(targets.shape[1]):
+            u = targets[t, j]
+            if u >= 0 and filled[u] == 0:
+                d += 1
         i = n
         while i > 0 and degrees[i - 1] > d:
             degrees[i] = degrees[i - 1]

@@ -42,8 +42,8 @@ EXACT_BUDGET = 1_000  # search nodes per move otherwise
 # or all are refuted. Each round: more games for every move still open, then search
 # nodes shared by them.
 DECIDE_ROUNDS = {
-    "hint": ((60, 4_000), (120, 40_000), (240, 160_000)),
-    "quick": ((30, 2_000), (60, 15_000), (120, 60_000)),
+    "hint": ((60, 4_000), (120, 40_000), (240, 300_000)),
+    "quick": ((20, 2_000), (40, 15_000), (60, 80_000)),
 }
 # When every move is refuted: search nodes, shared by the moves, for their exact best.
 SCORE_NODES = {"hint": 60_000, "quick": 20_000}
@@ -214,6 +214,9 @@ def _decide(after: dict[int, Position], candidates: list, games: _Playouts, mode
         (c.move for c in candidates if c.complete is None),
         key=lambda m: (-games.mean(m), by_move[m].degree, m),
     )
+    # With floor 99, a position searched in full has no full board after it, whichever
+    # move it was reached from: one table serves every move and every round.
+    seen = seen_table(sum(nodes for _, nodes in DECIDE_ROUNDS[mode]))
     for extra, nodes in DECIDE_ROUNDS[mode]:
         if not undecided:
             break
@@ -224,7 +227,8 @@ def _decide(after: dict[int, Position], candidates: list, games: _Playouts, mode
                 return [by_move[c.move] for c in candidates]
         still = []
         for move in undecided:
-            _, finished, tour = _search(after[move], nodes // len(undecided), floor=CELLS - 1)
+            share = nodes // len(undecided)
+            _, finished, tour = _search(after[move], share, floor=CELLS - 1, seen=seen)
             c = by_move[move]
             if tour:
                 by_move[move] = replace(c, value=CELLS, exact=True, complete=True, tour=tour)
@@ -256,10 +260,15 @@ def _degree(after: Position) -> int:
 
 
 def _search(
-    position: Position, budget: int | None, floor: int = 0, ceiling: int = CELLS
+    position: Position,
+    budget: int | None,
+    floor: int = 0,
+    ceiling: int = CELLS,
+    seen: np.ndarray | None = None,
 ) -> tuple[int, bool, tuple[int, ...]]:
     """(best final count found, whether the search finished, a full tour if found);
-    ``floor`` and ``ceiling`` as in ``_kernels.search``."""
+    ``floor``, ``ceiling`` and ``seen`` (a new table by default) as in
+    ``_kernels.search``."""
     from . import _kernels  # numba: imported when a hint is computed, not with the package
 
     path = np.empty(CELLS, np.int64)
@@ -273,14 +282,14 @@ def _search(
         path,
         floor,
         ceiling,
-        seen_table(ENDGAME_NODES if budget is None else budget),
+        seen_table(ENDGAME_NODES if budget is None else budget) if seen is None else seen,
     )
     tour = tuple(int(c) for c in path[:length]) if best == CELLS else ()
     return int(best), bool(finished), tour
 
 
 def seen_table(budget: int, most: int = SEEN_ROWS) -> np.ndarray:
-    """An empty table of searched positions for a search of ``budget`` nodes: at least
-    twice as many rows (a power of two), at most ``most``."""
-    rows = 1 << max(4, min(most, 2 * budget).bit_length())
-    return np.zeros((min(rows, most), 3), np.uint64)
+    """An empty table of searched positions for ``budget`` search nodes: at least twice
+    as many rows (a power of two), at most ``most``, and the row that counts them."""
+    rows = min(1 << max(4, min(most, 2 * budget).bit_length()), most)
+    return np.zeros((rows + 1, 3), np.uint64)
