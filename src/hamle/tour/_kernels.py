@@ -128,6 +128,7 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
     lo = np.uint64(lo)
     hi = np.uint64(hi)
     width = targets.shape[1]
+    degrees = np.empty(width, np.int64)
     filled = np.zeros(FULL, np.uint8)  # the same set as lo, hi: cheaper to read
     for u in range(FULL):
         filled[u] = _filled(lo, hi, u)
@@ -155,7 +156,7 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
     nodes = 0
     depth = 0
     head[0] = cell
-    n_options[0] = _order(filled, cell, targets, options[0])
+    n_options[0] = _order(filled, cell, targets, options[0], degrees)
     while depth >= 0:
         if tried[depth] < n_options[depth]:
             move = options[depth, tried[depth]]
@@ -188,7 +189,7 @@ def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen
             if count + depth + empty - dead - max(ends - 1, 0) <= best:
                 n_options[depth] = 0
                 continue
-            n_options[depth] = _order(filled, move, targets, options[depth])
+            n_options[depth] = _order(filled, move, targets, options[depth], degrees)
             if n_options[depth] == 0:
                 reached = count + depth
                 if reached > best:
@@ -249,9 +250,9 @@ def _slot(seen, lo, hi, cell):
 
 
 @njit(cache=True)
-def _order(filled, cell, targets, out):
-    """Legal moves from ``cell`` into ``out``, least onward degree first (stable)."""
-    degrees = np.empty(targets.shape[1], np.int64)
+def _order(filled, cell, targets, out, degrees):
+    """Legal moves from ``cell`` into ``out``, least onward degree first (stable);
+    ``degrees`` is room for their degrees."""
     n = 0
     for k in range(targets.shape[1]):
         t = targets[cell, k]

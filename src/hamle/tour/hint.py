@@ -43,7 +43,7 @@ EXACT_BUDGET = 1_000  # search nodes per move otherwise
 # nodes shared by them.
 DECIDE_ROUNDS = {
     "hint": ((60, 4_000), (120, 40_000), (240, 300_000)),
-    "quick": ((20, 2_000), (40, 15_000), (60, 80_000)),
+    "quick": ((30, 2_000), (60, 20_000), (120, 120_000)),
 }
 # When every move is refuted: search nodes, shared by the moves, for their exact best.
 SCORE_NODES = {"hint": 60_000, "quick": 20_000}
