@@ -18,7 +18,8 @@ The full run takes hours (an expert game costs about 2.5 core-seconds), so the m
 games are kept in blocks of ``BLOCK`` in ``--store`` as they finish: a run that is
 stopped goes on where it stopped. A stored pairing is trusted only while its last block's
 first game still replays to the stored shots; otherwise (the code changed) it is played
-again. ``--matrices-only`` fills the store and the matrices and leaves the timing out.
+again. ``--matrices-only`` fills the store and the matrices and leaves the timing out;
+``--rules classic`` or ``russian`` plays one rule set's matrix only.
 
     .venv/bin/python bench/tournament.py [--games N] [--expert-games M] [--quick]
 """
@@ -164,6 +165,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="100 games, 20 for expert/exact")
     parser.add_argument("--matrices-only", action="store_true", help="no timing, no aims")
+    parser.add_argument(
+        "--rules", choices=("both", "classic", "russian"), default="both", help="matrices to play"
+    )
     results = Path(__file__).parent / "results"
     parser.add_argument("--out", type=Path, default=results / "tournament.json")
     parser.add_argument("--store", type=Path, default=results / "tournament_games.json")
@@ -173,14 +177,19 @@ def main() -> None:
         args.expert_games = args.exact_games = 20
         args.repeat = 1
     report, store = {"machine": machine()}, Store(args.store)
-    wide = {"random": args.games, "parity": args.games, "density": args.games}
-    report["classic"] = matrix(
-        bs.Rules.classic(), wide | {"expert": args.expert_games}, args.jobs, store
-    )
-    wide = dict.fromkeys(("random", "parity", "density"), args.russian_games)
-    report["russian"] = matrix(
-        bs.Rules.named("russian"), wide | {"exact": args.exact_games}, args.jobs, store
-    )
+    if args.rules != "russian":
+        wide = {"random": args.games, "parity": args.games, "density": args.games}
+        report["classic"] = matrix(
+            bs.Rules.classic(), wide | {"expert": args.expert_games}, args.jobs, store
+        )
+    if args.rules != "classic":
+        wide = dict.fromkeys(("random", "parity", "density"), args.russian_games)
+        report["russian"] = matrix(
+            bs.Rules.named("russian"), wide | {"exact": args.exact_games}, args.jobs, store
+        )
+    if args.rules != "both":  # a piece of the run, filling the store
+        write_report(report, args.out)
+        return
     report["strongest"] = {
         "classic": strongest(report["classic"], "expert"),
         "russian": strongest(report["russian"], "exact"),
