@@ -77,6 +77,12 @@ def kernel_totals(after: Position, *counts: int) -> dict[int, tuple[int, tuple[i
     return out
 
 
+def played(cells: str) -> Position:
+    """The position after a game written as its cells, start first."""
+    start, *moves = cells.split()
+    return Position.from_moves(start, moves)
+
+
 def check_tour(position: Position, candidate) -> None:
     """The candidate's tour is legal and fills the board from the position after it."""
     after = position.play(candidate.move)
@@ -278,8 +284,7 @@ TIED_MEANS = [
 def test_monte_carlo_ties_go_to_the_smaller_onward_degree(mode, path, pair, monkeypatch):
     # With no deciding search, the means alone choose (here they tie).
     monkeypatch.setattr(hint_module, "DECIDE_ROUNDS", {"hint": (), "quick": ()})
-    start, *moves = path.split()
-    position = Position.from_moves(start, moves)
+    position = played(path)
     h = hint(position, mode)
     assert h.rollouts > 0
     winner, loser = (next(c for c in h.candidates if GRID.name(c.move) == n) for n in pair)
@@ -513,8 +518,7 @@ LOST_ONCE = (
 
 @pytest.mark.parametrize("mode", ["hint", "quick"])
 def test_the_hint_keeps_a_full_board_that_exists(mode):
-    start, *moves = LOST_ONCE.split()
-    position = Position.from_moves(start, moves)
+    position = played(LOST_ONCE)
     h = hint(position, mode)
     check_invariants(position, h)
     by_name = {GRID.name(c.move): c for c in h.candidates}
@@ -535,8 +539,7 @@ ALL_REFUTED = (
 
 @pytest.mark.parametrize("mode", ["hint", "quick"])
 def test_with_no_full_board_left_the_hint_maximises_the_exact_count(mode):
-    start, *moves = ALL_REFUTED.split()
-    position = Position.from_moves(start, moves)
+    position = played(ALL_REFUTED)
     h = hint(position, mode)
     check_invariants(position, h)
     assert all(c.complete is False and c.exact for c in h.candidates)
@@ -548,8 +551,7 @@ def test_with_no_full_board_left_the_hint_maximises_the_exact_count(mode):
 
 
 def test_solve_proves_the_best_count_where_no_full_board_is_left():
-    start, *moves = ALL_REFUTED.split()
-    position = Position.from_moves(start, moves)
+    position = played(ALL_REFUTED)
     solution = solve(position)
     best = max(c.value for c in hint(position).candidates)
     assert (solution.complete, solution.proven, solution.score) == (False, True, best)

@@ -269,6 +269,19 @@ def _search(
     """(best final count found, whether the search finished, a full tour if found);
     ``floor``, ``ceiling`` and ``seen`` (a new table by default) as in
     ``_kernels.search``."""
+    best, finished, moves = continuation(position, budget, floor, ceiling, seen)
+    return best, finished, moves if best == CELLS else ()
+
+
+def continuation(
+    position: Position,
+    budget: int | None,
+    floor: int = 0,
+    ceiling: int = CELLS,
+    seen: np.ndarray | None = None,
+) -> tuple[int, bool, tuple[int, ...]]:
+    """(best final count found, whether the search finished, the moves reaching it)
+    from ``_kernels.search``; no budget means none."""
     from . import _kernels  # numba: imported when a hint is computed, not with the package
 
     path = np.empty(CELLS, np.int64)
@@ -284,8 +297,7 @@ def _search(
         ceiling,
         seen_table(ENDGAME_NODES if budget is None else budget) if seen is None else seen,
     )
-    tour = tuple(int(c) for c in path[:length]) if best == CELLS else ()
-    return int(best), bool(finished), tour
+    return int(best), bool(finished), tuple(int(c) for c in path[:length])
 
 
 def seen_table(budget: int, most: int = SEEN_ROWS) -> np.ndarray:

@@ -68,20 +68,7 @@ def solve(position: Position) -> Solution:
 
 
 def _search(position: Position, budget: int, floor: int = 0, ceiling: int = CELLS):
-    """(best count, finished, best continuation) of ``_kernels.search``."""
-    from . import _kernels
-    from .hint import seen_table
+    """The hint's search with a table sized for ``solve``'s budget."""
+    from .hint import continuation, seen_table
 
-    path = np.empty(CELLS, np.int64)
-    best, finished, length = _kernels.search(
-        *position.words(),
-        position.current,
-        position.count,
-        TARGETS,
-        budget,
-        path,
-        floor,
-        ceiling,
-        seen_table(budget, SOLVE_SEEN_ROWS),
-    )
-    return int(best), bool(finished), tuple(int(c) for c in path[:length])
+    return continuation(position, budget, floor, ceiling, seen_table(budget, SOLVE_SEEN_ROWS))
