@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -138,6 +139,52 @@ def test_extra_lanes_give_the_same_numbers():
         one = dp.run(dp.plan(True), np.array([0], np.uint64), True)
         three = dp.run(dp.plan(True), np.array([0, *exact_module._PRIMES[:2]], np.uint64), True)
         assert one[0] == three[0] and list(one[1]) == list(three[1])
+
+
+@pytest.mark.parametrize("touching, kept", [(True, 6), (True, 0), (False, 0)])
+def test_the_forward_pass_ahead_of_the_plan_leaves_what_the_plain_one_does(
+    touching, kept, monkeypatch
+):
+    # With HELP_FROM at 0 the forward pass runs on a second thread while the profiles
+    # are made, within wider bands; laid out again, its rows' starts and total must be
+    # the plain pass's, with one lane or three.
+    monkeypatch.setattr(exact_module, "HELP_FROM", 0)
+    marks = np.zeros(36, np.uint8)
+    marks[[7, 20, 22]] = [1, 2, 1]
+    dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1), touching)
+    for moduli in ([0], [0, *exact_module._PRIMES[:2]]):
+        moduli = np.array(moduli, np.uint64)
+        with exact_module._ARENA_LOCK:
+            ahead = exact_module._Ahead(dp, moduli, kept)
+            plan = dp.plan(kept > 0, ahead)
+            total, starts = ahead.finish(plan.bands)
+            starts = [start.copy() for start in starts]
+            plain_total, plain_starts = dp._forward(plan, moduli, kept)
+        assert total == plain_total > 0
+        assert len(starts) == len(plain_starts) == kept
+        assert all(np.array_equal(a, b) for a, b in zip(starts, plain_starts, strict=True))
+
+
+@SETTINGS
+@given(played())
+def test_maps_with_the_forward_pass_ahead_agree_with_enumeration(obs):
+    total, counts = ref.exact_map(obs)
+    assume(total)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(exact_module, "HELP_FROM", 0)
+        report = exact(obs)
+    assert report.total == total
+    assert list(report.counts) == counts
+
+
+def test_a_board_refused_while_the_forward_pass_runs_ahead_leaves_no_thread(monkeypatch):
+    monkeypatch.setattr(exact_module, "HELP_FROM", 0)
+    monkeypatch.setattr(exact_module, "TOTAL_PROFILE_LIMIT", 2000)
+    threads = threading.active_count()
+    with pytest.raises(CountTooLargeError, match="too many partial layouts"):
+        exact(Observation.start(Rules.custom(8, [3, 2, 2, 1])))
+    assert threading.active_count() == threads
+    assert exact(Observation.start(Rules.custom(3, [2, 1]))).fleets == 84  # the arena is free
 
 
 def test_counts_beyond_64_bits():

@@ -460,6 +460,22 @@ def push(
 
 
 @njit(cache=True, nogil=True)
+def narrow(flat, lanes, wide, wide_offset, band, offset):
+    """Lay count vectors out again, in place in ``flat``, from the bands ``wide`` (lanes
+    side by side, see ``push``) to ``band``, within them: the entries left out cannot end
+    as a whole fleet. Every entry moves down or stays, so ascending order overwrites only
+    entries already moved."""
+    size, wide_size = offset[-1], wide_offset[-1]
+    for lane in range(lanes):
+        for s in range(len(offset) - 1):
+            lo, hi = band[s, 0], band[s, 1]
+            src = lane * wide_size + wide_offset[s] - wide[s, 0]
+            dst = lane * size + offset[s] - lo
+            for a in range(lo, hi):
+                flat[dst + a] = flat[src + a]
+
+
+@njit(cache=True, nogil=True)
 def pull(
     later,
     out,
@@ -496,27 +512,26 @@ def pull(
             t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
             row = shift[k]
             src, dst = t_at - t_lo, at - lo  # where entry 0 would be
+            fills = counting and choice[e] >= 1
             for lane in range(lanes):
                 m = moduli[lane]
+                part = np.uint64(0)  # (one pass reads ``later`` for both sums)
                 if m == 0 and k == 0:
                     for a in range(max(lo, t_lo), min(hi, t_hi)):
-                        out[lane, dst + a] += later[lane, src + a]
+                        x = later[lane, src + a]
+                        out[lane, dst + a] += x
+                        if fills:
+                            part += vals[lane, dst + a] * x
                 else:
                     for a in range(lo, hi):
                         b = row[a]
                         if t_lo <= b < t_hi:
-                            out[lane, dst + a] = _add(out[lane, dst + a], later[lane, src + b], m)
-                if counting and choice[e] >= 1:
-                    part = np.uint64(0)
-                    if m == 0 and k == 0:
-                        for a in range(max(lo, t_lo), min(hi, t_hi)):
-                            part += vals[lane, dst + a] * later[lane, src + a]
-                    else:
-                        for a in range(lo, hi):
-                            b = row[a]
-                            if t_lo <= b < t_hi:
-                                product = vals[lane, dst + a] * later[lane, src + b]
+                            x = later[lane, src + b]
+                            out[lane, dst + a] = _add(out[lane, dst + a], x, m)
+                            if fills:
+                                product = vals[lane, dst + a] * x
                                 part = _add(part, product % m if m else product, m)
+                if fills:
                     occupied[lane] = _add(occupied[lane], part, m)
     return out, occupied
 

@@ -225,12 +225,14 @@ def _placement_bound(rules: Rules, afloat) -> int:
 
 def _solve(rules: Rules, marks, afloat, bound, want_map) -> tuple[int, np.ndarray]:
     """Total layouts and (if ``want_map``) per-cell occupancy, exact, as Python ints.
-    ``bound()`` bounds the total; it is asked only once the board is known to fit."""
+    ``bound()`` bounds the total. On large boards the forward pass runs beside the making
+    of the profiles (``_Ahead``)."""
     dp, to_board = _dp(rules, marks, afloat)
-    plan = dp.plan(want_map)
     moduli = _moduli(bound())
     with _ARENA_LOCK:
-        total, occupancy = dp.run(plan, moduli, want_map)
+        ahead = _Ahead(dp, moduli, dp.rows if want_map else 0)
+        plan = dp.plan(want_map, ahead)
+        total, occupancy = dp.run(plan, moduli, want_map, ahead.finish(plan.bands))
     cells = np.zeros(rules.cells, object)
     if want_map:
         cells[to_board] = occupancy
@@ -491,11 +493,18 @@ class _Dp:
         )
         self.width = span
 
-    def plan(self, want_map: bool) -> _Plan:
+    def plan(self, want_map: bool, ahead: _Ahead | None = None) -> _Plan:
         """The profiles of every step (see ``_profiles``), once their count buffers are
-        known to fit in memory."""
-        plan = self._profiles(want_map)
-        self._check_memory(plan.bands, 1, want_map)
+        known to fit in memory; each step made is offered to ``ahead``."""
+        try:
+            plan = self._profiles(want_map, ahead)
+            self._check_memory(plan.bands, 1, want_map)
+        except BaseException:
+            if ahead is not None:
+                ahead.close(failed=True)
+            raise
+        if ahead is not None:
+            ahead.close()
         return plan
 
     def _buffer_bytes(self, entries: int, lanes: int, want_map: bool) -> int:
@@ -519,16 +528,19 @@ class _Dp:
                 limit=MEMORY_LIMIT // 2**30,
             )
 
-    def run(self, plan, moduli: np.ndarray, want_map: bool) -> tuple[int, np.ndarray]:
+    def run(self, plan, moduli: np.ndarray, want_map: bool, forward=None) -> tuple:
         """The total and, if ``want_map``, the occupancy of every cell. Large boards put
-        the second core to work (``HELP_FROM``)."""
+        the second core to work (``HELP_FROM``). ``forward``: the result of the forward
+        pass if it is already done (``_Ahead.finish``)."""
         if want_map and not self.touching:
             total, occupancy, _ = self.rows_map(plan, moduli, np.zeros(len(plan.steps), bool))
             return total, occupancy
         self._check_memory(plan.bands, len(moduli), want_map)
         # Every slot a map may use exists before a second thread takes any of them.
         _ARENA.take(self._SPARE + self.rows + 2 + max(self.rows, 2 * self.cols), 0, 0)
-        total, starts = self._forward(plan, moduli, self.rows if want_map else 0)
+        if forward is None:
+            forward = self._forward(plan, moduli, self.rows if want_map else 0)
+        total, starts = forward
         if not want_map or total == 0:
             return total, np.zeros(self.rows * self.cols, object)
         lanes = len(_moduli(total))
@@ -814,10 +826,10 @@ class _Dp:
             miss,
         )
 
-    def _profiles(self, want_map: bool) -> _Plan:
+    def _profiles(self, want_map: bool, ahead: _Ahead | None = None) -> _Plan:
         """Every step's transitions, and per step the band of count entries each profile
         before it can use. Refuses the board as soon as the forward bands outgrow
-        ``ESTIMATE_LIMIT``."""
+        ``ESTIMATE_LIMIT``. Each step is offered to ``ahead`` as soon as it is made."""
         cells, cols = self.rows * self.cols, self.cols
         keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
         steps, row_keys, seen = [], [], 0
@@ -858,6 +870,8 @@ class _Dp:
                 row_keys.append(keys)
             steps.append(_Step(first, target, code, choice))
             forward.append(self._forward_bounds(forward[-1], steps[-1], False))
+            if ahead is not None:
+                ahead.offer(steps[-1], forward[-2], forward[-1], seen * self.width)
             if self._buffer_bytes(len(keys) * self.width, 1, want_map) <= ESTIMATE_LIMIT:
                 continue  # (a band has at most ``width`` entries)
             entries = self._band(*forward[-1], *self._open(len(forward[-1][0]))).size
@@ -905,6 +919,73 @@ class _Dp:
             low, high, later_low, later_high, self.first_with, self.fleet_cells
         )
         return _Band(edges, offset)
+
+
+class _Ahead:
+    """A touching board's forward pass (as ``_Dp._forward``) on a second thread while the
+    main one still makes the profiles: each step is pushed as soon as it and its forward
+    bounds exist, within bands from those bounds alone (wider than the final ones, which
+    need the backward bounds too, but holding every entry that can end as a whole fleet).
+    It starts once the profiles made could fill ``HELP_FROM`` entries, and gives up if a
+    wide band would not fit in memory; ``finish`` then returns None."""
+
+    def __init__(self, dp: _Dp, moduli: np.ndarray, kept: int) -> None:
+        self.dp, self.moduli, self.kept = dp, moduli, kept
+        self.made = queue.SimpleQueue()  # (step, forward bounds before and after it)
+        self.result = None
+        self.failed = False
+
+    def offer(self, step: _Step, before: tuple, after: tuple, entries: int) -> None:
+        """Hand over a step made; ``entries`` bounds the count entries made so far."""
+        self.made.put((step, before, after))
+        uses_forward = self.dp.touching or not self.kept  # (no-touch maps go by rows)
+        if self.result is None and uses_forward and entries > HELP_FROM:
+            _ARENA.take(2 + self.kept, 0, 0)  # every slot exists before the thread takes one
+            self.result = _beside(self._push)
+
+    def close(self, failed: bool = False) -> None:
+        """No more steps come; if the profiles failed, the thread stops and is waited for."""
+        self.failed = failed
+        self.made.put(None)
+        if failed and self.result is not None:
+            self.result()
+
+    def finish(self, bands: list) -> tuple | None:
+        """The total and the rows' starts laid out by the final ``bands``, as
+        ``_Dp._forward`` returns them; None if the pass did not run to the end."""
+        if self.result is None or (done := self.result()) is None:
+            return None
+        total, starts = done
+        lanes, cols = len(self.moduli), self.dp.cols
+        for r, wide in enumerate(starts):
+            band = bands[r * cols]
+            _profile.narrow(_ARENA.buffers[2 + r], lanes, wide.edges, wide.offset, *band)
+            starts[r] = _ARENA.take(2 + r, lanes, band.size)
+        return total, starts
+
+    def _push(self):
+        dp, moduli, lanes = self.dp, self.moduli, len(self.moduli)
+        starts, band, vals, i = [], None, None, 0
+        while (made := self.made.get()) is not None:
+            if self.failed:
+                return None
+            step, before, after = made
+            if band is None:
+                band = dp._band(*before, *dp._open(len(before[0])))
+                vals = _ARENA.take(0, lanes, band.size)
+                vals[...] = 0
+                vals[:, : min(band.size, 1)] = 1  # the start: no ship counted yet
+            wider = dp._band(*after, *dp._open(len(after[0])))
+            if dp._buffer_bytes(max(band.size, wider.size), lanes, True) > MEMORY_LIMIT:
+                return None
+            if i % dp.cols == 0 and i // dp.cols < self.kept:
+                _ARENA.take(2 + i // dp.cols, lanes, band.size, vals)
+                starts.append(band)
+            out = _ARENA.take(1 - i % 2, lanes, wider.size)
+            vals, band, i = dp._push(step, vals, out, moduli, band, wider), wider, i + 1
+        lo, hi = band.edges[0] if len(band.edges) else (0, 0)
+        ends = vals[:, dp.full - lo] if lo <= dp.full < hi else np.zeros(lanes, np.uint64)
+        return _crt(ends, moduli), starts
 
 
 def _beside(work):
