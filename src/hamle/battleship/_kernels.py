@@ -596,11 +596,12 @@ def ranked_density(marks, base, hits, n_hits, w, t, mult, d):
 @njit(cache=True)
 def ranked_best(marks, d, rank):
     """The unknown cell of greatest d, of least rank among equals; -1 if none."""
+    top = -1  # the greatest d first: a loop without branches
+    for cell in range(marks.shape[0]):
+        top = max(top, d[cell] if marks[cell] == 0 else -1)
     best = -1
     for cell in range(marks.shape[0]):
-        if marks[cell] != 0:
-            continue
-        if best < 0 or d[cell] > d[best] or (d[cell] == d[best] and rank[cell] < rank[best]):
+        if d[cell] == top and marks[cell] == 0 and (best < 0 or rank[cell] < rank[best]):
             best = cell
     return best
 
@@ -668,9 +669,11 @@ def rollout(
                 if afloat_cells == 0:
                     trails[j, 0] = trails[j, 1] = shots
                     return shots
-        w = 1 + 2 * afloat_cells
-        ranked_density(marks, base, hits, n_hits, w, t, mult, d)
-        cell = ranked_best(marks, d, t.rank)
+        if n_hits:
+            ranked_density(marks, base, hits, n_hits, 1 + 2 * afloat_cells, t, mult, d)
+            cell = ranked_best(marks, d, t.rank)
+        else:  # d is the base
+            cell = ranked_best(marks, base, t.rank)
 
 
 @njit(cache=True)
