@@ -21,6 +21,7 @@ the answer is rebuilt exactly by the Chinese remainder theorem.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import queue
 import threading
@@ -922,10 +923,11 @@ class _Dp:
 
 
 class _Ahead:
-    """A touching board's forward pass (as ``_Dp._forward``) on a second thread while the
-    main one still makes the profiles: each step is pushed as soon as it and its forward
-    bounds exist, within bands from those bounds alone (wider than the final ones, which
-    need the backward bounds too, but holding every entry that can end as a whole fleet).
+    """The forward pass of a count, or of a map where ships may touch (as ``_Dp._forward``),
+    on a second thread while the main one still makes the profiles: each step is pushed as
+    soon as it and its forward bounds exist, within bands from those bounds alone (wider
+    than the final ones, which need the backward bounds too, but holding every entry that
+    can end as a whole fleet).
     It starts once the profiles made could fill ``HELP_FROM`` entries, and gives up if a
     wide band would not fit in memory; ``finish`` then returns None."""
 
@@ -948,7 +950,8 @@ class _Ahead:
         self.failed = failed
         self.made.put(None)
         if failed and self.result is not None:
-            self.result()
+            with contextlib.suppress(Exception):  # the profiles' own error is the one raised
+                self.result()
 
     def finish(self, bands: list) -> tuple | None:
         """The total and the rows' starts laid out by the final ``bands``, as
