@@ -165,6 +165,33 @@ def test_the_forward_pass_ahead_of_the_plan_leaves_what_the_plain_one_does(
         assert all(np.array_equal(a, b) for a, b in zip(starts, plain_starts, strict=True))
 
 
+def test_the_forward_pass_ahead_gives_way_when_its_wide_bands_would_not_fit(monkeypatch):
+    # Its bands, from the forward bounds alone, are wider than the final ones: with the
+    # memory for the final bands but not for the wide ones, the pass ahead stops and the
+    # plain one gives the same map.
+    monkeypatch.setattr(exact_module, "HELP_FROM", 0)
+    marks = np.zeros(36, np.uint8)
+    marks[[7, 20, 22]] = [1, 2, 1]
+    dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1), True)
+    moduli = np.array([0], np.uint64)
+    expected = dp.run(dp.plan(True), moduli, True)
+    bands = dp.plan(True).bands
+    forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
+    for step in dp.plan(True).steps:
+        forward.append(dp._forward_bounds(forward[-1], step, False))
+    wide = max(dp._band(*bounds, *dp._open(len(bounds[0]))).size for bounds in forward)
+    narrow = max(band.size for band in bands)
+    assert wide > narrow
+    limit = dp._buffer_bytes((wide + narrow) // 2, 1, True)
+    monkeypatch.setattr(exact_module, "MEMORY_LIMIT", limit)
+    with exact_module._ARENA_LOCK:
+        ahead = exact_module._Ahead(dp, moduli, dp.rows)
+        plan = dp.plan(True, ahead)
+        assert ahead.finish(plan.bands) is None
+    total, counts = dp.run(plan, moduli, True)
+    assert total == expected[0] and list(counts) == list(expected[1])
+
+
 @SETTINGS
 @given(played())
 def test_maps_with_the_forward_pass_ahead_agree_with_enumeration(obs):
