@@ -52,6 +52,15 @@ SEED_MAP = [
 ]
 
 
+def wide_bands(dp, plan) -> list:
+    """Per step of ``plan``, the bands from its forward bounds alone (as the memory
+    estimate and the forward pass ahead make them)."""
+    forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
+    for step in plan.steps:
+        forward.append(dp._forward_bounds(forward[-1], step, False))
+    return [dp._band(*bounds, *dp._open(len(bounds[0]))) for bounds in forward]
+
+
 @SETTINGS
 @given(played())
 def test_small_boards_agree_with_enumeration(obs):
@@ -174,13 +183,10 @@ def test_the_forward_pass_ahead_gives_way_when_its_wide_bands_would_not_fit(monk
     marks[[7, 20, 22]] = [1, 2, 1]
     dp = exact_module._Dp(6, 6, marks, (3, 2, 2, 1), True)
     moduli = np.array([0], np.uint64)
-    expected = dp.run(dp.plan(True), moduli, True)
-    bands = dp.plan(True).bands
-    forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
-    for step in dp.plan(True).steps:
-        forward.append(dp._forward_bounds(forward[-1], step, False))
-    wide = max(dp._band(*bounds, *dp._open(len(bounds[0]))).size for bounds in forward)
-    narrow = max(band.size for band in bands)
+    plain = dp.plan(True)
+    expected = dp.run(plain, moduli, True)
+    wide = max(band.size for band in wide_bands(dp, plain))
+    narrow = max(band.size for band in plain.bands)
     assert wide > narrow
     limit = dp._buffer_bytes((wide + narrow) // 2, 1, True)
     monkeypatch.setattr(exact_module, "MEMORY_LIMIT", limit)
@@ -500,10 +506,7 @@ def test_the_memory_estimate_bounds_the_bands_from_above():
     for rules in (Rules.custom(7, [3, 2, 2, 1], touching=False), Rules.custom(6, [3, 2, 2])):
         dp, _ = exact_module._dp(rules, np.zeros(rules.cells, np.uint8), rules.lengths)
         plan = dp.plan(True)
-        forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
-        for step, band in zip(plan.steps, plan.bands[1:], strict=True):
-            forward.append(dp._forward_bounds(forward[-1], step, False))
-            wide = dp._band(*forward[-1], *dp._open(len(forward[-1][0])))
+        for wide, band in zip(wide_bands(dp, plan), plan.bands, strict=True):
             assert wide.size >= band.size
         assert max(band.size for band in plan.bands) > 1
 
