@@ -34,9 +34,11 @@ Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal
 # Russian rules exact needs 2.0 ± 0.5 shots fewer than expert, at about 0.5 s for the
 # slowest 1 % of its shots.
 EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
-# Where Hard and Expert hide the computer's fleet: the placer that adds most shots to the
-# strongest shooter's mean under each rule set (bench/tournament.py); Easy and Normal hide
-# it uniformly.
+# Where Hard and Expert hide the computer's fleet: of SITE_PLACERS, the one that adds most
+# shots to the strongest shooter's mean under each rule set (bench/tournament.py: +7.37 ±
+# 0.24 against classic expert, +1.04 ± 0.41 against Russian exact); Easy and Normal hide it
+# uniformly. (mixed needs a tuning tournament first; under Russian rules its +1.37 ± 0.39
+# is level with anti-density.)
 STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
