@@ -735,16 +735,17 @@ def _start(marks, afloat, t):
 
 
 @njit(cache=True)
-def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
-    """Per candidate, the mean number of shots to sink every ship when it is fired first
-    and the ranked density shooter plays on, over the same ``n_fleets`` fleets drawn after
-    ``marks`` (no open hit) and importance-weighted to the uniform posterior. ``afloat``
-    lists the afloat lengths, longest first; draws come from ``pcg``. All NaN when fewer
-    than ``n_fleets`` fleets come out of 100 times as many tries."""
+def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
+    """Fill row i of ``shots`` with the shots to sink every ship of fleet i when each
+    candidate is fired first and the ranked density shooter plays on, and ``weights[i]``
+    with the fleet's importance weight to the uniform posterior, for ``n_fleets`` fleets
+    drawn after ``marks`` (no open hit). ``afloat`` lists the afloat lengths, longest
+    first; draws come from ``pcg``. Returns the shots the rollouts simulated (those that
+    end as an earlier one does stop there), or -1 when fewer than ``n_fleets`` fleets come
+    out of 100 times as many tries."""
     cells = t.cells
     mult, alive, base, hits, _, d = _start(marks, afloat, t)
     k = candidates.shape[0]
-    totals = np.zeros(k)
     board = np.empty(marks.shape[0], np.int64)
     occupied = np.empty(t.masks.shape[1], np.uint64)
     choice = np.empty(cells.shape[0], np.int64)
@@ -754,23 +755,21 @@ def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
     trial_mult = np.empty_like(mult)
     left = np.empty(afloat.shape[0], np.int64)
     trails = np.empty((k, marks.shape[0] + 2), np.uint64)
-    drawn = 0
-    weights = 0.0
+    drawn = spent = 0
     for _ in range(100 * n_fleets):
         if drawn == n_fleets:
             break
         weight = _draw_fleet(afloat, alive, t, pcg, occupied, board, choice)
         if weight == 0.0:
             continue
-        drawn += 1
-        weights += weight
+        weights[drawn] = weight
         for j in range(k):
             trial_marks[:] = marks
             trial_alive[:] = alive
             trial_base[:] = base
             trial_mult[:] = mult
             left[:] = afloat
-            shots = rollout(
+            shots[drawn, j] = rollout(
                 candidates[j],
                 board,
                 afloat,
@@ -786,19 +785,57 @@ def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
                 trails,
                 j,
             )
-            totals[j] += weight * shots
-    if drawn < n_fleets:
-        totals[:] = np.nan
-        return totals
-    return totals / weights
+            spent += trails[j, 1]
+        drawn += 1
+    return spent if drawn == n_fleets else -1
 
 
 @njit(cache=True)
-def expert_cell(marks, afloat, t, n_candidates, n_fleets, pcg):
+def _weighted_means(shots, weights, columns):
+    """The ``weights``-weighted mean of each of ``columns`` of ``shots``."""
+    means = np.zeros(columns.shape[0])
+    for i in range(weights.shape[0]):
+        for j in range(columns.shape[0]):
+            means[j] += weights[i] * shots[i, columns[j]]
+    return means / weights.sum()
+
+
+@njit(cache=True)
+def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
+    """Per candidate, the weighted mean of ``rollout_shots`` over ``n_fleets`` fleets;
+    all NaN when the draws fail."""
+    shots = np.empty((n_fleets, candidates.shape[0]))
+    weights = np.empty(n_fleets)
+    if rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights) < 0:
+        return np.full(candidates.shape[0], np.nan)
+    return _weighted_means(shots, weights, np.arange(candidates.shape[0]))
+
+
+@njit(cache=True)
+def _still_racing(shots, weights, racing, z):
+    """Those of ``racing`` (columns of ``shots``) whose weighted mean is not above the least
+    by more than ``z`` standard errors of their paired difference with it."""
+    means = _weighted_means(shots, weights, racing)
+    best = np.argmin(means)
+    total = weights.sum()
+    kept = np.zeros(racing.shape[0], np.bool_)
+    for j in range(racing.shape[0]):
+        gap = shots[:, racing[j]] - shots[:, racing[best]] - (means[j] - means[best])
+        spread = np.sqrt(np.sum((weights * gap) ** 2)) / total
+        kept[j] = means[j] - means[best] <= z * spread
+    return racing[kept]
+
+
+@njit(cache=True)
+def expert_cell(marks, afloat, t, n_candidates, n_fleets, rounds, z, budget, pcg):
     """The expert's shot. With an open hit, or one candidate: the ranked density shot.
-    Else, of the ``n_candidates`` best cells by (d, rank), the one of least
-    ``rollout_means`` (the earlier on a tie, the first when the draws fail); -1 when no
-    cell is unknown."""
+    Else the ``n_candidates`` best cells by (d, rank) race: each round rolls out the cells
+    still in the race on ``n_fleets`` more fleets (``rollout_shots``), then drops those
+    whose mean over every fleet so far is above the least by more than ``z`` standard
+    errors of the paired difference. The race ends with one cell left, after ``rounds``
+    rounds, or before a round that would take the rollout shots simulated past
+    ``budget``; the cell of least mean wins (the earlier on a tie, the first when the
+    draws fail). -1 when no cell is unknown."""
     _, _, _, _, n_hits, d = _start(marks, afloat, t)
     if n_hits or n_candidates < 2:
         return ranked_best(marks, d, t.rank)
@@ -814,9 +851,26 @@ def expert_cell(marks, afloat, t, n_candidates, n_fleets, pcg):
         k += 1
     if k < 2:
         return candidates[0] if k else -1
-    means = rollout_means(marks, afloat, candidates[:k], t, n_fleets, pcg)
-    best = 0
-    for j in range(1, k):
-        if means[j] < means[best]:
-            best = j
-    return candidates[best]
+    shots = np.empty((rounds * n_fleets, k))
+    weights = np.empty(rounds * n_fleets)
+    racing = np.arange(k)
+    n = spent = 0
+    for _ in range(rounds):
+        stage = np.empty((n_fleets, racing.shape[0]))
+        cost = rollout_shots(
+            marks, afloat, candidates[racing], t, n_fleets, pcg, stage, weights[n:]
+        )
+        if cost < 0:
+            break
+        for j in range(racing.shape[0]):
+            shots[n : n + n_fleets, racing[j]] = stage[:, j]
+        n += n_fleets
+        spent += cost
+        before = racing.shape[0]
+        racing = _still_racing(shots[:n], weights[:n], racing, z)
+        if racing.shape[0] == 1 or spent + cost * racing.shape[0] / before > budget:
+            break
+    if n == 0:
+        return candidates[0]
+    means = _weighted_means(shots[:n], weights[:n], racing)
+    return candidates[racing[np.argmin(means)]]

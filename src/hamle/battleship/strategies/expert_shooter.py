@@ -36,13 +36,18 @@ class ExpertShooter:
     name: str = "expert"
     candidates: int = 6
     fleets: int = 1000
+    rounds: int = 8
+    z: float = 2.0
+    budget: int = 2_000_000
     kernel = None
 
     def __post_init__(self):
-        for what in ("candidates", "fleets"):
+        for what in ("candidates", "fleets", "rounds", "budget"):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BattleshipError(f"{what} must be a whole number of at least 1, not {value!r}")
+        if isinstance(self.z, bool) or not isinstance(self.z, int | float) or not self.z >= 0:
+            raise BattleshipError(f"z must be a number of at least 0, not {self.z!r}")
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         if not observation.afloat:
@@ -53,7 +58,15 @@ class ExpertShooter:
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         pcg = pcg_words(rng)
         cell = _kernels.expert_cell(
-            observation.marks, afloat, rollout_tables(rules), self.candidates, self.fleets, pcg
+            observation.marks,
+            afloat,
+            rollout_tables(rules),
+            self.candidates,
+            self.fleets,
+            self.rounds,
+            float(self.z),
+            self.budget,
+            pcg,
         )
         set_pcg_words(rng, pcg)
         if cell < 0:
