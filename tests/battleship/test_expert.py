@@ -159,12 +159,12 @@ def test_unweighted_draws_are_biased():
     assert np.abs(weighted_marginals(obs, 40_000, weighted=False) - exact).max() > 0.03
 
 
-@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES[:2])
-def test_rollout_means_agree_with_enumeration(rules, misses):
-    obs = Observation.from_marks(rules, miss=misses)
+def exact_rollout_means(obs: Observation, candidates) -> tuple[np.ndarray, float]:
+    """Per candidate, the mean over every fleet consistent with ``obs`` (misses only) of
+    ``reference_rollout``, and the greatest standard deviation of those shots."""
+    rules = obs.rules
     blocked = set(np.flatnonzero(obs.marks != UNKNOWN).tolist())
     fleets = [f for f in ref.fleets(rules) if not blocked & {c for ship in f for c in ship}]
-    candidates = np.array(obs.unshot[:4], np.int64)
     shots = np.zeros((len(fleets), len(candidates)))
     for i, fleet in enumerate(fleets):
         for j, first in enumerate(candidates):
@@ -172,13 +172,66 @@ def test_rollout_means_agree_with_enumeration(rules, misses):
             for miss in sorted(blocked):
                 ocean.fire(miss)
             shots[i, j] = reference_rollout(ocean, int(first))
-    exact, spread = shots.mean(axis=0), shots.std(axis=0).max()
+    return shots.mean(axis=0), shots.std(axis=0).max()
+
+
+def ranked_candidates(obs: Observation, k: int) -> np.ndarray:
+    """The ``k`` unknown cells of greatest ``ranked_d``, of least rank among equals."""
+    d, rank = ranked_d(obs), rollout_tables(obs.rules).rank
+    return np.array(sorted(obs.unshot.tolist(), key=lambda c: (-d[c], rank[c]))[:k], np.int64)
+
+
+@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES[:2])
+def test_rollout_means_agree_with_enumeration(rules, misses):
+    obs = Observation.from_marks(rules, miss=misses)
+    candidates = np.array(obs.unshot[:4], np.int64)
+    exact, spread = exact_rollout_means(obs, candidates)
     n = 20_000
     pcg = pcg_words(np.random.default_rng(3))
     means = _kernels.rollout_means(
         obs.marks, afloat_of(obs), candidates, rollout_tables(rules), n, pcg
     )
     assert np.abs(means - exact).max() < 5 * spread / np.sqrt(n)
+
+
+@pytest.mark.parametrize(
+    "stop", [{"rounds": 1}, {"budget": 1}, {"tolerance": 1e9}], ids=["rounds", "budget", "settled"]
+)
+def test_a_race_of_one_round_fires_the_least_rollout_mean(stop):
+    obs = Observation.from_marks(*HUNT_CASES[2][:1], miss=HUNT_CASES[2][1])
+    candidates = ranked_candidates(obs, 5)
+    pcg = pcg_words(np.random.default_rng(5))
+    t = rollout_tables(obs.rules)
+    means = _kernels.rollout_means(obs.marks, afloat_of(obs), candidates, t, 40, pcg)
+    shooter = ExpertShooter(**{"candidates": 5, "fleets": 40, "rounds": 8, **stop})
+    assert shooter.choose(obs, np.random.default_rng(5)) == candidates[np.argmin(means)]
+
+
+def test_the_race_finds_the_cell_of_least_exact_mean():
+    obs = Observation.from_marks(*HUNT_CASES[1][:1], miss=HUNT_CASES[1][1])
+    candidates = ranked_candidates(obs, 6)
+    exact, _ = exact_rollout_means(obs, candidates)
+    raced = ExpertShooter(candidates=6, fleets=100, rounds=50, budget=10**9)
+    picks = [raced.choose(obs, np.random.default_rng(seed)) for seed in range(5)]
+    assert all(exact[candidates.tolist().index(pick)] == exact.min() for pick in picks)
+    once = ExpertShooter(candidates=6, fleets=100, rounds=1)
+    picks = [once.choose(obs, np.random.default_rng(seed)) for seed in range(5)]
+    assert any(exact[candidates.tolist().index(pick)] > exact.min() for pick in picks)
+
+
+def test_the_race_drops_only_the_clearly_worse():
+    rng = np.random.default_rng(0)
+    fleet = rng.integers(30, 60, 400).astype(float)
+    weights = rng.uniform(0.5, 2, 400)
+    noise = rng.normal(0, 3, 400)
+    noise -= np.average(noise, weights=weights)  # (its standard error is near 0.15)
+    shots = np.column_stack([fleet, fleet + 1, fleet + noise + 0.05, fleet + 5 * noise + 0.3])
+    racing = np.array([0, 1, 2, 3])
+    kept, settled = _kernels._still_racing(shots, weights, racing, 2.0, 0.0)
+    assert kept.tolist() == [0, 2, 3] and not settled  # 1 is worse on every fleet
+    assert _kernels._still_racing(shots, weights, racing, 0.0, 0.0)[0].tolist() == [0]
+    assert _kernels._still_racing(shots, weights, racing, 1e6, 0.0)[0].tolist() == [0, 2, 3]
+    assert _kernels._still_racing(shots, weights, racing, 2.0, 10.0)[1]
 
 
 def test_target_mode_fires_the_ranked_density_shot():
@@ -209,12 +262,18 @@ def test_draws_advance_the_stream():
     assert rng.bit_generator.state != before
 
 
+@pytest.mark.parametrize("what", ["fleets", "candidates", "rounds", "budget"])
 @pytest.mark.parametrize("value", [0, -3, 2.5, True, "6"])
-def test_bad_budgets_are_refused(value):
-    with pytest.raises(BattleshipError, match="must be a whole number"):
-        ExpertShooter(fleets=value)
-    with pytest.raises(BattleshipError, match="must be a whole number"):
-        ExpertShooter(candidates=value)
+def test_bad_budgets_are_refused(what, value):
+    with pytest.raises(BattleshipError, match=f"{what} must be a whole number"):
+        ExpertShooter(**{what: value})
+
+
+@pytest.mark.parametrize("what", ["z", "tolerance"])
+@pytest.mark.parametrize("value", [-0.5, float("nan"), True, "2"])
+def test_bad_race_settings_are_refused(what, value):
+    with pytest.raises(BattleshipError, match=f"{what} must be a number of at least 0"):
+        ExpertShooter(**{what: value})
 
 
 def test_registered():

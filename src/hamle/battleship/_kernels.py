@@ -812,30 +812,37 @@ def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
 
 
 @njit(cache=True)
-def _still_racing(shots, weights, racing, z):
+def _still_racing(shots, weights, racing, z, tolerance):
     """Those of ``racing`` (columns of ``shots``) whose weighted mean is not above the least
-    by more than ``z`` standard errors of their paired difference with it."""
+    by more than ``z`` standard errors of their paired difference with it, and whether the
+    race is settled: none of them could beat the least by more than ``tolerance`` shots at
+    ``z`` standard errors."""
     means = _weighted_means(shots, weights, racing)
     best = np.argmin(means)
     total = weights.sum()
     kept = np.zeros(racing.shape[0], np.bool_)
+    kept[best] = settled = True
     for j in range(racing.shape[0]):
-        gap = shots[:, racing[j]] - shots[:, racing[best]] - (means[j] - means[best])
-        spread = np.sqrt(np.sum((weights * gap) ** 2)) / total
-        kept[j] = means[j] - means[best] <= z * spread
-    return racing[kept]
+        if j == best:
+            continue
+        gap = means[j] - means[best]
+        spread = shots[:, racing[j]] - shots[:, racing[best]] - gap
+        reach = z * np.sqrt(np.sum((weights * spread) ** 2)) / total
+        kept[j] = gap <= reach
+        settled &= not kept[j] or reach - gap <= tolerance
+    return racing[kept], settled
 
 
 @njit(cache=True)
-def expert_cell(marks, afloat, t, n_candidates, n_fleets, rounds, z, budget, pcg):
+def expert_cell(marks, afloat, t, n_candidates, n_fleets, rounds, z, tolerance, budget, pcg):
     """The expert's shot. With an open hit, or one candidate: the ranked density shot.
     Else the ``n_candidates`` best cells by (d, rank) race: each round rolls out the cells
     still in the race on ``n_fleets`` more fleets (``rollout_shots``), then drops those
     whose mean over every fleet so far is above the least by more than ``z`` standard
-    errors of the paired difference. The race ends with one cell left, after ``rounds``
-    rounds, or before a round that would take the rollout shots simulated past
-    ``budget``; the cell of least mean wins (the earlier on a tie, the first when the
-    draws fail). -1 when no cell is unknown."""
+    errors of the paired difference. The race ends once it is settled (``_still_racing``;
+    so with one cell left), after ``rounds`` rounds, or before a round that would take the
+    rollout shots simulated past ``budget``; the cell of least mean wins (the earlier on a
+    tie, the first when the draws fail). -1 when no cell is unknown."""
     _, _, _, _, n_hits, d = _start(marks, afloat, t)
     if n_hits or n_candidates < 2:
         return ranked_best(marks, d, t.rank)
@@ -867,8 +874,8 @@ def expert_cell(marks, afloat, t, n_candidates, n_fleets, rounds, z, budget, pcg
         n += n_fleets
         spent += cost
         before = racing.shape[0]
-        racing = _still_racing(shots[:n], weights[:n], racing, z)
-        if racing.shape[0] == 1 or spent + cost * racing.shape[0] / before > budget:
+        racing, settled = _still_racing(shots[:n], weights[:n], racing, z, tolerance)
+        if settled or spent + cost * racing.shape[0] / before > budget:
             break
     if n == 0:
         return candidates[0]

@@ -1,8 +1,11 @@
 """Expert: plans the hunt by playing it out (one-step rollouts over sampled fleets).
 
-While no hit is open, the best ``candidates`` cells of the ranked density (``_kernels``) are
-each fired, then the ranked density shooter plays to the end, on the same ``fleets`` fleets
-drawn from the posterior; the cell of least mean total wins.
+While no hit is open, the best ``candidates`` cells of the ranked density (``_kernels``)
+race: each is fired, then the ranked density shooter plays to the end, on the same
+``fleets`` fleets drawn from the posterior, round after round; cells clearly worse than the
+leader (by ``z`` standard errors of the paired difference) drop out, and the race ends when
+no cell left could beat the leader by more than ``tolerance`` shots, after ``rounds``
+rounds, or at ``budget`` rollout shots. The cell of least mean total wins.
 With a hit open it fires the ranked density shot. The fixed rank makes a rollout's length a
 function of the fleet alone, so the comparison between cells carries no tie-break noise.
 """
@@ -34,11 +37,12 @@ class ExpertShooter:
     """
 
     name: str = "expert"
-    candidates: int = 6
-    fleets: int = 1000
-    rounds: int = 8
+    candidates: int = 12
+    fleets: int = 250
+    rounds: int = 32
     z: float = 2.0
-    budget: int = 2_000_000
+    tolerance: float = 0.02
+    budget: int = 350_000  # rollout shots: about 0.2 s alone on this machine
     kernel = None
 
     def __post_init__(self):
@@ -46,8 +50,10 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BattleshipError(f"{what} must be a whole number of at least 1, not {value!r}")
-        if isinstance(self.z, bool) or not isinstance(self.z, int | float) or not self.z >= 0:
-            raise BattleshipError(f"z must be a number of at least 0, not {self.z!r}")
+        for what in ("z", "tolerance"):
+            value = getattr(self, what)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+                raise BattleshipError(f"{what} must be a number of at least 0, not {value!r}")
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         if not observation.afloat:
@@ -65,6 +71,7 @@ class ExpertShooter:
             self.fleets,
             self.rounds,
             float(self.z),
+            float(self.tolerance),
             self.budget,
             pcg,
         )
