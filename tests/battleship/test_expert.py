@@ -276,6 +276,12 @@ def test_bad_race_settings_are_refused(what, value):
         ExpertShooter(**{what: value})
 
 
+def test_too_many_fleets_a_decision_are_refused():
+    ExpertShooter(rounds=4, fleets=250_000)
+    with pytest.raises(BattleshipError, match="rounds × fleets must be at most 1,000,000"):
+        ExpertShooter(rounds=4, fleets=250_001)
+
+
 def test_registered():
     assert get_shooter("expert").name == "expert"
 

@@ -26,6 +26,7 @@ from .common import pcg_words, set_pcg_words
 from .density_shooter import DensityShooter
 
 RANK_SEED = 2026
+MAX_FLEETS = 1_000_000  # rollout fleets per decision (rounds × fleets), 8 MB a candidate
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,10 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
                 raise BattleshipError(f"{what} must be a number of at least 0, not {value!r}")
+        if self.rounds * self.fleets > MAX_FLEETS:
+            raise BattleshipError(
+                f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * self.fleets:,}"
+            )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         if not observation.afloat:
