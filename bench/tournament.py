@@ -6,7 +6,8 @@
   median, worst, and per shooter the paired difference against ``uniform``.
 - ``russian``: the same for random, parity, density and ``exact`` (the site's strongest
   shooter there) on games 1..``--russian-games`` (``exact`` on ``--exact-games``).
-- ``strongest``: per rule set, the placer that raises the strongest shooter's mean most.
+- ``strongest``: per rule set, the placer of one law (not a mixture) that raises the
+  strongest shooter's mean most.
 - ``wall_seconds``: one fixed tournament (parity and density × every placer, games
   1..``--timed-games``) with ``--jobs 1``, ``--jobs 2`` and on a local Dask cluster of two
   one-thread worker processes, alternated ``--repeat`` times.
@@ -114,11 +115,14 @@ def _stored(store: Store, rules: bs.Rules, shooter: str, placer: str, games: int
 
 
 def strongest(result: dict, shooter: str) -> dict:
-    """The placer that adds most shots to ``shooter``'s mean against uniform."""
+    """The placer of one law that adds most shots to ``shooter``'s mean against uniform.
+
+    A mixture is left out: against a fixed shooter its mean is the weighted mean of its
+    parts' means, so it can lead the strongest part only by chance."""
     added = {
         placer: row["versus_uniform"]
         for placer, row in result["matrix"][shooter].items()
-        if placer != "uniform"
+        if placer != "uniform" and bs.get_placer(placer).kind != "mixture"
     }
     best = max(added, key=lambda placer: added[placer]["mean"])
     return {"shooter": shooter, "placer": best, **added[best]}

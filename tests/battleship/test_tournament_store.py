@@ -47,3 +47,18 @@ def test_stored_blocks_are_reused_and_stale_ones_replayed(tmp_path, monkeypatch)
     fixed = bench.matrix(rules, {"parity": 50}, 1, bench.Store(path))
     assert fixed["matrix"] == first["matrix"]
     assert sum(k["games"] for k in played if k["games"] > 1) == 50  # edges played again
+
+
+def test_the_strongest_placer_is_one_of_one_law_even_when_a_mixture_leads():
+    # A mixture's mean is its parts' weighted mean: ahead of them only by chance.
+    added = {"edges": 0.7, "anti-density": 1.0, "mixed": 1.4}
+    row = {
+        placer: {"versus_uniform": {"mean": mean, "stderr": 0.4}} for placer, mean in added.items()
+    }
+    result = {"matrix": {"exact": {"uniform": {"versus_uniform": None}, **row}}}
+    assert load_bench().strongest(result, "exact") == {
+        "shooter": "exact",
+        "placer": "anti-density",
+        "mean": 1.0,
+        "stderr": 0.4,
+    }
