@@ -163,7 +163,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--expert-games", type=int, default=2000)
     parser.add_argument("--russian-games", type=int, default=2000)
-    parser.add_argument("--exact-games", type=int, default=300)
+    parser.add_argument("--exact-games", type=int, default=2000)
     parser.add_argument("--timed-games", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)

@@ -31,14 +31,14 @@ RuleName = Literal["classic", "russian"]
 Level = Literal["easy", "normal", "hard", "expert"]
 Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
 # The Expert level's shooter: the strongest under each rule set (bench/expert.py). Under
-# Russian rules exact needs 2.0 ± 0.5 shots fewer than expert, at about 0.5 s for the
+# Russian rules exact needs 2.0 ± 0.5 shots fewer than expert, at about 0.28 s for the
 # slowest 1 % of its shots.
 EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
-# Where Hard and Expert hide the computer's fleet: of SITE_PLACERS, the one that adds most
-# shots to the strongest shooter's mean under each rule set (bench/tournament.py: +7.37 ±
-# 0.24 against classic expert, +1.04 ± 0.41 against Russian exact); Easy and Normal hide it
-# uniformly. (mixed needs a tuning tournament first; under Russian rules its +1.37 ± 0.39
-# is level with anti-density.)
+# Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
+# shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
+# +7.37 ± 0.24 against classic expert, +0.99 ± 0.23 against Russian exact); Easy and Normal
+# hide it uniformly. (A mixture's mean is its parts' weighted mean: mixed, 0.99
+# anti-density under Russian rules, cannot truly beat anti-density against one shooter.)
 STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
