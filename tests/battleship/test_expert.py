@@ -114,22 +114,49 @@ def test_rollout_plays_the_ranked_density_shooter(ocean, data):
     assert not (marks == UNKNOWN).all() and (left == 0).all()
 
 
-def weighted_marginals(obs: Observation, draws: int, weighted: bool = True) -> np.ndarray:
-    """Per cell, the share of importance-weighted drawn fleets with a ship on it."""
+def draw_fleets(obs: Observation, draws: int, seed: int = 7):
+    """``draws`` fleets of ``_draw_fleet`` after ``obs``: (weight, board, cells left) each."""
     t = rollout_tables(obs.rules)
     afloat = afloat_of(obs)
-    _, alive, *_ = tracked(obs)
-    pcg = pcg_words(np.random.default_rng(7))
+    _, alive, _, hits, n_hits, _ = tracked(obs)
+    pcg = pcg_words(np.random.default_rng(seed))
     occupied = np.empty(t.masks.shape[1], np.uint64)
-    board = np.empty(obs.rules.cells, np.int64)
-    choice = np.empty(t.cells.shape[0], np.int64)
-    share, total = np.zeros(obs.rules.cells), 0.0
+    choice = np.empty(max(t.cells.shape[0], len(afloat) * t.through.shape[1]), np.int64)
+    ships = np.empty_like(choice)
     for _ in range(draws):
-        weight = _kernels._draw_fleet(afloat, alive, t, pcg, occupied, board, choice)
+        board = np.empty(obs.rules.cells, np.int64)
+        left = np.empty(len(afloat), np.int64)
+        weight = _kernels._draw_fleet(
+            afloat, alive, obs.marks, hits, n_hits, t, pcg, occupied, board, left, choice, ships
+        )
+        yield weight, board, left
+
+
+def weighted_marginals(obs: Observation, draws: int, weighted: bool = True) -> np.ndarray:
+    """Per cell, the share of importance-weighted drawn fleets with a ship on it."""
+    share, total = np.zeros(obs.rules.cells), 0.0
+    for weight, board, _ in draw_fleets(obs, draws):
         weight = weight if weighted else float(weight > 0)
         share += weight * (board >= 0)
         total += weight
     return share / total
+
+
+def consistent(obs: Observation, ships) -> bool:
+    """The fleet of ``ships`` (sunk ships as ``obs`` shows them, then these) answers every
+    shot of ``obs`` as it was answered."""
+    fleet = [tuple(sorted(ship.cells)) for ship in obs.sunk] + list(ships)
+    lengths = sorted(map(len, fleet), reverse=True)
+    if lengths != sorted(obs.rules.lengths, reverse=True):
+        return False
+    try:
+        ocean = Ocean(Fleet.from_cells(obs.rules, sorted(fleet, key=len, reverse=True)))
+    except BattleshipError:
+        return False
+    shot = np.flatnonzero((obs.marks == 1) | (obs.marks == HIT) | (obs.marks == 3))
+    for cell in shot:
+        ocean.fire(int(cell))
+    return (ocean.observation.marks == obs.marks).all()
 
 
 HUNT_CASES = [
@@ -138,15 +165,25 @@ HUNT_CASES = [
     (Rules.custom(5, [3, 2, 2, 1], touching=False), ["A1", "C3", "E2"]),
     (Rules.custom((3, 5), [3, 3, 2]), ["B3"]),
 ]
+TARGET_CASES = [  # (rules, misses, open hits)
+    (Rules.custom(4, [3, 2, 2]), ["C3", "B1"], ["B2"]),
+    (Rules.custom(4, [3, 2, 2], touching=False), ["C3"], ["B2"]),
+    (Rules.custom(5, [3, 2, 2, 1], touching=False), ["A1", "C3", "E2"], ["B2", "D4"]),
+    (Rules.custom(5, [3, 2, 2, 1], touching=False), ["A1"], ["B2", "B3"]),
+    (Rules.custom(5, [3, 2, 2, 1]), ["A1"], ["B2", "C2", "C3"]),
+]
 
 
-@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES)
-def test_weighted_draws_have_the_exact_marginals(rules, misses):
-    obs = Observation.from_marks(rules, miss=misses)
+@pytest.mark.parametrize(
+    ("rules", "misses", "hits"), [(*case, []) for case in HUNT_CASES] + TARGET_CASES
+)
+def test_weighted_draws_have_the_exact_marginals(rules, misses, hits):
+    obs = Observation.from_marks(rules, miss=misses, hit=hits)
     total, counts = occupancy(rules, obs.marks, obs.afloat, ())
     exact = np.array([int(c) for c in counts]) / int(total)
     drawn = weighted_marginals(obs, 40_000)
-    # 40,000 draws: the standard error of a share is below 0.0025 (ESS stays near n here).
+    # 40,000 draws (a third to two thirds stuck where open hits lie near each other): the
+    # standard error of a share stays below 0.004 here.
     assert np.abs(drawn - exact).max() < 0.015
 
 
@@ -159,18 +196,29 @@ def test_unweighted_draws_are_biased():
     assert np.abs(weighted_marginals(obs, 40_000, weighted=False) - exact).max() > 0.03
 
 
+@SETTINGS
+@given(mid_game())
+def test_drawn_fleets_answer_every_shot_as_it_was_answered(ocean):
+    obs = ocean.observation
+    assume(obs.afloat)
+    for weight, board, left in draw_fleets(obs, 20):
+        if weight == 0:
+            continue
+        ships = [tuple(np.flatnonzero(board == s).tolist()) for s in range(len(obs.afloat))]
+        assert consistent(obs, ships)
+        assert left.tolist() == [sum(obs.marks[c] == UNKNOWN for c in ship) for ship in ships]
+
+
 def exact_rollout_means(obs: Observation, candidates) -> tuple[np.ndarray, float]:
-    """Per candidate, the mean over every fleet consistent with ``obs`` (misses only) of
+    """Per candidate, the mean over every fleet consistent with ``obs`` (no ship sunk) of
     ``reference_rollout``, and the greatest standard deviation of those shots."""
-    rules = obs.rules
-    blocked = set(np.flatnonzero(obs.marks != UNKNOWN).tolist())
-    fleets = [f for f in ref.fleets(rules) if not blocked & {c for ship in f for c in ship}]
+    fleets = [fleet for fleet in ref.fleets(obs.rules) if consistent(obs, fleet)]
     shots = np.zeros((len(fleets), len(candidates)))
     for i, fleet in enumerate(fleets):
         for j, first in enumerate(candidates):
-            ocean = Ocean(Fleet(rules, fleet))
-            for miss in sorted(blocked):
-                ocean.fire(miss)
+            ocean = Ocean(Fleet(obs.rules, fleet))
+            for cell in np.flatnonzero(obs.marks != UNKNOWN):
+                ocean.fire(int(cell))
             shots[i, j] = reference_rollout(ocean, int(first))
     return shots.mean(axis=0), shots.std(axis=0).max()
 
@@ -181,9 +229,11 @@ def ranked_candidates(obs: Observation, k: int) -> np.ndarray:
     return np.array(sorted(obs.unshot.tolist(), key=lambda c: (-d[c], rank[c]))[:k], np.int64)
 
 
-@pytest.mark.parametrize(("rules", "misses"), HUNT_CASES[:2])
-def test_rollout_means_agree_with_enumeration(rules, misses):
-    obs = Observation.from_marks(rules, miss=misses)
+@pytest.mark.parametrize(
+    ("rules", "misses", "hits"), [(*case, []) for case in HUNT_CASES[:2]] + TARGET_CASES[:2]
+)
+def test_rollout_means_agree_with_enumeration(rules, misses, hits):
+    obs = Observation.from_marks(rules, miss=misses, hit=hits)
     candidates = np.array(obs.unshot[:4], np.int64)
     exact, spread = exact_rollout_means(obs, candidates)
     n = 20_000
@@ -238,6 +288,24 @@ def test_target_mode_fires_the_ranked_density_shot():
     obs = Observation.from_marks(Rules.classic(), hit=["E5"], miss=["E4", "A1"])
     cell = ExpertShooter().choose(obs, np.random.default_rng(0))
     assert cell == ranked_shot(obs)
+
+
+def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
+    rules, misses, hits = TARGET_CASES[2]
+    obs = Observation.from_marks(rules, miss=misses, hit=hits)
+    candidates = ranked_candidates(obs, 5)
+    pcg = pcg_words(np.random.default_rng(5))
+    t = rollout_tables(obs.rules)
+    means = _kernels.rollout_means(obs.marks, afloat_of(obs), candidates, t, 40, pcg)
+    shooter = ExpertShooter(candidates=5, fleets=40, target_rollouts=True)
+    cell = shooter.choose(obs, np.random.default_rng(5))
+    assert cell == candidates[np.argmin(means)] and cell != candidates[0]
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_target_rollouts_must_be_true_or_false(value):
+    with pytest.raises(BattleshipError, match="target_rollouts must be True or False"):
+        ExpertShooter(target_rollouts=value)
 
 
 def test_one_candidate_is_the_ranked_density_shooter():

@@ -677,15 +677,87 @@ def rollout(
 
 
 @njit(cache=True)
-def _draw_fleet(afloat, alive, t, pcg, occupied, board, choice):
-    """Place the ``afloat`` ships one after another, each uniformly among the alive
-    placements that no earlier ship forbids; writes ``board`` (ship index per cell) and
-    returns the importance weight (the product of the numbers of choices), 0 when stuck."""
-    ranges, forbid, masks, cells = t.ranges, t.forbid, t.masks, t.cells
+def _covers(p, marks, occupied, t):
+    """The open hits placement p would explain, -1 if it may not lie there: over an
+    occupied zone or a miss, sunk ship or water, with every cell a hit (that ship would
+    have sunk), or, where ships may not touch, beside another ship's open hit."""
+    for word in range(occupied.shape[0]):
+        if t.forbid[p, word] & occupied[word]:
+            return -1
+    length = t.lengths[p]
+    k = 0
+    for j in range(length):
+        mark = marks[t.cells[p, j]]
+        if mark == 2:
+            k += 1
+        elif mark != 0:
+            return -1
+    if k == length:
+        return -1
+    for j in range(0 if t.touching else t.zone.shape[1]):
+        cell = t.zone[p, j]
+        if cell < 0:
+            break
+        own = t.masks[p, cell >> 6] >> np.uint64(cell & 63) & np.uint64(1)
+        if marks[cell] == 2 and not own:
+            return -1
+    return k
+
+
+@njit(cache=True)
+def _place(p, ship, t, occupied, board):
+    """Put ``ship`` on placement p: its cells on ``board``, its mask in ``occupied``."""
+    for word in range(occupied.shape[0]):
+        occupied[word] |= t.masks[p, word]
+    for j in range(t.lengths[p]):
+        board[t.cells[p, j]] = ship
+
+
+@njit(cache=True)
+def _draw_fleet(afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, left, choice, ships):
+    """Place the ``afloat`` ships, each uniformly among its legal choices given the ships
+    before it: first, for each of the ``n_hits`` open ``hits`` no ship covers yet, a ship
+    not placed yet and a placement of it over that hit, then the other ships in order, each
+    among the alive placements (clear of every mark) that no earlier ship forbids. Writes
+    ``board`` (ship index per cell) and ``left`` (each ship's cells not hit yet) and returns
+    the importance weight (the product of the numbers of choices), 0 when stuck. A fleet
+    comes from one sequence of choices only, so weighted draws are uniform over fleets."""
+    ranges, forbid, cells = t.ranges, t.forbid, t.cells
     occupied[:] = 0
     board[:] = -1
+    left[:] = 0
     weight = 1.0
+    for a in range(n_hits):
+        hit = hits[a]
+        if board[hit] >= 0:
+            continue
+        n = 0
+        for e in range(t.through.shape[1]):
+            p = t.through[hit, e]
+            if p < 0:
+                break
+            k = -2
+            for ship in range(afloat.shape[0]):
+                if left[ship] or afloat[ship] != t.lengths[p]:
+                    continue
+                if k == -2:
+                    k = _covers(p, marks, occupied, t)
+                if k < 0:
+                    break
+                choice[n], ships[n] = p, ship
+                n += 1
+        if n == 0:
+            return 0.0
+        pick = pick_index(pcg, n)
+        weight *= n
+        p, ship = choice[pick], ships[pick]
+        _place(p, ship, t, occupied, board)
+        left[ship] = afloat[ship]
+        for j in range(afloat[ship]):
+            left[ship] -= marks[cells[p, j]] == 2
     for ship in range(afloat.shape[0]):
+        if left[ship]:
+            continue
         length = afloat[ship]
         n = 0
         for p in range(ranges[length, 0], ranges[length, 1]):
@@ -703,10 +775,8 @@ def _draw_fleet(afloat, alive, t, pcg, occupied, board, choice):
             return 0.0
         p = choice[pick_index(pcg, n)]
         weight *= n
-        for word in range(occupied.shape[0]):
-            occupied[word] |= masks[p, word]
-        for j in range(length):
-            board[cells[p, j]] = ship
+        _place(p, ship, t, occupied, board)
+        left[ship] = length
     return weight
 
 
@@ -739,27 +809,32 @@ def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
     """Fill row i of ``shots`` with the shots to sink every ship of fleet i when each
     candidate is fired first and the ranked density shooter plays on, and ``weights[i]``
     with the fleet's importance weight to the uniform posterior, for ``n_fleets`` fleets
-    drawn after ``marks`` (no open hit). ``afloat`` lists the afloat lengths, longest
+    drawn after ``marks`` (``_draw_fleet``). ``afloat`` lists the afloat lengths, longest
     first; draws come from ``pcg``. Returns the shots the rollouts simulated (those that
     end as an earlier one does stop there), or -1 when fewer than ``n_fleets`` fleets come
     out of 100 times as many tries."""
     cells = t.cells
-    mult, alive, base, hits, _, d = _start(marks, afloat, t)
+    mult, alive, base, hits, n_hits, d = _start(marks, afloat, t)
     k = candidates.shape[0]
     board = np.empty(marks.shape[0], np.int64)
     occupied = np.empty(t.masks.shape[1], np.uint64)
-    choice = np.empty(cells.shape[0], np.int64)
+    choice = np.empty(max(cells.shape[0], afloat.shape[0] * t.through.shape[1]), np.int64)
+    ships = np.empty_like(choice)
     trial_marks = np.empty_like(marks)
     trial_alive = np.empty_like(alive)
     trial_base = np.empty_like(base)
     trial_mult = np.empty_like(mult)
+    trial_hits = np.empty_like(hits)
+    drawn_left = np.empty(afloat.shape[0], np.int64)
     left = np.empty(afloat.shape[0], np.int64)
     trails = np.empty((k, marks.shape[0] + 2), np.uint64)
     drawn = spent = 0
     for _ in range(100 * n_fleets):
         if drawn == n_fleets:
             break
-        weight = _draw_fleet(afloat, alive, t, pcg, occupied, board, choice)
+        weight = _draw_fleet(
+            afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, drawn_left, choice, ships
+        )
         if weight == 0.0:
             continue
         weights[drawn] = weight
@@ -768,7 +843,8 @@ def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
             trial_alive[:] = alive
             trial_base[:] = base
             trial_mult[:] = mult
-            left[:] = afloat
+            trial_hits[:] = hits
+            left[:] = drawn_left
             shots[drawn, j] = rollout(
                 candidates[j],
                 board,
@@ -778,8 +854,8 @@ def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
                 trial_alive,
                 trial_base,
                 trial_mult,
-                hits,
-                0,
+                trial_hits,
+                n_hits,
                 t,
                 d,
                 trails,
@@ -834,17 +910,19 @@ def _still_racing(shots, weights, racing, z, tolerance):
 
 
 @njit(cache=True)
-def expert_cell(marks, afloat, t, n_candidates, n_fleets, rounds, z, tolerance, budget, pcg):
-    """The expert's shot. With an open hit, or one candidate: the ranked density shot.
-    Else the ``n_candidates`` best cells by (d, rank) race: each round rolls out the cells
-    still in the race on ``n_fleets`` more fleets (``rollout_shots``), then drops those
-    whose mean over every fleet so far is above the least by more than ``z`` standard
-    errors of the paired difference. The race ends once it is settled (``_still_racing``;
-    so with one cell left), after ``rounds`` rounds, or before a round that would take the
-    rollout shots simulated past ``budget``; the cell of least mean wins (the earlier on a
-    tie, the first when the draws fail). -1 when no cell is unknown."""
+def expert_cell(
+    marks, afloat, t, n_candidates, n_fleets, rounds, z, tolerance, budget, on_hits, pcg
+):
+    """The expert's shot. With one candidate, or an open hit unless ``on_hits``: the ranked
+    density shot. Else the ``n_candidates`` best cells by (d, rank) race: each round rolls
+    out the cells still in the race on ``n_fleets`` more fleets (``rollout_shots``), then
+    drops those whose mean over every fleet so far is above the least by more than ``z``
+    standard errors of the paired difference. The race ends once it is settled
+    (``_still_racing``; so with one cell left), after ``rounds`` rounds, or before a round
+    that would take the rollout shots simulated past ``budget``; the cell of least mean wins
+    (the earlier on a tie, the first when the draws fail). -1 when no cell is unknown."""
     _, _, _, _, n_hits, d = _start(marks, afloat, t)
-    if n_hits or n_candidates < 2:
+    if (n_hits and not on_hits) or n_candidates < 2:
         return ranked_best(marks, d, t.rank)
     candidates = np.empty(n_candidates, np.int64)
     shown = marks.copy()

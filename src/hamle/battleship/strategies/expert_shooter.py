@@ -7,7 +7,8 @@ each, cells clearly worse than the leader (by ``z`` standard errors of the paire
 difference) drop out, and the race ends early when no cell left could beat the leader by
 more than ``tolerance`` shots, or at ``budget`` rollout shots. The cell of least mean total
 wins.
-With a hit open it fires the ranked density shot. The fixed rank makes a rollout's length a
+With a hit open it fires the ranked density shot (or, with ``target_rollouts``, races there
+too, on fleets drawn over the open hits). The fixed rank makes a rollout's length a
 function of the fleet alone, so the comparison between cells carries no tie-break noise.
 """
 
@@ -45,6 +46,7 @@ class ExpertShooter:
     z: float = 2.0
     tolerance: float = 0.02
     budget: int = 350_000  # rollout shots: about 0.2 s on this machine
+    target_rollouts: bool = False  # with a hit open too (README, "Why not a race")
     kernel = None
 
     def __post_init__(self):
@@ -56,6 +58,10 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
                 raise BattleshipError(f"{what} must be a number of at least 0, not {value!r}")
+        if not isinstance(self.target_rollouts, bool):
+            raise BattleshipError(
+                f"target_rollouts must be True or False, not {self.target_rollouts!r}"
+            )
         if self.rounds * self.fleets > MAX_FLEETS:
             raise BattleshipError(
                 f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * self.fleets:,}"
@@ -79,6 +85,7 @@ class ExpertShooter:
             float(self.z),
             float(self.tolerance),
             self.budget,
+            self.target_rollouts,
             pcg,
         )
         set_pcg_words(rng, pcg)
