@@ -736,16 +736,12 @@ def _draw_fleet(afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, lef
             p = t.through[hit, e]
             if p < 0:
                 break
-            k = -2
+            if _covers(p, marks, occupied, t) < 0:
+                continue
             for ship in range(afloat.shape[0]):
-                if left[ship] or afloat[ship] != t.lengths[p]:
-                    continue
-                if k == -2:
-                    k = _covers(p, marks, occupied, t)
-                if k < 0:
-                    break
-                choice[n], ships[n] = p, ship
-                n += 1
+                if not left[ship] and afloat[ship] == t.lengths[p]:
+                    choice[n], ships[n] = p, ship
+                    n += 1
         if n == 0:
             return 0.0
         pick = pick_index(pcg, n)
