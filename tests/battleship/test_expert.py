@@ -4,6 +4,8 @@ marginals, its rollout means agree with enumeration, and its games replay."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from battleship import reference as ref
@@ -29,20 +31,24 @@ def afloat_of(obs: Observation) -> np.ndarray:
 
 
 def tracked(obs: Observation):
-    """The kernel's tracked state of ``obs``: (mult, alive, base, hits, n_hits, d)."""
+    """The kernel's tracked state of ``obs``: (mult, alive, room, base, hits, n_hits, d)."""
     return _kernels._start(obs.marks, afloat_of(obs), rollout_tables(obs.rules))
 
 
 def ranked_d(obs: Observation) -> list[int]:
     """The ranked density shooter's d: the density's (spec § 3), but where ships may not
-    touch without the placements that have an open hit around them."""
+    touch without the placements that have an open hit around them, and each placement
+    weighed by the room weight of the unknown cells in its zone."""
     w, hits = ref.weight(obs.afloat), set(obs.open_hits.tolist())
+    room_weight = rollout_tables(obs.rules).room_weight
     d = [0] * obs.rules.cells
     for length in obs.afloat:
         for placement, k in ref.consistent_placements(obs, length):
-            if not hits & (zone(obs.rules, placement) - set(placement)):
+            around = zone(obs.rules, placement)
+            if not hits & (around - set(placement)):
+                room = sum(obs.marks[cell] == UNKNOWN for cell in around)
                 for cell in placement:
-                    d[cell] += w**k
+                    d[cell] += w**k * int(room_weight[room])
     return d
 
 
@@ -84,7 +90,7 @@ def mid_game(draw):
 @given(mid_game())
 def test_tracked_density_is_the_reference(ocean):
     obs = ocean.observation
-    d = tracked(obs)[5]
+    d = tracked(obs)[6]
     unknown = obs.marks == UNKNOWN
     assert d[unknown].tolist() == np.asarray(ranked_d(obs))[unknown].tolist()
     if obs.rules.touching:
@@ -104,10 +110,10 @@ def test_rollout_plays_the_ranked_density_shooter(ocean, data):
     left = np.array(
         [sum(obs.marks[c] == UNKNOWN for c in ship) for ship in ocean.fleet.ships], np.int64
     )
-    mult, alive, base, hits, n_hits, d = tracked(obs)
+    mult, alive, room, base, hits, n_hits, d = tracked(obs)
     lengths = np.array(rules.lengths, np.int64)
     marks = obs.marks.copy()
-    args = (board, lengths, left, marks, alive, base, mult, hits, n_hits)
+    args = (board, lengths, left, marks, alive, room, base, mult, hits, n_hits)
     trails = np.zeros((1, rules.cells + 2), np.uint64)
     shots = _kernels.rollout(first, *args, rollout_tables(rules), d, trails, 0)
     assert shots == reference_rollout(ocean, first)
@@ -118,7 +124,7 @@ def draw_fleets(obs: Observation, draws: int, seed: int = 7):
     """``draws`` fleets of ``_draw_fleet`` after ``obs``: (weight, board, cells left) each."""
     t = rollout_tables(obs.rules)
     afloat = afloat_of(obs)
-    _, alive, _, hits, n_hits, _ = tracked(obs)
+    _, alive, _, _, hits, n_hits, _ = tracked(obs)
     pcg = pcg_words(np.random.default_rng(seed))
     occupied = np.empty(t.masks.shape[1], np.uint64)
     choice = np.empty(max(t.cells.shape[0], len(afloat) * t.through.shape[1]), np.int64)
@@ -258,7 +264,7 @@ def test_a_race_of_one_round_fires_the_least_rollout_mean(stop):
 
 
 def test_the_race_finds_the_cell_of_least_exact_mean():
-    obs = Observation.from_marks(*HUNT_CASES[1][:1], miss=HUNT_CASES[1][1])
+    obs = Observation.from_marks(*HUNT_CASES[2][:1], miss=HUNT_CASES[2][1])
     candidates = ranked_candidates(obs, 6)
     exact, _ = exact_rollout_means(obs, candidates)
     raced = ExpertShooter(candidates=6, fleets=100, rounds=50, budget=10**9)
@@ -294,11 +300,11 @@ def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
     rules, misses, hits = TARGET_CASES[2]
     obs = Observation.from_marks(rules, miss=misses, hit=hits)
     candidates = ranked_candidates(obs, 5)
-    pcg = pcg_words(np.random.default_rng(5))
+    pcg = pcg_words(np.random.default_rng(6))
     t = rollout_tables(obs.rules)
     means = _kernels.rollout_means(obs.marks, afloat_of(obs), candidates, t, 40, pcg)
     shooter = ExpertShooter(candidates=5, fleets=40, target_rollouts=True)
-    cell = shooter.choose(obs, np.random.default_rng(5))
+    cell = shooter.choose(obs, np.random.default_rng(6))
     assert cell == candidates[np.argmin(means)] and cell != candidates[0]
 
 
@@ -377,6 +383,21 @@ def test_no_fleet_drawn_falls_back_to_the_ranked_density_shot():
     )
     assert np.isnan(means).all()
     assert ExpertShooter(fleets=10_000).choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+
+
+def test_room_weights_where_ships_may_not_touch():
+    # a placement with z unknown cells in its zone weighs 2^32 · e^(−z/5); the zone of a
+    # Russian 4-cell ship holds up to 3 × 6 cells, a classic one only its own up to 5
+    russian = rollout_tables(Rules.russian()).room_weight
+    assert russian.tolist() == [round(2**32 * math.exp(-z / 5)) for z in range(19)]
+    assert rollout_tables(Rules.classic()).room_weight.tolist() == [1] * 6
+
+
+def test_room_weights_are_dropped_where_d_could_outgrow_int64():
+    rules = Rules.custom(10, [6, 5, 4, 3, 2], touching=False)  # 41^6 · 2^32 alone passes 2^63
+    assert set(rollout_tables(rules).room_weight.tolist()) == {1}
+    obs = Observation.from_marks(rules, miss=["E5"], hit=["B2"])
+    assert ExpertShooter().choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
 
 
 def test_nothing_left_to_fire_at_is_refused():

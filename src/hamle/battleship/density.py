@@ -195,12 +195,17 @@ def best_cells(observation: Observation) -> np.ndarray | tuple[int, ...]:
 class KernelPlan:
     """What the bitboard density kernel needs for one afloat fleet: the placement table's
     ``cells`` and ``masks``, and ``groups`` = [w, then start, stop, multiplicity, length
-    for each afloat length]. ``fits`` says d is sure to fit in int64 on every board."""
+    for each afloat length]. No board gives a d above ``bound``; ``fits`` says d is sure to
+    fit in int64."""
 
     cells: np.ndarray
     masks: np.ndarray
     groups: np.ndarray
-    fits: bool
+    bound: int
+
+    @property
+    def fits(self) -> bool:
+        return self.bound < INT64_LIMIT
 
 
 @lru_cache(maxsize=4096)
@@ -222,6 +227,5 @@ def kernel_plan(rules: Rules, afloat: tuple[int, ...]) -> KernelPlan:
         cover += ships[length] * np.bincount(cells, minlength=rules.cells)
     # No count can exceed the empty board's, so this bound implies combine()'s int64 test
     # on every board with these ships afloat, and then d is exact in int64.
-    bound = int(cover.max(initial=0))
-    fits = bound * weight(afloat) ** max(afloat, default=0) < INT64_LIMIT
-    return KernelPlan(table.cells, table.masks, np.array(groups, np.int64), fits)
+    bound = int(cover.max(initial=0)) * weight(afloat) ** max(afloat, default=0)
+    return KernelPlan(table.cells, table.masks, np.array(groups, np.int64), bound)

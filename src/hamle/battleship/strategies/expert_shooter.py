@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _kernels
-from ..density import kernel_plan
+from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError
 from ..observation import Observation
 from ..rules import Rules, placement_table
@@ -27,6 +27,8 @@ from .common import pcg_words, set_pcg_words
 from .density_shooter import DensityShooter
 
 RANK_SEED = 2026
+ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
+ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_FLEETS = 1_000_000  # rollout fleets per decision (rounds × fleets), 8 MB a candidate
 
 
@@ -71,14 +73,15 @@ class ExpertShooter:
         if not observation.afloat:
             raise BattleshipError("every ship is sunk; there is nothing left to fire at")
         rules = observation.rules
-        if not kernel_plan(rules, observation.afloat).fits:  # d could outgrow int64 here
-            return DensityShooter().choose(observation, rng)
+        tables = rollout_tables(rules)
+        if kernel_plan(rules, observation.afloat).bound * tables.room_weight[0] >= INT64_LIMIT:
+            return DensityShooter().choose(observation, rng)  # d could outgrow int64 here
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         pcg = pcg_words(rng)
         cell = _kernels.expert_cell(
             observation.marks,
             afloat,
-            rollout_tables(rules),
+            tables,
             self.candidates,
             self.fleets,
             self.rounds,
@@ -100,7 +103,10 @@ class RolloutTables(NamedTuple):
     ``forbid[p]`` is their bitboard; ``through[c]`` and ``near[c]`` list the placements
     covering cell c and those whose zone holds it; ``ranges[n]`` gives the start and stop
     of the placements of length n, ``rank`` the fixed tie-break order of cells and ``keys``
-    a random 64-bit key per cell (to hash sets of cells). Lists are padded with -1."""
+    a random 64-bit key per cell (to hash sets of cells). ``room_weight[z]`` weighs a
+    placement with z unknown cells in its zone: 1 where ships may touch, else
+    ROOM_SCALE · e^(−ROOM_BETA · z) rounded (1 if that could outgrow int64).
+    Lists are padded with -1."""
 
     rows: int
     cols: int
@@ -115,6 +121,7 @@ class RolloutTables(NamedTuple):
     ranges: np.ndarray
     rank: np.ndarray
     keys: np.ndarray
+    room_weight: np.ndarray
 
 
 @cache
@@ -131,6 +138,9 @@ def rollout_tables(rules: Rules) -> RolloutTables:
     rng = np.random.default_rng(RANK_SEED)
     rank = rng.permutation(rules.cells).astype(np.int64)
     keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
+    room_weight = np.ones(zone.shape[1] + 1, np.int64)
+    if not rules.touching and kernel_plan(rules, rules.lengths).bound * ROOM_SCALE < INT64_LIMIT:
+        room_weight = np.rint(ROOM_SCALE * np.exp(-ROOM_BETA * np.arange(zone.shape[1] + 1)))
     return RolloutTables(
         rows=rules.rows,
         cols=rules.cols,
@@ -145,6 +155,7 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         ranges=table.bounds,
         rank=rank,
         keys=keys,
+        room_weight=room_weight.astype(np.int64),
     )
 
 
