@@ -264,13 +264,13 @@ def test_a_race_of_one_round_fires_the_least_rollout_mean(stop):
 
 
 def test_the_race_finds_the_cell_of_least_exact_mean():
-    obs = Observation.from_marks(*HUNT_CASES[2][:1], miss=HUNT_CASES[2][1])
+    obs = Observation.from_marks(*HUNT_CASES[3][:1], miss=HUNT_CASES[3][1])
     candidates = ranked_candidates(obs, 6)
     exact, _ = exact_rollout_means(obs, candidates)
-    raced = ExpertShooter(candidates=6, fleets=100, rounds=50, budget=10**9)
+    raced = ExpertShooter(candidates=6, fleets=20, rounds=50, budget=10**9)
     picks = [raced.choose(obs, np.random.default_rng(seed)) for seed in range(5)]
     assert all(exact[candidates.tolist().index(pick)] == exact.min() for pick in picks)
-    once = ExpertShooter(candidates=6, fleets=100, rounds=1)
+    once = ExpertShooter(candidates=6, fleets=20, rounds=1)
     picks = [once.choose(obs, np.random.default_rng(seed)) for seed in range(5)]
     assert any(exact[candidates.tolist().index(pick)] > exact.min() for pick in picks)
 
