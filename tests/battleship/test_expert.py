@@ -21,6 +21,7 @@ from hamle.battleship.rules import zone
 from hamle.battleship.simulate import play_game
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
+from hamle.battleship.strategies.density_shooter import DensityShooter
 from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -398,6 +399,14 @@ def test_room_weights_are_dropped_where_d_could_outgrow_int64():
     assert set(rollout_tables(rules).room_weight.tolist()) == {1}
     obs = Observation.from_marks(rules, miss=["E5"], hit=["B2"])
     assert ExpertShooter().choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+
+
+def test_a_fleet_whose_d_outgrows_int64_gets_the_density_shot():
+    rules = Rules.custom(20, [10] * 10)  # 10-cell ships: w^10 alone passes 2^63
+    obs = Observation.from_marks(rules, hit=["A1"], miss=["B1"])
+    cell = ExpertShooter().choose(obs, np.random.default_rng(0))
+    assert cell == DensityShooter().choose(obs, np.random.default_rng(0))
+    assert obs.grid.name(cell) in {f"A{row}" for row in range(2, 11)}  # the one ship through A1
 
 
 def test_nothing_left_to_fire_at_is_refused():

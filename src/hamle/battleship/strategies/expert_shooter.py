@@ -74,7 +74,7 @@ class ExpertShooter:
             raise BattleshipError("every ship is sunk; there is nothing left to fire at")
         rules = observation.rules
         tables = rollout_tables(rules)
-        if kernel_plan(rules, observation.afloat).bound * tables.room_weight[0] >= INT64_LIMIT:
+        if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
             return DensityShooter().choose(observation, rng)  # d could outgrow int64 here
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         pcg = pcg_words(rng)
