@@ -138,9 +138,10 @@ def rollout_tables(rules: Rules) -> RolloutTables:
     rng = np.random.default_rng(RANK_SEED)
     rank = rng.permutation(rules.cells).astype(np.int64)
     keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
-    room_weight = np.ones(zone.shape[1] + 1, np.int64)
+    room = np.arange(zone.shape[1] + 1)
+    room_weight = np.ones_like(room)
     if not rules.touching and kernel_plan(rules, rules.lengths).bound * ROOM_SCALE < INT64_LIMIT:
-        room_weight = np.rint(ROOM_SCALE * np.exp(-ROOM_BETA * np.arange(zone.shape[1] + 1)))
+        room_weight = np.rint(ROOM_SCALE * np.exp(-ROOM_BETA * room)).astype(np.int64)
     return RolloutTables(
         rows=rules.rows,
         cols=rules.cols,
@@ -155,7 +156,7 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         ranges=table.bounds,
         rank=rank,
         keys=keys,
-        room_weight=room_weight.astype(np.int64),
+        room_weight=room_weight,
     )
 
 
