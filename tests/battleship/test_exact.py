@@ -270,8 +270,8 @@ def turned(obs: Observation, turn: np.ndarray) -> Observation:
     st.lists(st.tuples(st.integers(0, 35), st.sampled_from("mmmh"), st.integers(0, 7)), max_size=8),
 )
 def test_maps_from_kept_ones_agree_with_fresh_ones(rows, cols, fleet, shots):
-    # Under no-touch rules a board that only adds misses to a kept map is worked out
-    # from that one, whichever way the board is turned: the answer must be the same.
+    # Under no-touch rules a board that only adds misses and hits to a kept map is worked
+    # out from that one, whichever way the board is turned: the answer must be the same.
     assume(sum(fleet) * 2 <= rows * cols)
     rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
     obs = Observation.start(rules)
@@ -297,6 +297,8 @@ def test_maps_from_kept_ones_agree_with_fresh_ones(rows, cols, fleet, shots):
         assert report.counts == expected.counts
         if kind == "m" and kept and kept.total and kept.missed.sum() < exact_module.CHAIN_LIMIT:
             assert exact_module._MEMOS.kept[0].plan is kept.plan  # worked out from the kept one
+        if kind == "h" and kept and kept.total:  # from the kept one's first row on
+            assert exact_module._MEMOS.kept[0].rows.forward[0] is kept.rows.forward[0]
 
 
 @SETTINGS
@@ -323,6 +325,67 @@ def test_kept_maps_agree_with_fresh_ones_through_whole_games(rows, cols, fleet, 
         report, expected = exact(shown), fresh(shown)
         assert report.total == expected.total
         assert report.counts == expected.counts
+
+
+@pytest.mark.parametrize(
+    "size, shots",
+    [
+        # A single ship sunk on the last row.
+        (5, [("C3", "miss", ()), ("E5", "sunk", ("E5",))]),
+        # A vertical ship whose cells below were missed before.
+        (
+            6,
+            [
+                ("A5", "miss", ()),
+                ("B5", "miss", ()),
+                ("A3", "hit", ()),
+                ("A4", "sunk", ("A3", "A4")),
+            ],
+        ),
+        # A hit, a miss, the sinking and a miss, each from the map before.
+        (
+            7,
+            [
+                ("C4", "hit", ()),
+                ("C3", "miss", ()),
+                ("D4", "sunk", ("C4", "D4")),
+                ("A7", "miss", ()),
+            ],
+        ),
+    ],
+)
+def test_maps_after_a_sinking_from_kept_ones_agree_with_fresh_ones(size, shots):
+    # One ship fewer afloat: the kept map's profiles are counted by the ships left.
+    rules = Rules.custom(size, [2, 1, 1], touching=False)
+    obs = Observation.start(rules)
+    exact_module._MEMOS.clear()
+    exact(obs)
+    for name, answer, ship in shots:
+        kept = exact_module._MEMOS.kept[0]
+        cells = tuple(rules.grid.index(cell) for cell in ship)
+        obs = obs.after(rules.grid.index(name), answer, cells)
+        report, expected = exact(obs), fresh(obs)
+        assert report.total == expected.total
+        assert report.counts == expected.counts
+        if answer != "miss":  # worked out from the kept map, whose profiles it shares
+            assert exact_module._MEMOS.kept[0].dp.in_fleet is kept.dp.in_fleet
+
+
+def test_a_ship_sunk_is_counted_in_the_row_below_it():
+    # B2 is sunk with the cell below it missed before, so the sinking changes nothing
+    # below row 2; yet the kept map counted the ship only at C2, in row 3. At the start of
+    # row 3 no kept layout had counted a ship yet: the single on E2 must not be lost there.
+    rules = Rules.custom(5, [1, 1], touching=False)
+    unknown = {"B2", "C2", "E2", "D4"}
+    names = [rules.grid.name(c) for c in range(rules.cells)]
+    obs = Observation.from_marks(rules, miss=[c for c in names if c not in unknown])
+    exact_module._MEMOS.clear()
+    exact(obs)
+    kept = exact_module._MEMOS.kept[0]
+    obs = obs.after(rules.grid.index("B2"), "sunk", (rules.grid.index("B2"),))
+    report = exact(obs)
+    assert exact_module._MEMOS.kept[0].dp.in_fleet is kept.dp.in_fleet  # from the kept map
+    assert report.total == 2 and report.at("E2") == report.at("D4") == 1
 
 
 def test_russian_maps_from_kept_ones_agree_with_fresh_ones():

@@ -537,6 +537,27 @@ def pull(
 
 
 @njit(cache=True, nogil=True)
+def carry(vals, band, offset, where, entries, new_band, new_offset, out):
+    """Fill ``out`` (laid out by ``new_band``, lanes as in ``push``) from ``vals`` (by
+    ``band``): profile s was profile ``where[s]`` and its entry a was ``entries[a]``, zero
+    outside the band it had. False if a profile with entries was not there (-1)."""
+    for s in range(len(where)):
+        lo, hi = new_band[s, 0], new_band[s, 1]
+        if hi <= lo:
+            continue
+        was = where[s]
+        if was < 0:
+            return False
+        old_lo, old_hi = band[was, 0], band[was, 1]
+        src, dst = offset[was] - old_lo, new_offset[s] - lo
+        for lane in range(vals.shape[0]):
+            for a in range(lo, hi):
+                b = entries[a]
+                out[lane, dst + a] = vals[lane, src + b] if old_lo <= b < old_hi else 0
+    return True
+
+
+@njit(cache=True, nogil=True)
 def row_occupancy(
     keys, vals, band, offset, later, later_band, later_offset, moduli, cols, bits, out
 ):

@@ -5,9 +5,9 @@ A broken-profile DP (kernels in ``_profile``) runs forward over the cells keepin
 count vectors of each row's start, and backward. A cell's count is Σ forward × backward
 over the profiles that occupy it: under no-touch rules a row's start shows every cell of
 the row above, so both passes keep only the rows' starts (and run side by side on two
-threads), and a board that only adds misses to a kept map works on from its vectors
-(``_Memos``); with touching allowed the backward pass recomputes each row's forward
-vectors, on a second thread one row ahead. Counts are kept
+threads), and a board that only adds misses, hits or a sunk ship to a kept map works on
+from its plan and vectors (``_Memos``); with touching allowed the backward pass
+recomputes each row's forward vectors, on a second thread one row ahead. Counts are kept
 modulo 2**64 and, when the bound on the answer needs it, modulo primes below 2**31;
 the answer is rebuilt exactly by the Chinese remainder theorem.
 
@@ -22,6 +22,7 @@ the answer is rebuilt exactly by the Chinese remainder theorem.
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 import queue
 import threading
@@ -51,10 +52,10 @@ MEMORY_LIMIT = 4 * 2**30
 ESTIMATE_LIMIT = 6 * 2**30
 SAMPLE_LIMIT = 1_000_000
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
-# A no-touch map is worked out from a kept one (``_Memos``) while that adds at most
-# CHAIN_LIMIT misses to the kept plan and leaves at most REUSE_ROWS × rows rows to push or
-# pull again (a fresh map makes its plan and pushes and pulls every row). Maps that keep
-# more than KEEP_BYTES are not kept.
+# A no-touch map is worked out from a kept one (``_Memos``) while at most CHAIN_LIMIT
+# misses are marked on the kept plan rather than in its steps, and at most REUSE_ROWS ×
+# rows rows are left to push or pull again (a fresh map makes its plan and pushes and
+# pulls every row). Maps that keep more than KEEP_BYTES are not kept.
 CHAIN_LIMIT = 6
 REUSE_ROWS = 1.5
 KEEP_BYTES = 2**30
@@ -276,28 +277,36 @@ class _Memo(NamedTuple):
 
 
 class _Memos:
-    """The last few no-touch maps. A game's next board mostly differs from its last by
-    a miss; a board that only adds misses to a kept one reuses that one's plan and
-    vectors (``_Dp.rows_map``), in whichever of the board's turns and flips matches."""
+    """The last few no-touch maps. A game's next board differs from its last by a miss,
+    a hit or a sunk ship; a board that only adds such marks to a kept one reuses that
+    one's plan and vectors (``_Dp.remark``, ``_Dp.sunk``, ``_Dp.rows_map``), in whichever
+    of the board's turns and flips matches."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
         self.kept: list[_Memo] = []
 
     def nearest(self, rules: Rules, key: tuple, marks: np.ndarray):
-        """The kept map to work from, as (memo, turn, the DP's cells newly missed): of
-        those this board only adds misses to, the one with the fewest rows to work out
-        again, if that is fewer than a fresh map costs. None if there is none."""
+        """The kept map to work from, as (memo, turn, the DP's cells newly marked): of
+        those this board only adds misses and hits to (and sunk cells, with one ship fewer
+        afloat), the one with the fewest rows to work out again, if that is fewer than a
+        fresh map costs. None if there is none."""
         found, least = None, math.inf
+        afloat = Counter(key[2])
         for memo in self.kept:
-            if memo.key != key:
+            lost = Counter(memo.key[2]) - afloat
+            if memo.key[:2] != key[:2] or afloat - Counter(memo.key[2]) or lost.total() > 1:
                 continue
             for turn in symmetries(rules.rows, rules.cols):
                 board, _ = _dp_board(rules, marks[turn])
                 changed = np.flatnonzero(board != memo.board)
-                fits = (memo.board[changed] == UNKNOWN).all()
-                fits &= (board[changed] == _profile.MISS).all()
-                if not fits or np.count_nonzero(memo.missed) + len(changed) > CHAIN_LIMIT:
+                was, now = memo.board[changed], board[changed]
+                if not (
+                    (was == UNKNOWN) | (bool(lost) & (was == HIT) & (now == _profile.MISS))
+                ).all():
+                    continue
+                missed = 0 if lost else np.count_nonzero(now == _profile.MISS)
+                if np.count_nonzero(memo.missed) + missed > CHAIN_LIMIT:
                     continue
                 if not len(changed):
                     return memo, turn, changed
@@ -307,9 +316,10 @@ class _Memos:
         return found
 
     def add(self, memo: _Memo) -> None:
-        arrays = [*memo.rows.forward, *memo.rows.backward, *memo.plan.row_keys]
+        arrays = [*memo.rows.forward, *memo.rows.backward]
+        arrays += [part for pair in memo.plan.profiles for part in pair]
         arrays += [part for step in memo.plan.steps for part in step]
-        arrays += [part for band in memo.plan.bands for part in band]
+        arrays += [part for band in memo.plan.bands or () for part in band]
         if sum(array.nbytes for array in arrays if array is not None) <= KEEP_BYTES:
             self.kept = [memo, *self.kept[: self.keep - 1]]
 
@@ -335,9 +345,21 @@ def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
     else:
         memo, turn, changed = found
         dp, to_board, plan = memo.dp, memo.to_board, memo.plan
+        board, _ = _dp_board(rules, marks[turn])
+        lost = Counter(memo.key[2]) - Counter(afloat)
+        entries = None
+        if lost:  # the same profiles, one ship fewer to count
+            dp = dp.sunk(afloat)
+            entries = dp.entries_in(memo.dp), dp.entries_in(memo.dp, *lost)
+        # Misses only leave out choices (``missed``); other marks make their steps again.
+        misses = (board[changed] == _profile.MISS) & (memo.board[changed] == UNKNOWN)
+        remarked = changed if lost else changed[~misses]
+        if len(remarked):
+            dp, plan = dp.remark(plan, remarked, board[remarked])
         moduli, missed = memo.rows.moduli, memo.missed.copy()
-        missed[changed] = True
-        known = memo.rows, changed
+        if not lost:
+            missed[changed[misses]] = True
+        known = memo.rows, changed, memo.plan, entries
     if found is not None and not len(changed):
         total, image = memo.total, memo.occupancy
     else:
@@ -414,12 +436,12 @@ class _Step(NamedTuple):
 
 
 class _Plan(NamedTuple):
-    """Every step's transitions, per step the band of each profile before it, and the
-    profile keys at the start of each row after the first (``row_keys[r - 1]``)."""
+    """Every step's transitions, per step the band of each profile before it, and for
+    no-touch maps the profiles before each step and after the last (keys, tallies)."""
 
     steps: list
-    bands: list
-    row_keys: list
+    bands: list | None
+    profiles: list | None
 
 
 class _Band(NamedTuple):
@@ -466,8 +488,18 @@ class _Dp:
                 cols=cols,
                 longest=self.lmax,
             )
+        self._count_tables(have)
+        self.in_fleet = np.array([n in have for n in range(self.lmax + 1)])
+        self.at_least = np.array(
+            [sum(m for n, m in have.items() if n >= k) for k in range(self.lmax + 1)], np.int64
+        )
+
+    def _count_tables(self, have: Counter) -> None:
+        """The count vectors' layout for the ships ``have`` (lengths up to ``lmax``): the
+        shift of each ship counted, its inverse, the entry of the whole fleet, and per
+        entry how many ships of each length it has counted (``ships``)."""
         lengths = sorted(have)
-        strides, span = {}, 1
+        strides, span = np.zeros(self.lmax + 1, np.int64), 1
         for length in lengths:
             strides[length] = span
             span *= have[length] + 1
@@ -479,20 +511,32 @@ class _Dp:
         position[order] = natural
         self.shift = np.full((self.lmax + 1, span), -1, np.int64)
         self.shift[0] = natural
+        self.ships = np.zeros((self.lmax + 1, span), np.int64)
         for n in lengths:
             grows = digits[n][order] < have[n]
             self.shift[n] = np.where(grows, position[np.minimum(order + strides[n], span - 1)], -1)
+            self.ships[n] = digits[n][order]
         self.inverse = np.full_like(self.shift, -1)
         for code, row in enumerate(self.shift):
             self.inverse[code, row[row >= 0]] = natural[row >= 0]
         self.full = int(position[sum(have[n] * strides[n] for n in lengths)])
         self.fleet_cells = sum(n * m for n, m in have.items())
         self.first_with = np.searchsorted(cells[order], np.arange(self.fleet_cells + 2))
-        self.in_fleet = np.array([n in have for n in range(self.lmax + 1)])
-        self.at_least = np.array(
-            [sum(m for n, m in have.items() if n >= k) for k in range(self.lmax + 1)], np.int64
-        )
-        self.width = span
+        self.width, self.strides, self.position = span, strides, position
+
+    def sunk(self, afloat) -> _Dp:
+        """This DP counting only the ships ``afloat`` (this one's less one ship), its
+        profiles and their transitions unchanged: those of ships no longer afloat lead to
+        no entry."""
+        dp = copy.copy(self)
+        dp._count_tables(Counter(afloat))
+        return dp
+
+    def entries_in(self, other: _Dp, extra: int = 0) -> np.ndarray:
+        """For each count entry, the entry of ``other`` (counting more ships) with the same
+        ships counted and, if ``extra``, one more of that length."""
+        natural = other.strides @ self.ships + (other.strides[extra] if extra else 0)
+        return other.position[natural]
 
     def plan(self, want_map: bool, ahead: _Ahead | None = None) -> _Plan:
         """The profiles of every step (see ``_profiles``), once their count buffers are
@@ -579,12 +623,38 @@ class _Dp:
             backward[-1] = self._end(lanes, bands[-1])  # kept beyond this run
             forward_bands[0], backward_bands[-1] = bands[0], bands[-1]
         else:
-            kept, changed = known
+            kept, changed, before, entries = known
             first, last = changed.min() // cols, changed.max() // cols
+            if entries is not None:  # a ship is counted when the cell below it is decided
+                last = min(rows, last + 1)
             forward = kept.forward[: first + 1] + [None] * (rows - first)
             forward_bands = kept.forward_bands[: first + 1] + [None] * (rows - first)
-            backward = [None] * (last + 1) + kept.backward[last + 1 :]
-            backward_bands = [None] * (last + 1) + kept.backward_bands[last + 1 :]
+            if entries is not None:  # counted by another fleet: its entries laid out again
+                for r in range(first + 1):
+                    keys = plan.profiles[r * cols][0]
+                    forward[r], forward_bands[r] = self._carry(
+                        kept.forward[r],
+                        kept.forward_bands[r],
+                        keys,
+                        keys,
+                        bands[r * cols],
+                        entries[0],
+                    )
+            backward, backward_bands = [None] * (rows + 2), [None] * (rows + 2)
+            backward[-1], backward_bands[-1] = self._end(lanes, bands[-1]), bands[-1]
+            for r in range(rows, last, -1):  # rows whose cells and those after are as kept
+                carried = self._carry(
+                    kept.backward[r],
+                    kept.backward_bands[r],
+                    before.profiles[r * cols][0],
+                    plan.profiles[r * cols][0],
+                    bands[r * cols],
+                    None if entries is None else entries[1],
+                )
+                if carried is None:
+                    last = r
+                    break
+                backward[r], backward_bands[r] = carried
         _ARENA.take(3, 0, 0)  # every slot exists before a second thread takes one
         pull = partial(
             self._pull_rows,
@@ -614,7 +684,7 @@ class _Dp:
         counts = np.zeros((rows, lanes, cols), np.uint64)
         for r in range(1, rows + 1):
             _profile.row_occupancy(
-                plan.row_keys[r - 1],
+                plan.profiles[r * cols][0],
                 forward[r][:lanes],
                 forward_bands[r].edges,
                 forward_bands[r].offset,
@@ -630,8 +700,30 @@ class _Dp:
             occupancy[c] = _crt(counts[c // cols, :, c % cols], moduli[:lanes])
         return total, occupancy, rows_kept
 
+    def _carry(self, vals, band: _Band, kept_keys, keys, new_band: _Band, entries=None):
+        """Kept count vectors at a row's start (``vals`` by ``band``, for the profiles
+        ``kept_keys``) laid out for ``keys`` by ``new_band``; entry a was entry
+        ``entries[a]`` (the same if None). Forward, a profile's counts depend only on the
+        marks before it; backward, on its key and the marks after it; entries outside the
+        kept bands can reach no whole fleet. None if a profile is missing from the kept
+        ones (they then have to be worked out again)."""
+        if keys is kept_keys and entries is None:
+            return vals, band
+        where = np.arange(len(keys))
+        if keys is not kept_keys:
+            order = np.argsort(kept_keys)
+            at = np.minimum(np.searchsorted(kept_keys[order], keys), len(kept_keys) - 1)
+            where = np.where(kept_keys[order][at] == keys, order[at], -1)
+        if entries is None:
+            entries = np.arange(self.width)
+        out = np.empty((len(vals), new_band.size), np.uint64)
+        if not _profile.carry(vals, band.edges, band.offset, where, entries, *new_band, out):
+            return None
+        return out, new_band
+
     def rows_again(self, changed: np.ndarray) -> int:
-        """How many rows ``rows_map`` pushes and pulls again for these cells newly missed."""
+        """About how many rows ``rows_map`` pushes and pulls again for these cells newly
+        marked."""
         return self.rows + 1 - changed.min() // self.cols + changed.max() // self.cols
 
     def _push_rows(self, steps, bands, moduli, missed, forward: list, band, first: int):
@@ -831,35 +923,12 @@ class _Dp:
         """Every step's transitions, and per step the band of count entries each profile
         before it can use. Refuses the board as soon as the forward bands outgrow
         ``ESTIMATE_LIMIT``. Each step is offered to ``ahead`` as soon as it is made."""
-        cells, cols = self.rows * self.cols, self.cols
         keys, tallies = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        steps, row_keys, seen = [], [], 0
+        steps, profiles, seen = [], [(keys, tallies)], 0
         forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
-        above = {}  # per column, the step a row above: what it read and what it made
-        for i in range(cells + cols):
-            mark = self.marks[i] if i < cells else _profile.MISS
-            # Under touching rules vertical ships of every length fit while lmax rows are left.
-            reach = min(self.rows - i // cols, self.lmax) if self.touching else 0
-            read = (mark, reach, keys)
-            same = above.get(i % cols)
-            if same and same[0][:2] == read[:2] and np.array_equal(same[0][2], keys):
-                made = same[1]  # an unmarked board's middle rows repeat their profiles
-            else:
-                made = _profile.expand(
-                    keys,
-                    tallies,
-                    i % cols,
-                    cols,
-                    self.bits,
-                    self.lmax,
-                    mark,
-                    self.in_fleet,
-                    self.at_least,
-                    self.touching,
-                    reach,
-                )
-            above[i % cols] = read, made
-            keys, tallies, first, target, code, choice = made
+        above = {}
+        for i in range(self.rows * self.cols + self.cols):
+            keys, tallies, *step = self._expand(i, keys, tallies, above)
             seen += len(keys)
             if len(keys) > PROFILE_LIMIT or seen > TOTAL_PROFILE_LIMIT:
                 raise CountTooLargeError(
@@ -867,9 +936,8 @@ class _Dp:
                     "try a smaller board or fleet",
                     code="battleship.too_many_profiles",
                 )
-            if (i + 1) % cols == 0 and i < cells:
-                row_keys.append(keys)
-            steps.append(_Step(first, target, code, choice))
+            profiles.append((keys, tallies))
+            steps.append(_Step(*step))
             forward.append(self._forward_bounds(forward[-1], steps[-1], False))
             if ahead is not None:
                 ahead.offer(steps[-1], forward[-2], forward[-1], seen * self.width)
@@ -884,7 +952,57 @@ class _Dp:
                     limit=ESTIMATE_LIMIT // 2**30,
                 )
         missed = np.zeros(len(steps), np.bool_)
-        return _Plan(steps, self._bands(steps, missed, forward), row_keys)
+        kept = profiles if want_map and not self.touching else None  # (only rows_map reads them)
+        return _Plan(steps, self._bands(steps, missed, forward), kept)
+
+    def _expand(self, i: int, keys, tallies, above: dict) -> tuple:
+        """Step i from the profiles before it (``_profile.expand``); ``above`` holds, per
+        column, the step a row above: a step that reads the same profiles and mark reuses
+        its transitions (an unmarked board's middle rows repeat their profiles)."""
+        cols = self.cols
+        mark = self.marks[i] if i < self.rows * cols else _profile.MISS
+        # Under touching rules vertical ships of every length fit while lmax rows are left.
+        reach = min(self.rows - i // cols, self.lmax) if self.touching else 0
+        read = (mark, reach, keys)
+        same = above.get(i % cols)
+        if same and same[0][:2] == read[:2] and np.array_equal(same[0][2], keys):
+            return same[1]
+        made = _profile.expand(
+            keys,
+            tallies,
+            i % cols,
+            cols,
+            self.bits,
+            self.lmax,
+            mark,
+            self.in_fleet,
+            self.at_least,
+            self.touching,
+            reach,
+        )
+        above[i % cols] = read, made
+        return made
+
+    def remark(self, plan: _Plan, cells: np.ndarray, marks: np.ndarray) -> tuple[_Dp, _Plan]:
+        """The DP and plan (its bands left to ``rows_map``) of this board with ``cells``
+        marked ``marks`` instead. Only the steps from the first of them on are made again,
+        until the profiles come back to the plan's own after the last one: each step
+        depends only on the profiles before it and its cell's mark."""
+        dp = copy.copy(self)
+        dp.marks = self.marks.copy()
+        dp.marks[cells] = marks
+        start, last = int(cells.min()), int(cells.max())
+        steps, profiles = plan.steps[:start], plan.profiles[: start + 1]
+        keys, tallies = profiles[-1]
+        above = {}
+        for i in range(start, len(plan.steps)):
+            keys, tallies, *step = dp._expand(i, keys, tallies, above)
+            steps.append(_Step(*step))
+            if i > last and np.array_equal(keys, plan.profiles[i + 1][0]):
+                steps += plan.steps[i + 1 :]
+                return dp, _Plan(steps, None, profiles + plan.profiles[i + 1 :])
+            profiles.append((keys, tallies))
+        return dp, _Plan(steps, None, profiles)
 
     def _forward_bounds(self, bounds, step: _Step, miss: bool) -> tuple:
         after = int(step.target.max()) + 1 if len(step.target) else 0  # next profiles
