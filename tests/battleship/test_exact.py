@@ -388,6 +388,20 @@ def test_a_ship_sunk_is_counted_in_the_row_below_it():
     assert report.total == 2 and report.at("E2") == report.at("D4") == 1
 
 
+def test_a_kept_map_whose_open_hit_is_now_a_miss_is_not_worked_from():
+    # One ship fewer afloat, but the kept map's open hit on B2 is a plain miss here (a map
+    # kept from another game): that is no sinking, so the board is worked out afresh.
+    rules = Rules.custom(7, [2, 1, 1], touching=False)
+    exact_module._MEMOS.clear()
+    exact(Observation.from_marks(rules, hit=["B2"]))
+    kept = exact_module._MEMOS.kept[0]
+    e2 = rules.grid.index("E2")
+    obs = Observation.from_marks(rules, miss=["B2"]).after(e2, "sunk", (e2,))
+    report, expected = exact(obs), fresh(obs)
+    assert exact_module._MEMOS.kept[0].dp.in_fleet is not kept.dp.in_fleet
+    assert report.total == expected.total and report.counts == expected.counts
+
+
 def test_russian_maps_from_kept_ones_agree_with_fresh_ones():
     # The same on the Russian board, where the backward pass runs on a second thread.
     obs = Observation.from_marks(RUSSIAN, miss=["C1", "J8", "A8"])

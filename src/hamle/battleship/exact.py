@@ -288,9 +288,9 @@ class _Memos:
 
     def nearest(self, rules: Rules, key: tuple, marks: np.ndarray):
         """The kept map to work from, as (memo, turn, the DP's cells newly marked): of
-        those this board only adds misses and hits to (and sunk cells, with one ship fewer
-        afloat), the one with the fewest rows to work out again, if that is fewer than a
-        fresh map costs. None if there is none."""
+        those this board only adds misses and hits to (and the cells of a ship sunk since,
+        with that ship no longer afloat), the one with the fewest rows to work out again,
+        if that is fewer than a fresh map costs. None if there is none."""
         found, least = None, math.inf
         afloat = Counter(key[2])
         for memo in self.kept:
@@ -298,17 +298,18 @@ class _Memos:
             if memo.key[:2] != key[:2] or afloat - Counter(memo.key[2]) or lost.total() > 1:
                 continue
             for turn in symmetries(rules.rows, rules.cols):
-                board, _ = _dp_board(rules, marks[turn])
+                board, to_board = _dp_board(rules, marks[turn])
                 changed = np.flatnonzero(board != memo.board)
                 was, now = memo.board[changed], board[changed]
-                if not (
-                    (was == UNKNOWN) | (bool(lost) & (was == HIT) & (now == _profile.MISS))
-                ).all():
+                sunk = marks[turn][to_board][changed] == SUNK  # cells of the ship lost
+                if lost and np.count_nonzero(sunk) != sum(lost.elements()):
+                    continue
+                if not ((was == UNKNOWN) | (was == _profile.HIT) & sunk).all():
                     continue
                 missed = 0 if lost else np.count_nonzero(now == _profile.MISS)
                 if np.count_nonzero(memo.missed) + missed > CHAIN_LIMIT:
                     continue
-                if not len(changed):
+                if not len(changed) and not lost:
                     return memo, turn, changed
                 rows = memo.dp.rows_again(changed)
                 if rows < least and rows <= REUSE_ROWS * memo.dp.rows:
