@@ -337,16 +337,17 @@ def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
     key = (rules, fleet, tuple(sorted(afloat)))
     with _ARENA_LOCK:
         found = _MEMOS.nearest(rules, key, marks)
+    turn = np.arange(rules.cells) if found is None else found[1]
+    board, _ = _dp_board(rules, marks[turn])
     if found is None:
         dp, to_board = _dp(rules, marks, afloat)
         plan = dp.plan(True)
         moduli = _moduli(layouts(fleet))
         missed = np.zeros(len(plan.steps), np.bool_)
-        turn, known = np.arange(rules.cells), None
+        known = None
     else:
         memo, turn, changed = found
         dp, to_board, plan = memo.dp, memo.to_board, memo.plan
-        board, _ = _dp_board(rules, marks[turn])
         lost = Counter(memo.key[2]) - Counter(afloat)
         entries = None
         if lost:  # the same profiles, one ship fewer to count
@@ -368,7 +369,6 @@ def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
             total, occupancy, rows = dp.rows_map(plan, moduli, missed, known)
             image = np.zeros(rules.cells, object)
             image[to_board] = occupancy
-            board, _ = _dp_board(rules, marks[turn])
             _MEMOS.add(_Memo(key, board, to_board, dp, plan, missed, rows, total, image))
     cells = np.zeros(rules.cells, object)
     cells[turn] = image
