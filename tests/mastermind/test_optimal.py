@@ -37,6 +37,8 @@ def plain_cost(variant: mm.Variant):
         common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
         return black, common - black
 
+    answers = [[answer(secret, guess) for secret in codes] for guess in codes]
+
     @cache
     def cost(secrets: frozenset, left: int) -> float:
         if len(secrets) == 1:
@@ -46,9 +48,10 @@ def plain_cost(variant: mm.Variant):
         best = float("inf")
         for guess in range(len(codes)):
             parts: dict = {}
+            row = answers[guess]
             for s in secrets:
                 if s != guess:
-                    parts.setdefault(answer(codes[s], codes[guess]), set()).add(s)
+                    parts.setdefault(row[s], set()).add(s)
             if any(len(p) == len(secrets) for p in parts.values()):
                 continue
             best = min(
