@@ -111,11 +111,7 @@ def compiled():
         assert result.exit_code == 0, result.output
 
 
-@settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(invocations())
 def test_bad_input_is_one_error_line_and_never_a_traceback(compiled, invocation):
     args, script = invocation
