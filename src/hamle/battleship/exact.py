@@ -287,18 +287,21 @@ class _Memos:
         self.kept: list[_Memo] = []
 
     def nearest(self, rules: Rules, key: tuple, marks: np.ndarray):
-        """The kept map to work from, as (memo, turn, the DP's cells newly marked): of
-        those this board only adds misses and hits to (and the cells of a ship sunk since,
-        with that ship no longer afloat), the one with the fewest rows to work out again,
-        if that is fewer than a fresh map costs. None if there is none."""
+        """The kept map to work from, as (memo, turn, the turned board in the DP's order,
+        the DP's cells newly marked): of those this board only adds misses and hits to (and
+        the cells of a ship sunk since, with that ship no longer afloat), the one with the
+        fewest rows to work out again, if that is fewer than a fresh map costs. None if
+        there is none."""
         found, least = None, math.inf
         afloat = Counter(key[2])
+        turns = [
+            (turn, *_dp_board(rules, marks[turn])) for turn in symmetries(rules.rows, rules.cols)
+        ]
         for memo in self.kept:
             lost = Counter(memo.key[2]) - afloat
             if memo.key[:2] != key[:2] or afloat - Counter(memo.key[2]) or lost.total() > 1:
                 continue
-            for turn in symmetries(rules.rows, rules.cols):
-                board, to_board = _dp_board(rules, marks[turn])
+            for turn, board, to_board in turns:
                 changed = np.flatnonzero(board != memo.board)
                 was, now = memo.board[changed], board[changed]
                 sunk = marks[turn][to_board][changed] == SUNK  # cells of the ship lost
@@ -310,10 +313,10 @@ class _Memos:
                 if np.count_nonzero(memo.missed) + missed > CHAIN_LIMIT:
                     continue
                 if not len(changed) and not lost:
-                    return memo, turn, changed
+                    return memo, turn, board, changed
                 rows = memo.dp.rows_again(changed)
                 if rows < least and rows <= REUSE_ROWS * memo.dp.rows:
-                    found, least = (memo, turn, changed), rows
+                    found, least = (memo, turn, board, changed), rows
         return found
 
     def add(self, memo: _Memo) -> None:
@@ -337,16 +340,15 @@ def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
     key = (rules, fleet, tuple(sorted(afloat)))
     with _ARENA_LOCK:
         found = _MEMOS.nearest(rules, key, marks)
-    turn = np.arange(rules.cells) if found is None else found[1]
-    board, _ = _dp_board(rules, marks[turn])
     if found is None:
         dp, to_board = _dp(rules, marks, afloat)
+        turn, board = np.arange(rules.cells), dp.marks
         plan = dp.plan(True)
         moduli = _moduli(layouts(fleet))
         missed = np.zeros(len(plan.steps), np.bool_)
         known = None
     else:
-        memo, turn, changed = found
+        memo, turn, board, changed = found
         dp, to_board, plan = memo.dp, memo.to_board, memo.plan
         lost = Counter(memo.key[2]) - Counter(afloat)
         entries = None
