@@ -151,6 +151,25 @@ def test_russian_rules_show_water_around_a_sunk_ship(server, page):
     assert page.js_errors == []
 
 
+def test_the_rule_choices_wait_for_the_lab_and_an_early_choice_is_kept(server, page):
+    held = []
+    page.route("**/api/battleship/lab/rules", lambda route: held.append(route))
+    page.goto(server.url + "/battleship/lab")
+    for _ in range(250):  # the held request reaches the handler within a few seconds
+        if held:
+            break
+        page.wait_for_timeout(20)
+    expect(page.locator("#rules")).to_be_disabled()  # no listener yet: a choice would be lost
+    expect(page.locator("#exact")).to_be_disabled()
+    held[0].continue_()
+    page.select_option("#rules", "russian")
+    expect(page.locator("#rules-detail")).to_have_text(
+        "4, 3, 3, 2, 2, 2, 1, 1, 1, 1; ships may not touch"
+    )
+    expect(page.locator("#weight")).to_have_text("w = 41")
+    assert page.js_errors == []
+
+
 def test_lab_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
     open_lab(phone, server)
     phone.get_by_role("button", name="Hit", exact=True).click()

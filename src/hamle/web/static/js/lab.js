@@ -549,6 +549,9 @@ async function start() {
     state = { ...state, exact: exactBox.checked };
     update();
   });
+  // Both stay disabled until their listeners are in place, so an early choice is not lost.
+  rulesPicker.disabled = false;
+  exactBox.disabled = false;
   document.getElementById("reset").addEventListener("click", () => {
     state = emptyBoard(state.rules, state.exact);
     update();
