@@ -604,3 +604,26 @@ def test_exact_shooter_fires_at_a_best_cell():
     best = set(exact(obs).best)
     shooter = get_shooter("exact")
     assert {shooter.choose(obs, np.random.default_rng(s)) for s in range(10)} <= best
+
+
+def test_a_board_refused_read_one_way_is_counted_in_another():
+    # Classic game 157 after six shots, mirrored: the DP reading it left to right is refused.
+    rules = Rules.classic()
+    obs = Observation.from_marks(rules, hit=["E6", "F6", "G6", "H6", "I6"], miss=["D6"])
+    afloat = tuple(sorted(obs.afloat))
+    bound = exact_module._placement_bound(rules, afloat)
+    with pytest.raises(CountTooLargeError, match="too many partial layouts"):
+        exact_module._solve(rules, obs.marks, afloat, lambda: bound, True)
+    mirror = symmetries(rules.rows, rules.cols)[2]
+    mirrored_total, mirrored = exact_module._solve(
+        rules, obs.marks[mirror], afloat, lambda: bound, True
+    )
+    total, counts = exact_module.occupancy(rules, obs.marks, afloat, ())
+    assert total == mirrored_total == 9_918_781
+    assert counts[mirror].tolist() == mirrored.tolist()
+    unknown = np.flatnonzero(obs.marks == 0)
+    top = max(counts[c] for c in unknown)
+    assert best_cells(obs) == tuple(int(c) for c in unknown if counts[c] == top)
+    assert exact(obs).counts == tuple(  # the lab, CLI and API count it too
+        total if obs.marks[c] == HIT else int(counts[c]) for c in range(rules.cells)
+    )

@@ -11,9 +11,6 @@ from hamle.battleship import (
     get_shooter,
     play_game,
 )
-from hamle.battleship.errors import CountTooLargeError
-from hamle.battleship.exact import occupancy, symmetries
-from hamle.battleship.strategies.exact_shooter import best_cells, cell_counts
 from hamle.battleship.strategies.hunt_target import candidates, hunt_pattern
 
 CLASSIC = Rules.classic()
@@ -117,19 +114,3 @@ def test_custom_rules_games():
     record = play_game(rules, "density", 3)
     assert Fleet.from_cells(rules, record.fleet.ships) == record.fleet
     assert record.shots_fired >= 8
-
-
-def test_the_exact_shooter_counts_a_board_refused_one_way_in_another():
-    # Classic game 157 after six shots, mirrored: the DP reading it left to right is refused.
-    rules = Rules.classic()
-    obs = Observation.from_marks(rules, hit=["E6", "F6", "G6", "H6", "I6"], miss=["D6"])
-    afloat = tuple(sorted(obs.afloat))
-    with pytest.raises(CountTooLargeError):
-        occupancy(rules, obs.marks, afloat, ())
-    mirror = symmetries(rules.rows, rules.cols)[2]
-    _, mirrored = occupancy(rules, obs.marks[mirror], afloat, ())
-    counts = cell_counts(rules, obs.marks, afloat, ())
-    assert counts[mirror].tolist() == mirrored.tolist()
-    unknown = np.flatnonzero(obs.marks == 0)
-    top = max(counts[c] for c in unknown)
-    assert best_cells(obs) == tuple(int(c) for c in unknown if counts[c] == top)

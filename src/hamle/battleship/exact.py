@@ -47,6 +47,10 @@ KEY_BITS = 62
 # While profiles are built, bands from their forward bounds alone (wider than the final
 # ones) bound the memory from above: past ESTIMATE_LIMIT the board is refused at once.
 PROFILE_LIMIT = 600_000
+# Refusals that depend on the way the DP reads the board (not on its width or its count).
+READING_REFUSALS = frozenset(
+    {"battleship.too_many_profiles", "battleship.memory_estimate", "battleship.memory"}
+)
 TOTAL_PROFILE_LIMIT = 60_000_000
 MEMORY_LIMIT = 4 * 2**30
 ESTIMATE_LIMIT = 6 * 2**30
@@ -128,12 +132,38 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
     """The number of layouts of the ``afloat`` ships that fit ``marks`` and, per cell, how
     many put one of them there (an object array of ints). ``sunk`` lists the lengths of
     the sunk ships, which bound the answer under no-touch rules."""
+    marks = np.asarray(marks)
     if not afloat:
-        return int(not (np.asarray(marks) == HIT).any()), np.zeros(rules.cells, object)
+        return int(not (marks == HIT).any()), np.zeros(rules.cells, object)
     if rules.touching:
-        return _solve(rules, marks, afloat, partial(_placement_bound, rules, afloat), True)
+        bound = partial(_placement_bound, rules, afloat)
+        return _in_some_turn(rules, marks, lambda board: _solve(rules, board, afloat, bound, True))
     fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
-    return _no_touch_map(rules, np.asarray(marks), afloat, fleet)
+    return _in_some_turn(rules, marks, lambda board: _no_touch_map(rules, board, afloat, fleet))
+
+
+def _in_some_turn(rules: Rules, marks: np.ndarray, count) -> tuple[int, np.ndarray]:
+    """``count(marks)`` worked out on the first of the board's distinct turns and flips
+    that the DP does not refuse, the cells mapped back: how many partial layouts it meets
+    depends on the way it reads the board (classic rules, open hits E6–I6 beside a miss at
+    D6: refused; mirrored: 4 s). Raises the first refusal if every reading is refused."""
+    refused, tried = None, set()
+    for turn in symmetries(rules.rows, rules.cols):
+        board = marks[turn]
+        if board.tobytes() in tried:
+            continue
+        tried.add(board.tobytes())
+        try:
+            total, turned = count(board)
+        except CountTooLargeError as error:
+            if error.code not in READING_REFUSALS:
+                raise
+            refused = refused or error
+            continue
+        cells = np.empty_like(turned)
+        cells[turn] = turned
+        return total, cells
+    raise refused
 
 
 def sample(observation: Observation, count: int, rng: np.random.Generator) -> tuple:
