@@ -627,3 +627,13 @@ def test_a_board_refused_read_one_way_is_counted_in_another():
     assert exact(obs).counts == tuple(  # the lab, CLI and API count it too
         total if obs.marks[c] == HIT else int(counts[c]) for c in range(rules.cells)
     )
+    # Drawn in the mirror's reading too: every fleet covers the hits, and each cell is held
+    # about as often as its count says (a fleet left in the mirror's cells would miss them).
+    fleets = exact_module.sample(obs, 2000, np.random.default_rng(157))
+    held = np.zeros(rules.cells)
+    for fleet in fleets:
+        cells = [c for ship in fleet for c in ship]
+        assert set(np.flatnonzero(obs.marks == HIT)) <= set(cells)
+        held[cells] += 1
+    share = np.array([int(n) for n in counts]) / total
+    assert np.abs(held / len(fleets) - share)[obs.marks == UNKNOWN].max() < 0.06

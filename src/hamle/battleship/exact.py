@@ -47,13 +47,13 @@ KEY_BITS = 62
 # While profiles are built, bands from their forward bounds alone (wider than the final
 # ones) bound the memory from above: past ESTIMATE_LIMIT the board is refused at once.
 PROFILE_LIMIT = 600_000
+TOTAL_PROFILE_LIMIT = 60_000_000
+MEMORY_LIMIT = 4 * 2**30
+ESTIMATE_LIMIT = 6 * 2**30
 # Refusals that depend on the way the DP reads the board (not on its width or its count).
 READING_REFUSALS = frozenset(
     {"battleship.too_many_profiles", "battleship.memory_estimate", "battleship.memory"}
 )
-TOTAL_PROFILE_LIMIT = 60_000_000
-MEMORY_LIMIT = 4 * 2**30
-ESTIMATE_LIMIT = 6 * 2**30
 SAMPLE_LIMIT = 1_000_000
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
 # A no-touch map is worked out from a kept one (``_Memos``) while at most CHAIN_LIMIT
@@ -137,16 +137,24 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
         return int(not (marks == HIT).any()), np.zeros(rules.cells, object)
     if rules.touching:
         bound = partial(_placement_bound, rules, afloat)
-        return _in_some_turn(rules, marks, lambda board: _solve(rules, board, afloat, bound, True))
-    fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
-    return _in_some_turn(rules, marks, lambda board: _no_touch_map(rules, board, afloat, fleet))
+        turn, (total, turned) = _read_some_way(
+            rules, marks, lambda board: _solve(rules, board, afloat, bound, True)
+        )
+    else:
+        fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
+        turn, (total, turned) = _read_some_way(
+            rules, marks, lambda board: _no_touch_map(rules, board, afloat, fleet)
+        )
+    cells = np.empty_like(turned)
+    cells[turn] = turned
+    return total, cells
 
 
-def _in_some_turn(rules: Rules, marks: np.ndarray, count) -> tuple[int, np.ndarray]:
-    """``count(marks)`` worked out on the first of the board's distinct turns and flips
-    that the DP does not refuse, the cells mapped back: how many partial layouts it meets
-    depends on the way it reads the board (classic rules, open hits E6–I6 beside a miss at
-    D6: refused; mirrored: 4 s). Raises the first refusal if every reading is refused."""
+def _read_some_way(rules: Rules, marks: np.ndarray, attempt) -> tuple:
+    """(turn, ``attempt(marks[turn])``) for the first of the board's distinct turns and
+    flips that the DP does not refuse: how many partial layouts it meets depends on the way
+    it reads the board (classic rules, open hits E6–I6 beside a miss at D6: refused;
+    mirrored: 4 s). Raises the first refusal if every reading is refused."""
     refused, tried = None, set()
     for turn in symmetries(rules.rows, rules.cols):
         board = marks[turn]
@@ -154,15 +162,11 @@ def _in_some_turn(rules: Rules, marks: np.ndarray, count) -> tuple[int, np.ndarr
             continue
         tried.add(board.tobytes())
         try:
-            total, turned = count(board)
+            return turn, attempt(board)
         except CountTooLargeError as error:
             if error.code not in READING_REFUSALS:
                 raise
             refused = refused or error
-            continue
-        cells = np.empty_like(turned)
-        cells[turn] = turned
-        return total, cells
     raise refused
 
 
@@ -187,10 +191,15 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     density(observation)  # its checks name the hit or ship no placement can serve
     if not afloat:
         return ((),) * count
-    dp, to_board = _dp(rules, marks, afloat)
-    plan = dp.plan(True)
+
+    def prepare(board):
+        dp, to_board = _dp(rules, board, afloat)
+        return dp, to_board, dp.plan(True)
+
+    turn, (dp, to_board, plan) = _read_some_way(rules, np.asarray(marks), prepare)
+    to_board = turn[to_board]
     bound = _placement_bound(rules, afloat)
-    if bound >= WRAP and _solve(rules, marks, afloat, lambda: bound, False)[0] >= WRAP:
+    if bound >= WRAP and _solve(rules, marks[turn], afloat, lambda: bound, False)[0] >= WRAP:
         raise CountTooLargeError(
             "too many layouts fit these marks to draw one exactly",
             code="battleship.too_many_layouts",
