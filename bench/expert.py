@@ -11,6 +11,9 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
   ``bench/exact.py``).
 - ``russian``: the same on games 1..``--russian-games``, with the exact shooter's core
   minutes for the run.
+- ``base``: the rollouts' base (``ExpertShooter(candidates=1)``) on games 1..``--base-games``
+  of each rule set, whole games in one kernel call, beside the same base without the classic
+  checkerboard, paired.
 
 Aims (``aims``): ``expert`` at most 43.5 shots under classic rules, ``expert − density``
 below zero by more than 3 standard errors, median decision under 100 ms; under Russian rules
@@ -18,7 +21,8 @@ below zero by more than 3 standard errors, median decision under 100 ms; under R
 50 ms median; the Russian 1000-game exact run under 10 core-minutes.
 
     .venv/bin/python bench/expert.py [--out FILE] [--games N] [--exact-games M]
-                                     [--russian-games R] [--jobs J] [--quick]
+                                     [--russian-games R] [--base-games B] [--jobs J]
+                                     [--quick]
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ from time import perf_counter, process_time
 import numpy as np
 
 import hamle.battleship as bs
+from hamle.battleship import _kernels
 from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.strategies import get_shooter
+from hamle.battleship.strategies.expert_shooter import rollout_tables
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -117,6 +123,28 @@ def paired(ours: dict, other: dict) -> dict:
     }
 
 
+def base_games(rules: bs.Rules, games: int) -> dict:
+    """The rollouts' base (``ExpertShooter(candidates=1)``) on games 1..games, whole games in
+    one kernel call, beside the same base without the checkerboard (paired)."""
+    fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in range(1, games + 1)]
+    boards = np.array([fleet.board() for fleet in fleets])
+    afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
+    tables = rollout_tables(rules)
+    rows = {}
+    for name, checker in (("base", tables.checker), ("without_checkerboard", False)):
+        start = process_time()
+        shots = _kernels.ranked_games(boards, afloat, tables._replace(checker=checker))
+        rows[name] = {
+            "strategy": name,
+            "games": games,
+            "mean": round(float(shots.mean()), 3),
+            "standard_error": round(float(shots.std(ddof=1) / math.sqrt(games)), 3),
+            "cpu_seconds": round(process_time() - start, 2),
+            "shots": shots.tolist(),
+        }
+    return {**rows, "difference": paired(rows["base"], rows["without_checkerboard"])}
+
+
 def table(rules: bs.Rules, counts: dict[str, int], jobs: int) -> dict:
     rows = {name: run(rules, name, games, jobs) for name, games in counts.items()}
     expert = rows["expert"]
@@ -134,18 +162,21 @@ def main() -> int:
     parser.add_argument("--games", type=int, help="classic games of density and expert")
     parser.add_argument("--exact-games", type=int, help="classic games of exact")
     parser.add_argument("--russian-games", type=int, help="Russian games of every shooter")
+    parser.add_argument("--base-games", type=int, help="games of the rollouts' base per rules")
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
     games = args.games or (20 if args.quick else 10_000)
     exact_games = args.exact_games or (4 if args.quick else 1000)
     russian_games = args.russian_games or (4 if args.quick else 1000)
+    base = args.base_games or (200 if args.quick else 100_000)
     classic, russian = bs.Rules.classic(), bs.Rules.russian()
     report = {
         "benchmark": "expert",
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": args.quick,
         "machine": machine(),
+        "base": {"classic": base_games(classic, base), "russian": base_games(russian, base)},
         "exact_map": exact_bench.bench_classic(quick=True),
     }
     counts = dict.fromkeys(("density", "expert", "exact"), russian_games)

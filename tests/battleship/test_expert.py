@@ -23,6 +23,7 @@ from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.density_shooter import DensityShooter
 from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
+from hamle.rng import FLEET_STREAM, game_stream
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,10 +54,23 @@ def ranked_d(obs: Observation) -> list[int]:
     return d
 
 
-def ranked_shot(obs: Observation) -> int:
-    """The unknown cell of greatest ``ranked_d``, of least rank among equals."""
+def ranked_order(obs: Observation) -> list[int]:
+    """The unknown cells by the ranked density shooter's preference: greatest ``ranked_d``
+    first, of least rank among equals; with no hit open where ships may touch and the
+    shortest ship afloat has two cells, those with r + c even and d > 0 before the rest."""
     d, rank = ranked_d(obs), rollout_tables(obs.rules).rank
-    return min(obs.unshot.tolist(), key=lambda cell: (-d[cell], rank[cell]))
+    cols = obs.rules.cols
+    checker = obs.rules.touching and min(obs.afloat) == 2 and not len(obs.open_hits)
+
+    def off_board(cell: int) -> bool:  # off the checkerboard the hunt keeps to
+        return checker and not (sum(divmod(cell, cols)) % 2 == 0 and d[cell] > 0)
+
+    return sorted(obs.unshot.tolist(), key=lambda cell: (off_board(cell), -d[cell], rank[cell]))
+
+
+def ranked_shot(obs: Observation) -> int:
+    """The ranked density shooter's shot."""
+    return ranked_order(obs)[0]
 
 
 def reference_rollout(ocean: Ocean, first: int) -> int:
@@ -91,14 +105,17 @@ def mid_game(draw):
 @given(mid_game())
 def test_tracked_density_is_the_reference(ocean):
     obs = ocean.observation
-    d = tracked(obs)[6]
+    mult, *_, n_hits, d = tracked(obs)
     unknown = obs.marks == UNKNOWN
     assert d[unknown].tolist() == np.asarray(ranked_d(obs))[unknown].tolist()
     if obs.rules.touching:
         assert d[unknown].tolist() == np.asarray(ref.density(obs)[1])[unknown].tolist()
     if unknown.any():
-        rank = rollout_tables(obs.rules).rank
-        assert _kernels.ranked_best(obs.marks, d, rank) == ranked_shot(obs)
+        t = rollout_tables(obs.rules)
+        if n_hits:
+            assert _kernels.ranked_best(obs.marks, d, t.rank) == ranked_shot(obs)
+        else:
+            assert _kernels.hunt_best(obs.marks, d, t, mult) == ranked_shot(obs)
 
 
 @SETTINGS
@@ -231,9 +248,8 @@ def exact_rollout_means(obs: Observation, candidates) -> tuple[np.ndarray, float
 
 
 def ranked_candidates(obs: Observation, k: int) -> np.ndarray:
-    """The ``k`` unknown cells of greatest ``ranked_d``, of least rank among equals."""
-    d, rank = ranked_d(obs), rollout_tables(obs.rules).rank
-    return np.array(sorted(obs.unshot.tolist(), key=lambda c: (-d[c], rank[c]))[:k], np.int64)
+    """The expert's ``k`` candidates: the first ``k`` of ``ranked_order``."""
+    return np.array(ranked_order(obs)[:k], np.int64)
 
 
 @pytest.mark.parametrize(
@@ -265,7 +281,7 @@ def test_a_race_of_one_round_fires_the_least_rollout_mean(stop):
 
 
 def test_the_race_finds_the_cell_of_least_exact_mean():
-    obs = Observation.from_marks(*HUNT_CASES[3][:1], miss=HUNT_CASES[3][1])
+    obs = Observation.from_marks(*HUNT_CASES[1][:1], miss=HUNT_CASES[1][1])
     candidates = ranked_candidates(obs, 6)
     exact, _ = exact_rollout_means(obs, candidates)
     raced = ExpertShooter(candidates=6, fleets=20, rounds=50, budget=10**9)
@@ -318,6 +334,28 @@ def test_target_rollouts_must_be_true_or_false(value):
 def test_one_candidate_is_the_ranked_density_shooter():
     obs = Observation.from_marks(Rules.classic(), miss=["E5", "F6"])
     assert ExpertShooter(candidates=1).choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+
+
+def test_the_hunt_keeps_to_the_checkerboard_while_the_two_cell_ship_is_afloat():
+    base = ExpertShooter(candidates=1)
+    rng = np.random.default_rng(0)
+    start = Observation.start(Rules.classic())  # E5, E6, F5 and F6 tie; E6 ranks first
+    assert start.grid.name(base.choose(start, rng)) == "E5"  # r + c even
+    sunk = Observation.from_marks(Rules.classic(), sunk=[["A1", "A2"]])
+    assert sunk.grid.name(base.choose(sunk, rng)) == "E6"
+    russian = Observation.start(Rules.russian())  # not where ships may not touch
+    assert base.choose(russian, rng) == ranked_order(russian)[0]
+    assert not rollout_tables(Rules.russian()).checker
+
+
+@pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
+def test_whole_games_of_the_base_in_one_kernel_call_are_its_games(rules):
+    fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in (1, 2, 3)]
+    boards = np.array([fleet.board() for fleet in fleets])
+    afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
+    shots = _kernels.ranked_games(boards, afloat, rollout_tables(rules))
+    base = ExpertShooter(candidates=1)
+    assert shots.tolist() == [play_game(rules, base, game).shots_fired for game in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])

@@ -635,6 +635,24 @@ def ranked_best(marks, d, rank):
 
 
 @njit(cache=True)
+def hunt_best(marks, d, t, mult):
+    """The ranked density shooter's shot with no hit open: ``ranked_best``, except that
+    where ``t.checker`` holds and the shortest ship afloat has two cells it takes the best
+    of the cells with r + c even, if any has d > 0 (README, "The checkerboard")."""
+    if t.checker and mult[1] == 0 and mult[2] > 0:
+        best = -1
+        for cell in range(marks.shape[0]):
+            if marks[cell] != 0 or d[cell] <= 0 or (cell // t.cols + cell % t.cols) % 2:
+                continue
+            better = best < 0 or d[cell] > d[best]
+            if better or (d[cell] == d[best] and t.rank[cell] < t.rank[best]):
+                best = cell
+        if best >= 0:
+            return best
+    return ranked_best(marks, d, t.rank)
+
+
+@njit(cache=True)
 def rollout(
     first, board, ship_lengths, left, marks, alive, room, base, mult, hits, n_hits, t, d, trails, j
 ):
@@ -701,7 +719,24 @@ def rollout(
             ranked_density(marks, base, hits, n_hits, 1 + 2 * afloat_cells, t, mult, d)
             cell = ranked_best(marks, d, t.rank)
         else:  # d is the base
-            cell = ranked_best(marks, base, t.rank)
+            cell = hunt_best(marks, base, t, mult)
+
+
+@njit(cache=True)
+def ranked_games(boards, afloat, t):
+    """The shots of whole games of the ranked density shooter, one per row of ``boards``
+    (ship index per cell, -1 for water; ship s has ``afloat[s]`` cells), from the empty
+    board: the ``ExpertShooter(candidates=1)`` games of those fleets."""
+    n_cells = boards.shape[1]
+    empty = np.zeros(n_cells, np.uint8)
+    mult, alive, room, base, hits, _, d = _start(empty, afloat, t)
+    first = hunt_best(empty, base, t, mult)
+    trails = np.empty((1, n_cells + 2), np.uint64)
+    shots = np.empty(boards.shape[0], np.int64)
+    for g in range(boards.shape[0]):
+        state = (empty.copy(), alive.copy(), room.copy(), base.copy(), mult.copy(), hits.copy())
+        shots[g] = rollout(first, boards[g], afloat, afloat.copy(), *state, 0, t, d, trails, 0)
+    return shots
 
 
 @njit(cache=True)
@@ -951,14 +986,16 @@ def expert_cell(
     (``_still_racing``; so with one cell left), after ``rounds`` rounds, or before a round
     that would take the rollout shots simulated past ``budget``; the cell of least mean wins
     (the earlier on a tie, the first when the draws fail). -1 when no cell is unknown."""
-    _, _, _, _, _, n_hits, d = _start(marks, afloat, t)
-    if (n_hits and not on_hits) or n_candidates < 2:
+    mult, _, _, _, _, n_hits, d = _start(marks, afloat, t)
+    if n_hits and not on_hits:
         return ranked_best(marks, d, t.rank)
+    if n_candidates < 2:
+        return ranked_best(marks, d, t.rank) if n_hits else hunt_best(marks, d, t, mult)
     candidates = np.empty(n_candidates, np.int64)
     shown = marks.copy()
     k = 0
     while k < n_candidates:
-        cell = ranked_best(shown, d, t.rank)
+        cell = ranked_best(shown, d, t.rank) if n_hits else hunt_best(shown, d, t, mult)
         if cell < 0:
             break
         candidates[k] = cell

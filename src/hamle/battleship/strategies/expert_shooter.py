@@ -105,8 +105,9 @@ class RolloutTables(NamedTuple):
     of the placements of length n, ``rank`` the fixed tie-break order of cells and ``keys``
     a random 64-bit key per cell (to hash sets of cells). ``room_weight[z]`` weighs a
     placement with z unknown cells in its zone: 1 where ships may touch, else
-    ROOM_SCALE · e^(−ROOM_BETA · z) rounded (1 if that could outgrow int64).
-    Lists are padded with -1."""
+    ROOM_SCALE · e^(−ROOM_BETA · z) rounded (1 if that could outgrow int64). ``checker``:
+    the hunt keeps to the cells with r + c even while the shortest ship afloat has two cells
+    (where ships may touch). Lists are padded with -1."""
 
     rows: int
     cols: int
@@ -122,6 +123,7 @@ class RolloutTables(NamedTuple):
     rank: np.ndarray
     keys: np.ndarray
     room_weight: np.ndarray
+    checker: bool
 
 
 @cache
@@ -157,6 +159,7 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         rank=rank,
         keys=keys,
         room_weight=room_weight,
+        checker=rules.touching,
     )
 
 
