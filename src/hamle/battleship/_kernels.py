@@ -639,7 +639,7 @@ def hunt_best(marks, d, t, mult):
     """The ranked density shooter's shot with no hit open: ``ranked_best``, except that
     where ``t.checker`` holds and the shortest ship afloat has two cells it takes the best
     of the cells with r + c even, if any has d > 0 (README, "The checkerboard")."""
-    if t.checker and mult[1] == 0 and mult[2] > 0:
+    if t.checker and mult.shape[0] > 2 and mult[1] == 0 and mult[2] > 0:
         best = -1
         for cell in range(marks.shape[0]):
             if marks[cell] != 0 or d[cell] <= 0 or (cell // t.cols + cell % t.cols) % 2:
