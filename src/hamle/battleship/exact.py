@@ -137,14 +137,16 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
         return int(not (marks == HIT).any()), np.zeros(rules.cells, object)
     if rules.touching:
         bound = partial(_placement_bound, rules, afloat)
-        turn, (total, turned) = _read_some_way(
-            rules, marks, lambda board: _solve(rules, board, afloat, bound, True)
-        )
+
+        def count(board):
+            return _solve(rules, board, afloat, bound, True)
     else:
         fleet = Rules.custom((rules.rows, rules.cols), sorted((*afloat, *sunk)), touching=False)
-        turn, (total, turned) = _read_some_way(
-            rules, marks, lambda board: _no_touch_map(rules, board, afloat, fleet)
-        )
+
+        def count(board):
+            return _no_touch_map(rules, board, afloat, fleet)
+
+    turn, (total, turned) = _read_some_way(rules, marks, count)
     cells = np.empty_like(turned)
     cells[turn] = turned
     return total, cells
@@ -158,9 +160,9 @@ def _read_some_way(rules: Rules, marks: np.ndarray, attempt) -> tuple:
     refused, tried = None, set()
     for turn in symmetries(rules.rows, rules.cols):
         board = marks[turn]
-        if board.tobytes() in tried:
+        if (key := board.tobytes()) in tried:
             continue
-        tried.add(board.tobytes())
+        tried.add(key)
         try:
             return turn, attempt(board)
         except CountTooLargeError as error:
@@ -196,7 +198,7 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
         dp, to_board = _dp(rules, board, afloat)
         return dp, to_board, dp.plan(True)
 
-    turn, (dp, to_board, plan) = _read_some_way(rules, np.asarray(marks), prepare)
+    turn, (dp, to_board, plan) = _read_some_way(rules, marks, prepare)
     to_board = turn[to_board]
     bound = _placement_bound(rules, afloat)
     if bound >= WRAP and _solve(rules, marks[turn], afloat, lambda: bound, False)[0] >= WRAP:
