@@ -359,6 +359,22 @@ def _add(x, y, modulus):
     return z - modulus if z >= modulus else z
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_rows(into, source):
+    for i in range(into.shape[0]):
+        into[i] += source[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_rows_dot(into, source, weights):
+    """``into += source``; Σ weights × source, modulo 2**64."""
+    total = np.uint64(0)
+    for i in range(into.shape[0]):
+        into[i] += source[i]
+        total += weights[i] * source[i]
+    return total
+
+
 @njit(cache=True, nogil=True)
 def forward_bounds(low, high, first, target, code, choice, miss, n_next):
     """The least and greatest number of cells of counted ships over the partial layouts
@@ -435,27 +451,29 @@ def push(
     outside can never reach a whole fleet): entry a of profile s, lane l, is
     ``vals[l, offset[s] + a - band[s, 0]]``. With ``miss`` set, the choices that fill
     the cell are left out (a miss marked since the transitions were worked out)."""
-    lanes = vals.shape[0]
     out[:, : next_offset[-1]] = 0
-    for s in range(len(first) - 1):
-        lo, hi, at = band[s, 0], band[s, 1], offset[s]
-        for e in range(first[s], first[s + 1]):
-            if miss and choice[e] != 0:
+    for lane in range(vals.shape[0]):  # lane by lane on rows: the plain sums vectorise
+        m, into, source = moduli[lane], out[lane], vals[lane]
+        for s in range(len(first) - 1):
+            lo, hi, at = band[s, 0], band[s, 1], offset[s]
+            if hi <= lo:
                 continue
-            t, k = target[e], code[e]
-            t_lo, t_hi = next_band[t, 0], next_band[t, 1]
-            row = shift[k]
-            src, dst = at - lo, next_offset[t] - t_lo  # where entry 0 would be
-            for lane in range(lanes):
-                m = moduli[lane]
+            for e in range(first[s], first[s + 1]):
+                if miss and choice[e] != 0:
+                    continue
+                t, k = target[e], code[e]
+                t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+                src, dst = at - lo, next_offset[t] - t_lo  # where entry 0 would be
                 if m == 0 and k == 0:
-                    for a in range(max(lo, t_lo), min(hi, t_hi)):
-                        out[lane, dst + a] += vals[lane, src + a]
+                    a, b = max(lo, t_lo), min(hi, t_hi)
+                    if a < b:  # (else a negative slice end would count from the end)
+                        _add_rows(into[dst + a : dst + b], source[src + a : src + b])
                 else:
+                    row = shift[k]
                     for a in range(lo, hi):
                         b = row[a]
                         if t_lo <= b < t_hi:
-                            out[lane, dst + b] = _add(out[lane, dst + b], vals[lane, src + a], m)
+                            into[dst + b] = _add(into[dst + b], source[src + a], m)
     return out
 
 
@@ -497,42 +515,44 @@ def pull(
     ``miss`` too). With the forward vectors ``vals`` of this step (an empty array skips
     it), also the number of whole layouts, per lane, that occupy this step's cell:
     Σ forward × backward through the choices that fill it (all but choice 0)."""
-    n = len(first) - 1
-    lanes = later.shape[0]
-    occupied = np.zeros(lanes, np.uint64)
+    occupied = np.zeros(later.shape[0], np.uint64)
     counting = vals.shape[1] > 0
-    for s in range(n):
-        lo, hi, at = band[s, 0], band[s, 1], offset[s]
-        for lane in range(lanes):
-            out[lane, at : at + hi - lo] = 0
-        for e in range(first[s], first[s + 1]):
-            if miss and choice[e] != 0:
+    for lane in range(later.shape[0]):  # lane by lane, as in ``push``
+        m, into, source = moduli[lane], out[lane], later[lane]
+        for s in range(len(first) - 1):
+            lo, hi, at = band[s, 0], band[s, 1], offset[s]
+            into[at : at + hi - lo] = 0
+            if hi <= lo:
                 continue
-            t, k = target[e], code[e]
-            t_lo, t_hi, t_at = next_band[t, 0], next_band[t, 1], next_offset[t]
-            row = shift[k]
-            src, dst = t_at - t_lo, at - lo  # where entry 0 would be
-            fills = counting and choice[e] >= 1
-            for lane in range(lanes):
-                m = moduli[lane]
+            for e in range(first[s], first[s + 1]):
+                if miss and choice[e] != 0:
+                    continue
+                t, k = target[e], code[e]
+                t_lo, t_hi = next_band[t, 0], next_band[t, 1]
+                src, dst = next_offset[t] - t_lo, at - lo  # where entry 0 would be
                 part = np.uint64(0)  # (one pass reads ``later`` for both sums)
                 if m == 0 and k == 0:
-                    for a in range(max(lo, t_lo), min(hi, t_hi)):
-                        x = later[lane, src + a]
-                        out[lane, dst + a] += x
-                        if fills:
-                            part += vals[lane, dst + a] * x
+                    a, b = max(lo, t_lo), min(hi, t_hi)  # (if a >= b, b + dst may be < 0)
+                    if a < b and counting and choice[e] >= 1:
+                        part = _add_rows_dot(
+                            into[dst + a : dst + b],
+                            source[src + a : src + b],
+                            vals[lane, dst + a : dst + b],
+                        )
+                    elif a < b:
+                        _add_rows(into[dst + a : dst + b], source[src + a : src + b])
                 else:
+                    fills = counting and choice[e] >= 1
+                    row = shift[k]
                     for a in range(lo, hi):
                         b = row[a]
                         if t_lo <= b < t_hi:
-                            x = later[lane, src + b]
-                            out[lane, dst + a] = _add(out[lane, dst + a], x, m)
+                            x = source[src + b]
+                            into[dst + a] = _add(into[dst + a], x, m)
                             if fills:
                                 product = vals[lane, dst + a] * x
                                 part = _add(part, product % m if m else product, m)
-                if fills:
-                    occupied[lane] = _add(occupied[lane], part, m)
+                occupied[lane] = _add(occupied[lane], part, m)
     return out, occupied
 
 
