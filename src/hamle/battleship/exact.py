@@ -365,6 +365,8 @@ class _Memos:
         arrays += [part for pair in memo.plan.profiles for part in pair]
         arrays += [part for step in memo.plan.steps for part in step]
         arrays += [part for band in memo.plan.bands or () for part in band]
+        bounds = memo.rows.bounds
+        arrays += [part for pair in bounds.forward + bounds.backward for part in pair]
         if sum(array.nbytes for array in arrays if array is not None) <= KEEP_BYTES:
             self.kept = [memo, *self.kept[: self.keep - 1]]
 
@@ -479,13 +481,26 @@ class _Step(NamedTuple):
     choice: np.ndarray
 
 
+class _Bounds(NamedTuple):
+    """The steps and missed cells a plan's bands were worked out for, and the bounds on
+    counted cells before each step: ``forward[i]`` from the steps before it, ``backward[i]``
+    from step i on (``_Dp._bands``)."""
+
+    steps: list
+    missed: np.ndarray
+    forward: list
+    backward: list
+
+
 class _Plan(NamedTuple):
-    """Every step's transitions, per step the band of each profile before it, and for
-    no-touch maps the profiles before each step and after the last (keys, tallies)."""
+    """Every step's transitions, per step the band of each profile before it (and the
+    bounds it came from), and for no-touch maps the profiles before each step and after
+    the last (keys, tallies)."""
 
     steps: list
     bands: list | None
     profiles: list | None
+    bounds: _Bounds | None = None
 
 
 class _Band(NamedTuple):
@@ -503,13 +518,15 @@ class _Band(NamedTuple):
 class _Rows(NamedTuple):
     """No-touch maps: the count vectors at the start of each row (forward ones for rows
     0..rows, backward ones for rows 1..rows + 1, the last being the end; index r), the
-    bands each is laid out by, and their lanes' moduli."""
+    bands each is laid out by, their lanes' moduli, and the bounds the bands came from
+    (``_Bounds``)."""
 
     forward: list
     backward: list
     forward_bands: list
     backward_bands: list
     moduli: np.ndarray
+    bounds: _Bounds
 
 
 class _Dp:
@@ -655,7 +672,13 @@ class _Dp:
         (``HELP_FROM``)."""
         rows, cols = self.rows, self.cols
         lanes = len(moduli)
-        bands = plan.bands if known is None else self._bands(plan.steps, missed)
+        if known is None:
+            bands, bounds = plan.bands, plan.bounds
+        else:  # the kept map's bounds carry over where its steps do, if it counted this fleet
+            counted = known[3] is None
+            bands, bounds = self._bands(
+                plan.steps, missed, kept=known[0].bounds if counted else None
+            )
         self._check_memory(bands, lanes, True)
         occupancy = np.zeros(rows * cols, object)
         if known is None:
@@ -721,7 +744,7 @@ class _Dp:
         pulled()
         lo, hi = bands[-1].edges[0] if len(bands[-1].edges) else (0, 0)
         total = _crt(end[:, self.full - lo] if lo <= self.full < hi else [0] * lanes, moduli)
-        rows_kept = _Rows(forward, backward, forward_bands, backward_bands, moduli)
+        rows_kept = _Rows(forward, backward, forward_bands, backward_bands, moduli, bounds)
         if total == 0:
             return total, occupancy, rows_kept
         lanes = len(_moduli(total))
@@ -997,7 +1020,8 @@ class _Dp:
                 )
         missed = np.zeros(len(steps), np.bool_)
         kept = profiles if want_map and not self.touching else None  # (only rows_map reads them)
-        return _Plan(steps, self._bands(steps, missed, forward), kept)
+        bands, bounds = self._bands(steps, missed, forward)
+        return _Plan(steps, bands, kept, bounds)
 
     def _expand(self, i: int, keys, tallies, above: dict) -> tuple:
         """Step i from the profiles before it (``_profile.expand``); ``above`` holds, per
@@ -1058,24 +1082,38 @@ class _Dp:
         """Backward bounds that allow every count."""
         return np.zeros(profiles, np.int64), np.full(profiles, self.fleet_cells, np.int64)
 
-    def _bands(self, steps: list, missed: np.ndarray, forward=None) -> list:
+    def _bands(self, steps: list, missed: np.ndarray, forward=None, kept=None) -> tuple:
         """Per step, the band of count entries each profile before it can use, the cells
-        ``missed`` left empty (``forward``: the steps' forward bounds, if known)."""
+        ``missed`` left empty, and the bounds they came from (``_Bounds``). ``forward``:
+        the steps' forward bounds, if known; ``kept``: the bounds of other steps, taken
+        before the first step that differs from theirs and after the last."""
+        n = len(steps)
+        differs = np.ones(n, bool)
+        if kept is not None and len(kept.steps) == n:
+            same = [step is other for step, other in zip(steps, kept.steps, strict=True)]
+            differs = ~np.array(same, bool) | (missed != kept.missed)
+        first = int(np.argmax(differs)) if differs.any() else n
+        last = int(n - 1 - np.argmax(differs[::-1])) if differs.any() else -1
         if forward is None:
             forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
-            for step, miss in zip(steps, missed, strict=True):
-                forward.append(self._forward_bounds(forward[-1], step, miss))
+            if first:
+                forward = kept.forward[: first + 1]
+            for i in range(len(forward) - 1, n):
+                forward.append(self._forward_bounds(forward[-1], steps[i], missed[i]))
         end = np.full(len(forward[-1][0]), self.fleet_cells, np.int64)
-        later_low, later_high = end, end
-        bands = [None] * (len(steps) + 1)
-        bands[-1] = self._band(*forward[-1], end, end)
-        for i in range(len(steps) - 1, -1, -1):
+        backward = [None] * n + [(end, end)]
+        for i in range(n - 1, -1, -1):
+            if i > last:
+                backward[i] = kept.backward[i]
+                continue
             step = steps[i]
-            later_low, later_high = _profile.backward_bounds(
-                later_low, later_high, step.first, step.target, step.code, step.choice, missed[i]
+            backward[i] = _profile.backward_bounds(
+                *backward[i + 1], step.first, step.target, step.code, step.choice, missed[i]
             )
-            bands[i] = self._band(*forward[i], later_low, later_high)
-        return bands
+        bands = [
+            self._band(*ahead, *behind) for ahead, behind in zip(forward, backward, strict=True)
+        ]
+        return bands, _Bounds(steps, missed.copy(), forward, backward)
 
     def _band(self, low, high, later_low, later_high) -> _Band:
         edges, offset = _profile.band(
