@@ -361,6 +361,7 @@ def _add(x, y, modulus):
 
 @njit(cache=True, nogil=True, inline="always")
 def _add_rows(into, source):
+    """``into += source``, modulo 2**64."""
     for i in range(into.shape[0]):
         into[i] += source[i]
 
@@ -532,7 +533,7 @@ def pull(
                 src, dst = next_offset[t] - t_lo, at - lo  # where entry 0 would be
                 part = np.uint64(0)  # (one pass reads ``later`` for both sums)
                 if m == 0 and k == 0:
-                    a, b = max(lo, t_lo), min(hi, t_hi)  # (if a >= b, b + dst may be < 0)
+                    a, b = max(lo, t_lo), min(hi, t_hi)  # (as in ``push``)
                     if a < b and counting and choice[e] >= 1:
                         part = _add_rows_dot(
                             into[dst + a : dst + b],
