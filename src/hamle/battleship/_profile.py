@@ -520,6 +520,7 @@ def pull(
     counting = vals.shape[1] > 0
     for lane in range(later.shape[0]):  # lane by lane, as in ``push``
         m, into, source = moduli[lane], out[lane], later[lane]
+        total = np.uint64(0)
         for s in range(len(first) - 1):
             lo, hi, at = band[s, 0], band[s, 1], offset[s]
             into[at : at + hi - lo] = 0
@@ -553,7 +554,8 @@ def pull(
                             if fills:
                                 product = vals[lane, dst + a] * x
                                 part = _add(part, product % m if m else product, m)
-                occupied[lane] = _add(occupied[lane], part, m)
+                total = _add(total, part, m)
+        occupied[lane] = total
     return out, occupied
 
 
