@@ -56,8 +56,9 @@ def wide_bands(dp, plan) -> list:
     """Per step of ``plan``, the bands from its forward bounds alone (as the memory
     estimate and the forward pass ahead make them)."""
     forward = [(np.zeros(1, np.int64), np.zeros(1, np.int64))]
-    for step in plan.steps:
-        forward.append(dp._forward_bounds(forward[-1], step, False))
+    for i, step in enumerate(plan.steps):
+        after = exact_module._after(plan.steps, i)
+        forward.append(dp._forward_bounds(forward[-1], step, False, after))
     return [dp._band(*bounds, *dp._open(len(bounds[0]))) for bounds in forward]
 
 
