@@ -146,19 +146,23 @@ def occupancy(rules: Rules, marks: np.ndarray, afloat, sunk=()) -> tuple[int, np
         def count(board):
             return _no_touch_map(rules, board, afloat, fleet)
 
-    turn, (total, turned) = _read_some_way(rules, marks, count)
+    turns = symmetries(rules.rows, rules.cols)
+    if not rules.touching:
+        turns = _middle_first(rules, marks, turns)
+    turn, (total, turned) = _read_some_way(rules, marks, count, turns)
     cells = np.empty_like(turned)
     cells[turn] = turned
     return total, cells
 
 
-def _read_some_way(rules: Rules, marks: np.ndarray, attempt) -> tuple:
+def _read_some_way(rules: Rules, marks: np.ndarray, attempt, turns=None) -> tuple:
     """(turn, ``attempt(marks[turn])``) for the first of the board's distinct turns and
-    flips that the DP does not refuse: how many partial layouts it meets depends on the way
-    it reads the board (classic rules, open hits E6–I6 beside a miss at D6: refused;
-    mirrored: 4 s). Raises the first refusal if every reading is refused."""
+    flips (``turns``, by default ``symmetries``) that the DP does not refuse: how many
+    partial layouts it meets depends on the way it reads the board (classic rules, open
+    hits E6–I6 beside a miss at D6: refused; mirrored: 4 s). Raises the first refusal if
+    every reading is refused."""
     refused, tried = None, set()
-    for turn in symmetries(rules.rows, rules.cols):
+    for turn in turns or symmetries(rules.rows, rules.cols):
         board = marks[turn]
         if (key := board.tobytes()) in tried:
             continue
@@ -170,6 +174,27 @@ def _read_some_way(rules: Rules, marks: np.ndarray, attempt) -> tuple:
                 raise
             refused = refused or error
     raise refused
+
+
+def _middle_first(rules: Rules, marks: np.ndarray, turns) -> list:
+    """``turns`` in order of how near the middle of the DP's order they put the marked
+    cells, those putting them later first on a tie. A mark there prunes the most profiles:
+    under no-touch rules the first maps of Russian games 31..60 took 9.26 s in the board's
+    own reading, 7.09 s in this order's first and 6.91 s in each one's cheapest (under
+    classic rules it gains nothing).
+
+    >>> marks = np.zeros(9, np.uint8); marks[0] = 1  # a miss in a corner
+    >>> first = _middle_first(Rules.custom(3, [1]), marks, symmetries(3, 3))[0]
+    >>> int(np.flatnonzero(marks[first])[0])  # read as cell 6 of 0..8
+    6
+    """
+
+    def key(turn):
+        board, _ = _dp_board(rules, marks[turn])
+        marked = np.flatnonzero(board != UNKNOWN)
+        return np.abs(marked - (rules.cells - 1) / 2).sum(), -marked.sum()
+
+    return sorted(turns, key=key)
 
 
 def sample(observation: Observation, count: int, rng: np.random.Generator) -> tuple:
