@@ -180,7 +180,7 @@ def _middle_first(rules: Rules, marks: np.ndarray, turns) -> list:
     """``turns`` in order of how near the middle of the DP's order they put the marked
     cells, those putting them later first on a tie. A mark there prunes the most profiles:
     under no-touch rules the first maps of Russian games 31..60 took 9.26 s in the board's
-    own reading, 7.09 s in this order's first and 6.91 s in each one's cheapest (under
+    own reading, 7.12 s in this order's first and 6.91 s in each one's cheapest (under
     classic rules it gains nothing).
 
     >>> marks = np.zeros(9, np.uint8); marks[0] = 1  # a miss in a corner
