@@ -15,8 +15,8 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
   in one process, where its decision cache serves every game (in ``--jobs`` processes each
   one works out again the opening boards the others have already met).
 - ``base``: the rollouts' base (``ExpertShooter(candidates=1)``) on games 1..``--base-games``
-  of each rule set, whole games in one kernel call, beside the same base without the classic
-  checkerboard, paired.
+  of each rule set, whole games in one kernel call, beside the same base without its opening
+  (``strategies/openings.py``) and without the classic checkerboard either, paired.
 
 Aims (``aims``): ``expert`` at most 43.5 shots under classic rules, ``expert − density``
 below zero by more than 3 standard errors, median decision under 100 ms; under Russian rules
@@ -45,6 +45,7 @@ from hamle.battleship import _kernels
 from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.expert_shooter import rollout_tables
+from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -128,15 +129,21 @@ def paired(ours: dict, other: dict) -> dict:
 
 def base_games(rules: bs.Rules, games: int) -> dict:
     """The rollouts' base (``ExpertShooter(candidates=1)``) on games 1..games, whole games in
-    one kernel call, beside the same base without the checkerboard (paired)."""
+    one kernel call, beside the same base without its opening and without the checkerboard
+    either (paired)."""
     fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in range(1, games + 1)]
     boards = np.array([fleet.board() for fleet in fleets])
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
     tables = rollout_tables(rules)
+    opening, none = opening_cells(rules), np.empty(0, np.int64)
     rows = {}
-    for name, checker in (("base", tables.checker), ("without_checkerboard", False)):
+    for name, checker, cells in (
+        ("base", tables.checker, opening),
+        ("without_opening", tables.checker, none),
+        ("without_checkerboard", False, none),
+    ):
         start = process_time()
-        shots = _kernels.ranked_games(boards, afloat, tables._replace(checker=checker))
+        shots = _kernels.ranked_games(boards, afloat, tables._replace(checker=checker), cells)
         rows[name] = {
             "strategy": name,
             "games": games,
@@ -145,7 +152,12 @@ def base_games(rules: bs.Rules, games: int) -> dict:
             "cpu_seconds": round(process_time() - start, 2),
             "shots": shots.tolist(),
         }
-    return {**rows, "difference": paired(rows["base"], rows["without_checkerboard"])}
+    return {
+        **rows,
+        "opening": [rules.grid.name(int(cell)) for cell in opening],
+        "opening_difference": paired(rows["base"], rows["without_opening"]),
+        "checkerboard_difference": paired(rows["without_opening"], rows["without_checkerboard"]),
+    }
 
 
 def table(rules: bs.Rules, counts: dict[str, int], jobs: int) -> dict:

@@ -23,6 +23,7 @@ from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.density_shooter import DensityShooter
 from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
+from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, game_stream
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -320,15 +321,16 @@ def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
     pcg = pcg_words(np.random.default_rng(6))
     t = rollout_tables(obs.rules)
     means = _kernels.rollout_means(obs.marks, afloat_of(obs), candidates, t, 40, pcg)
-    shooter = ExpertShooter(candidates=5, fleets=40, target_rollouts=True)
+    shooter = ExpertShooter(candidates=5, fleets=40, rounds=1, target_rollouts=True)
     cell = shooter.choose(obs, np.random.default_rng(6))
     assert cell == candidates[np.argmin(means)] and cell != candidates[0]
 
 
+@pytest.mark.parametrize("what", ["target_rollouts", "openings"])
 @pytest.mark.parametrize("value", [1, "yes", None])
-def test_target_rollouts_must_be_true_or_false(value):
-    with pytest.raises(BattleshipError, match="target_rollouts must be True or False"):
-        ExpertShooter(target_rollouts=value)
+def test_switches_must_be_true_or_false(what, value):
+    with pytest.raises(BattleshipError, match=f"{what} must be True or False"):
+        ExpertShooter(**{what: value})
 
 
 def test_one_candidate_is_the_ranked_density_shooter():
@@ -337,7 +339,7 @@ def test_one_candidate_is_the_ranked_density_shooter():
 
 
 def test_the_hunt_keeps_to_the_checkerboard_while_the_two_cell_ship_is_afloat():
-    base = ExpertShooter(candidates=1)
+    base = ExpertShooter(candidates=1, openings=False)
     rng = np.random.default_rng(0)
     start = Observation.start(Rules.classic())  # E5, E6, F5 and F6 tie; E6 ranks first
     assert start.grid.name(base.choose(start, rng)) == "E5"  # r + c even
@@ -353,9 +355,12 @@ def test_whole_games_of_the_base_in_one_kernel_call_are_its_games(rules):
     fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in (1, 2, 3)]
     boards = np.array([fleet.board() for fleet in fleets])
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
-    shots = _kernels.ranked_games(boards, afloat, rollout_tables(rules))
-    base = ExpertShooter(candidates=1)
-    assert shots.tolist() == [play_game(rules, base, game).shots_fired for game in (1, 2, 3)]
+    for opening, shooter in (
+        (opening_cells(rules), ExpertShooter(candidates=1)),
+        (np.empty(0, np.int64), ExpertShooter(candidates=1, openings=False)),
+    ):
+        shots = _kernels.ranked_games(boards, afloat, rollout_tables(rules), opening)
+        assert shots.tolist() == [play_game(rules, shooter, game).shots_fired for game in (1, 2, 3)]
 
 
 @pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
@@ -368,7 +373,7 @@ def test_games_replay_and_fire_each_cell_once(rules):
 
 
 def test_draws_advance_the_stream():
-    obs = Observation.start(Rules.classic())
+    obs = Observation.from_marks(Rules.classic(), miss=["E5"])
     rng = np.random.default_rng(11)
     before = rng.bit_generator.state
     ExpertShooter(fleets=50).choose(obs, rng)

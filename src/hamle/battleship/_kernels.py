@@ -723,19 +723,33 @@ def rollout(
 
 
 @njit(cache=True)
-def ranked_games(boards, afloat, t):
+def ranked_games(boards, afloat, t, opening):
     """The shots of whole games of the ranked density shooter, one per row of ``boards``
     (ship index per cell, -1 for water; ship s has ``afloat[s]`` cells), from the empty
-    board: the ``ExpertShooter(candidates=1)`` games of those fleets."""
+    board, firing the cells of ``opening`` first until one hits: the
+    ``ExpertShooter(candidates=1)`` games of those fleets (``opening`` empty without its
+    opening)."""
     n_cells = boards.shape[1]
     empty = np.zeros(n_cells, np.uint8)
     mult, alive, room, base, hits, _, d = _start(empty, afloat, t)
-    first = hunt_best(empty, base, t, mult)
     trails = np.empty((1, n_cells + 2), np.uint64)
     shots = np.empty(boards.shape[0], np.int64)
     for g in range(boards.shape[0]):
         state = (empty.copy(), alive.copy(), room.copy(), base.copy(), mult.copy(), hits.copy())
-        shots[g] = rollout(first, boards[g], afloat, afloat.copy(), *state, 0, t, d, trails, 0)
+        marks, game_alive, game_room, game_base, game_mult = state[:5]
+        misses = 0
+        first = -1
+        for cell in opening:
+            if boards[g, cell] >= 0:
+                first = cell
+                break
+            marks[cell] = 1
+            _track_mark(cell, False, t, game_mult, game_alive, game_room, game_base)
+            misses += 1
+        if first < 0:
+            first = hunt_best(marks, game_base, t, game_mult)
+        left = afloat.copy()
+        shots[g] = misses + rollout(first, boards[g], afloat, left, *state, 0, t, d, trails, 0)
     return shots
 
 
@@ -975,6 +989,30 @@ def _still_racing(shots, weights, racing, z, tolerance):
 
 
 @njit(cache=True)
+def top_cells(marks, d, t, mult, n_hits, n):
+    """The ranked density shooter's first ``n`` shots at ``marks`` were each to miss (fewer
+    if fewer cells are unknown): its best cells, best first."""
+    cells = np.empty(n, np.int64)
+    shown = marks.copy()
+    k = 0
+    while k < n:
+        cell = ranked_best(shown, d, t.rank) if n_hits else hunt_best(shown, d, t, mult)
+        if cell < 0:
+            break
+        cells[k] = cell
+        shown[cell] = 1
+        k += 1
+    return cells[:k]
+
+
+@njit(cache=True)
+def best_cells(marks, afloat, t, n):
+    """``top_cells`` of ``marks`` with the ``afloat`` ships (longest first)."""
+    mult, _, _, _, _, n_hits, d = _start(marks, afloat, t)
+    return top_cells(marks, d, t, mult, n_hits, n)
+
+
+@njit(cache=True)
 def expert_cell(
     marks, afloat, t, n_candidates, n_fleets, rounds, z, tolerance, budget, on_hits, pcg
 ):
@@ -991,16 +1029,8 @@ def expert_cell(
         return ranked_best(marks, d, t.rank)
     if n_candidates < 2:
         return ranked_best(marks, d, t.rank) if n_hits else hunt_best(marks, d, t, mult)
-    candidates = np.empty(n_candidates, np.int64)
-    shown = marks.copy()
-    k = 0
-    while k < n_candidates:
-        cell = ranked_best(shown, d, t.rank) if n_hits else hunt_best(shown, d, t, mult)
-        if cell < 0:
-            break
-        candidates[k] = cell
-        shown[cell] = 1
-        k += 1
+    candidates = top_cells(marks, d, t, mult, n_hits, n_candidates)
+    k = candidates.shape[0]
     if k < 2:
         return candidates[0] if k else -1
     shots = np.empty((rounds * n_fleets, k))

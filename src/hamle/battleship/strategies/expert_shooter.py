@@ -2,14 +2,16 @@
 
 While no hit is open, the best ``candidates`` cells of the ranked density (``_kernels``)
 race: each is fired, then the ranked density shooter plays to the end, on the same
-``fleets`` fleets drawn from the posterior, for ``rounds`` rounds (one by default); after
-each, cells clearly worse than the leader (by ``z`` standard errors of the paired
-difference) drop out, and the race ends early when no cell left could beat the leader by
-more than ``tolerance`` shots, or at ``budget`` rollout shots. The cell of least mean total
-wins.
-With a hit open it fires the ranked density shot (or, with ``target_rollouts``, races there
-too, on fleets drawn over the open hits). The fixed rank makes a rollout's length a
-function of the fleet alone, so the comparison between cells carries no tie-break noise.
+``fleets`` fleets drawn from the posterior, for up to ``rounds`` rounds; after each, cells
+clearly worse than the leader (by ``z`` standard errors of the paired difference) drop out,
+and the race ends early when no cell left could beat the leader by more than ``tolerance``
+shots, or before a round that would take it past ``budget`` rollout shots. The cell of
+least mean total wins. Before its first hit it plays its opening (``openings``), worked out
+once with far more rollouts, where one is stored for the rules (unless ``openings`` is
+False). With a hit open it fires the ranked density shot (or, with ``target_rollouts``,
+races there too, on fleets drawn over the open hits). The fixed rank makes a rollout's
+length a function of the fleet alone, so the comparison between cells carries no
+tie-break noise.
 """
 
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from ..observation import Observation
 from ..rules import Rules, placement_table
 from .common import pcg_words, set_pcg_words
 from .density_shooter import DensityShooter
+from .openings import opening_shot
 
 RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
@@ -42,13 +45,14 @@ class ExpertShooter:
     """
 
     name: str = "expert"
-    candidates: int = 6
-    fleets: int = 1000
-    rounds: int = 1  # (a race of more rounds: README, "Why not a race")
+    candidates: int = 10
+    fleets: int = 500
+    rounds: int = 16  # (README, "The race")
     z: float = 2.0
     tolerance: float = 0.02
-    budget: int = 350_000  # rollout shots: about 0.2 s on this machine
-    target_rollouts: bool = False  # with a hit open too (README, "Why not a race")
+    budget: int = 250_000  # rollout shots: about 0.17 s on this machine
+    target_rollouts: bool = False  # with a hit open too (README, "Why not with a hit open")
+    openings: bool = True
     kernel = None
 
     def __post_init__(self):
@@ -60,10 +64,9 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
                 raise BattleshipError(f"{what} must be a number of at least 0, not {value!r}")
-        if not isinstance(self.target_rollouts, bool):
-            raise BattleshipError(
-                f"target_rollouts must be True or False, not {self.target_rollouts!r}"
-            )
+        for what in ("target_rollouts", "openings"):
+            if not isinstance(getattr(self, what), bool):
+                raise BattleshipError(f"{what} must be True or False, not {getattr(self, what)!r}")
         if self.rounds * self.fleets > MAX_FLEETS:
             raise BattleshipError(
                 f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * self.fleets:,}"
@@ -72,6 +75,8 @@ class ExpertShooter:
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         if not observation.afloat:
             raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+        if self.openings and (cell := opening_shot(observation)) is not None:
+            return cell
         rules = observation.rules
         tables = rollout_tables(rules)
         if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:

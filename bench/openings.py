@@ -1,0 +1,40 @@
+"""Work out the expert's openings again and store them in ``strategies/openings.json``.
+
+Each rule set's opening comes from ``work_out_opening`` under ``SETTINGS`` (seeded, so a run
+repeats the stored openings); a line per cell says how often games reach it and how many
+shots it saves on the ranked density's cell in the first round of rollouts.
+
+    .venv/bin/python bench/openings.py [--rules classic russian] [--out FILE]
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+from hamle.battleship import Rules
+from hamle.battleship.strategies.openings import OPENINGS_FILE, SETTINGS, work_out_opening
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", choices=["classic", "russian"], nargs="*")
+    parser.add_argument("--out", type=Path, default=OPENINGS_FILE)
+    args = parser.parse_args()
+    stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    books = stored.get("openings", {})
+    for name in args.rules or ["classic", "russian"]:
+        rules = getattr(Rules, name)()
+        print(rules.describe(), flush=True)
+        cells = work_out_opening(rules, SETTINGS, lambda line: print(line, flush=True))
+        books[rules.describe()] = [rules.grid.name(cell) for cell in cells]
+    lines = [
+        f"  {json.dumps(rules, ensure_ascii=False)}: {json.dumps(cells)}"
+        for rules, cells in books.items()
+    ]
+    body = ",\n".join(lines)
+    text = f'{{\n "settings": {json.dumps(SETTINGS)},\n "openings": {{\n{body}\n }}\n}}\n'
+    args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
