@@ -990,8 +990,8 @@ def _still_racing(shots, weights, racing, z, tolerance):
 
 @njit(cache=True)
 def top_cells(marks, d, t, mult, n_hits, n):
-    """The ranked density shooter's first ``n`` shots at ``marks`` were each to miss (fewer
-    if fewer cells are unknown): its best cells, best first."""
+    """The ``n`` best cells of the ranked density at ``marks``, best first (fewer if fewer
+    are unknown): the shots its shooter would fire if each missed."""
     cells = np.empty(n, np.int64)
     shown = marks.copy()
     k = 0

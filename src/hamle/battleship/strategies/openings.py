@@ -106,10 +106,10 @@ def _halve(marks, afloat, cells, tables, fleets, settings, step) -> tuple[int, f
         pcg = pcg_words(np.random.default_rng([settings["seed"], step, round_]))
         shots = np.empty((fleets, left.size))
         weights = np.empty(fleets)
-        if (
-            _kernels.rollout_shots(marks, afloat, cells[left], tables, fleets, pcg, shots, weights)
-            < 0
-        ):
+        drawn = _kernels.rollout_shots(
+            marks, afloat, cells[left], tables, fleets, pcg, shots, weights
+        )
+        if drawn < 0:
             raise RuntimeError("the rollout fleets could not be drawn")
         totals[left] += weights @ shots
         weight += weights.sum()
