@@ -34,7 +34,7 @@ def test_each_stored_cell_is_a_candidate_of_the_board_the_opening_reaches(rules)
     for cell in opening:
         assert cell in _kernels.best_cells(marks, afloat, tables, SETTINGS["candidates"])
         marks[cell] = 1
-    left, _ = occupancy(rules, marks[:], rules.lengths)  # where the opening stops
+    left, _ = occupancy(rules, marks, rules.lengths)  # where the opening stops
     assert left < SETTINGS["reach"] * everything
 
 

@@ -38,14 +38,17 @@ def openings() -> dict[str, tuple[str, ...]]:
     return {rules: tuple(cells) for rules, cells in stored["openings"].items()}
 
 
+@cache
 def opening_cells(rules: Rules) -> np.ndarray:
-    """The opening of ``rules`` as cell indices (empty where none is stored).
+    """The opening of ``rules`` as cell indices, read-only (empty where none is stored).
 
     >>> opening_cells(Rules.custom(4, [2])).size
     0
     """
     names = openings().get(rules.describe(), ())
-    return np.array([rules.grid.index(name) for name in names], np.int64)
+    cells = np.array([rules.grid.index(name) for name in names], np.int64)
+    cells.flags.writeable = False
+    return cells
 
 
 def opening_shot(observation: Observation) -> int | None:
@@ -77,12 +80,13 @@ def work_out_opening(rules: Rules, settings: dict = SETTINGS, log=None) -> list[
     afloat = np.array(sorted(rules.lengths, reverse=True), np.int64)
     marks = np.zeros(rules.cells, np.uint8)
     everything, _ = occupancy(rules, marks, rules.lengths)
+    total = everything
     opening = []
-    while True:
-        reach = occupancy(rules, marks, rules.lengths)[0] / everything
+    while total >= settings["reach"] * everything:
         cells = _kernels.best_cells(marks, afloat, tables, settings["candidates"])
-        if reach < settings["reach"] or cells.size == 0:
-            return opening
+        if cells.size == 0:
+            break
+        reach = total / everything
         fleets = max(round(settings["fleets"] * reach), settings["fleets"] // 10)
         cell, saved = _halve(marks, afloat, cells, tables, fleets, settings, len(opening))
         if log:
@@ -92,6 +96,8 @@ def work_out_opening(rules: Rules, settings: dict = SETTINGS, log=None) -> list[
             )
         opening.append(cell)
         marks[cell] = MISS
+        total, _ = occupancy(rules, marks, rules.lengths)
+    return opening
 
 
 def _halve(marks, afloat, cells, tables, fleets, settings, step) -> tuple[int, float]:
