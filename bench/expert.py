@@ -14,9 +14,10 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
 - ``russian_exact_run``: the exact shooter alone on Russian games 1..``--exact-run-games``
   in one process, where its decision cache serves every game (in ``--jobs`` processes each
   one works out again the opening boards the others have already met).
-- ``base``: the rollouts' base (``ExpertShooter(candidates=1)``) on games 1..``--base-games``
-  of each rule set, whole games in one kernel call, beside the same base without its opening
-  (``strategies/openings.py``) and without the classic checkerboard either, paired.
+- ``base``: the rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games
+  1..``--base-games`` of each rule set, whole games in one kernel call, beside the same base
+  without its opening (``strategies/openings.py``) and without the classic checkerboard
+  either, paired.
 
 Aims (``aims``): ``expert`` at most 43.5 shots under classic rules, ``expert − density``
 below zero by more than 3 standard errors, median decision under 100 ms; under Russian rules
@@ -128,9 +129,9 @@ def paired(ours: dict, other: dict) -> dict:
 
 
 def base_games(rules: bs.Rules, games: int) -> dict:
-    """The rollouts' base (``ExpertShooter(candidates=1)``) on games 1..games, whole games in
-    one kernel call, beside the same base without its opening and without the checkerboard
-    either (paired)."""
+    """The rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games 1..games,
+    whole games in one kernel call, beside the same base without its opening and without the
+    checkerboard either (paired)."""
     fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in range(1, games + 1)]
     boards = np.array([fleet.board() for fleet in fleets])
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hamle.battleship import BattleshipError, Observation, Rules, _kernels
 from hamle.battleship.count import count_fleets
+from hamle.battleship.errors import CountTooLargeError
 from hamle.battleship.exact import occupancy
 from hamle.battleship.fleet import Fleet, Ocean, random_fleet
 from hamle.battleship.observation import HIT, UNKNOWN
@@ -22,6 +23,7 @@ from hamle.battleship.simulate import play_game
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.density_shooter import DensityShooter
+from hamle.battleship.strategies.exact_shooter import best_cells
 from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
 from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, game_stream
@@ -314,6 +316,40 @@ def test_target_mode_fires_the_ranked_density_shot():
     assert cell == ranked_shot(obs)
 
 
+RUSSIAN_MISSES = "A1 C1 D1 I1 J1 B2 A3 D3 G3 J3 A4 A6 J6 A7 D7 B8 J8 G9 A10 C10 F10 I10 J10"
+RUSSIAN_TARGET = {  # five ships afloat, one hit open: the exact map and the base differ
+    "miss": RUSSIAN_MISSES.split(),
+    "hit": ["I7"],
+    "sunk": [["F1", "G1", "H1"], ["A5", "B5"], ["A9", "B9", "C9", "D9"], ["B7"], ["I9", "J9"]],
+}
+
+
+def test_exact_targets_where_ships_may_not_touch_and_few_are_afloat():
+    obs = Observation.from_marks(Rules.russian(), **RUSSIAN_TARGET)
+    assert [obs.grid.name(c) for c in best_cells(obs)] == ["H7"]
+    assert obs.grid.name(ranked_shot(obs)) == "J7"
+    rng = np.random.default_rng(0)
+    assert obs.grid.name(ExpertShooter().choose(obs, rng)) == "H7"
+    assert obs.grid.name(ExpertShooter(exact_targets=5).choose(obs, rng)) == "H7"
+    assert obs.grid.name(ExpertShooter(exact_targets=4).choose(obs, rng)) == "J7"
+    assert obs.grid.name(ExpertShooter(exact_targets=0).choose(obs, rng)) == "J7"
+
+
+def test_an_exact_target_out_of_reach_gets_the_ranked_density_shot(monkeypatch):
+    def out_of_reach(observation):
+        raise CountTooLargeError("too large")
+
+    monkeypatch.setattr("hamle.battleship.strategies.expert_shooter.best_cells", out_of_reach)
+    obs = Observation.from_marks(Rules.russian(), **RUSSIAN_TARGET)
+    assert obs.grid.name(ExpertShooter().choose(obs, np.random.default_rng(0))) == "J7"
+
+
+@pytest.mark.parametrize("value", [-1, 2.5, True, "9", None])
+def test_bad_exact_targets_are_refused(value):
+    with pytest.raises(BattleshipError, match="exact_targets must be a whole number of at least 0"):
+        ExpertShooter(exact_targets=value)
+
+
 def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
     rules, misses, hits = TARGET_CASES[2]
     obs = Observation.from_marks(rules, miss=misses, hit=hits)
@@ -321,7 +357,9 @@ def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
     pcg = pcg_words(np.random.default_rng(6))
     t = rollout_tables(obs.rules)
     means = _kernels.rollout_means(obs.marks, afloat_of(obs), candidates, t, 40, pcg)
-    shooter = ExpertShooter(candidates=5, fleets=40, rounds=1, target_rollouts=True)
+    shooter = ExpertShooter(
+        candidates=5, fleets=40, rounds=1, target_rollouts=True, exact_targets=0
+    )
     cell = shooter.choose(obs, np.random.default_rng(6))
     assert cell == candidates[np.argmin(means)] and cell != candidates[0]
 
@@ -356,8 +394,8 @@ def test_whole_games_of_the_base_in_one_kernel_call_are_its_games(rules):
     boards = np.array([fleet.board() for fleet in fleets])
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
     for opening, shooter in (
-        (opening_cells(rules), ExpertShooter(candidates=1)),
-        (np.empty(0, np.int64), ExpertShooter(candidates=1, openings=False)),
+        (opening_cells(rules), ExpertShooter(candidates=1, exact_targets=0)),
+        (np.empty(0, np.int64), ExpertShooter(candidates=1, openings=False, exact_targets=0)),
     ):
         shots = _kernels.ranked_games(boards, afloat, rollout_tables(rules), opening)
         assert shots.tolist() == [play_game(rules, shooter, game).shots_fired for game in (1, 2, 3)]
@@ -441,7 +479,8 @@ def test_room_weights_are_dropped_where_d_could_outgrow_int64():
     rules = Rules.custom(10, [6, 5, 4, 3, 2], touching=False)  # 41^6 · 2^32 alone passes 2^63
     assert set(rollout_tables(rules).room_weight.tolist()) == {1}
     obs = Observation.from_marks(rules, miss=["E5"], hit=["B2"])
-    assert ExpertShooter().choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
+    shooter = ExpertShooter(exact_targets=0)
+    assert shooter.choose(obs, np.random.default_rng(0)) == ranked_shot(obs)
 
 
 def test_a_fleet_whose_d_outgrows_int64_gets_the_density_shot():

@@ -727,8 +727,8 @@ def ranked_games(boards, afloat, t, opening):
     """The shots of whole games of the ranked density shooter, one per row of ``boards``
     (ship index per cell, -1 for water; ship s has ``afloat[s]`` cells), from the empty
     board, firing the cells of ``opening`` first until one hits: the
-    ``ExpertShooter(candidates=1)`` games of those fleets (``opening`` empty without its
-    opening)."""
+    ``ExpertShooter(candidates=1, exact_targets=0)`` games of those fleets (``opening``
+    empty without its opening)."""
     n_cells = boards.shape[1]
     empty = np.zeros(n_cells, np.uint8)
     mult, alive, room, base, hits, _, d = _start(empty, afloat, t)

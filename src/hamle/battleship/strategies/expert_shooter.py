@@ -2,16 +2,17 @@
 
 While no hit is open, the best ``candidates`` cells of the ranked density (``_kernels``)
 race: each is fired, then the ranked density shooter plays to the end, on the same
-``fleets`` fleets drawn from the posterior, for up to ``rounds`` rounds; after each, cells
-clearly worse than the leader (by ``z`` standard errors of the paired difference) drop out,
-and the race ends early when no cell left could beat the leader by more than ``tolerance``
-shots, or before a round that would take it past ``budget`` rollout shots. The cell of
-least mean total wins. Before its first hit it plays its opening (``openings``), worked out
-once with far more rollouts, where one is stored for the rules (unless ``openings`` is
-False). With a hit open it fires the ranked density shot (or, with ``target_rollouts``,
-races there too, on fleets drawn over the open hits). The fixed rank makes a rollout's
-length a function of the fleet alone, so the comparison between cells carries no
-tie-break noise.
+``fleets`` fleets drawn from the posterior, for up to ``rounds`` rounds (one by default);
+after each, cells clearly worse than the leader (by ``z`` standard errors of the paired
+difference) drop out, and the race ends early when no cell left could beat the leader by
+more than ``tolerance`` shots, or before a round that would take it past ``budget`` rollout
+shots. The cell of least mean total wins. Before its first hit it plays its opening
+(``openings``), worked out once with far more rollouts, where one is stored for the rules
+(unless ``openings`` is False). With a hit open it fires the ranked density shot (or, with
+``target_rollouts``, races there too, on fleets drawn over the open hits), but where ships
+may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell.
+The fixed rank makes a rollout's length a function of the fleet alone, so the comparison
+between cells carries no tie-break noise.
 """
 
 from dataclasses import dataclass
@@ -22,11 +23,12 @@ import numpy as np
 
 from .. import _kernels
 from ..density import INT64_LIMIT, kernel_plan
-from ..errors import BattleshipError
+from ..errors import BattleshipError, CountTooLargeError
 from ..observation import Observation
 from ..rules import Rules, placement_table
-from .common import pcg_words, set_pcg_words
+from .common import pcg_words, pick, set_pcg_words
 from .density_shooter import DensityShooter
+from .exact_shooter import best_cells
 from .openings import opening_shot
 
 RANK_SEED = 2026
@@ -45,14 +47,15 @@ class ExpertShooter:
     """
 
     name: str = "expert"
-    candidates: int = 10
-    fleets: int = 500
-    rounds: int = 16  # (README, "The race")
+    candidates: int = 6
+    fleets: int = 1000
+    rounds: int = 1  # (a race of more rounds: README, "The race")
     z: float = 2.0
     tolerance: float = 0.02
-    budget: int = 250_000  # rollout shots: about 0.17 s on this machine
+    budget: int = 350_000  # rollout shots: about 0.2 s on this machine
     target_rollouts: bool = False  # with a hit open too (README, "Why not with a hit open")
     openings: bool = True
+    exact_targets: int = 9  # (README, "Exact targets")
     kernel = None
 
     def __post_init__(self):
@@ -60,6 +63,14 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise BattleshipError(f"{what} must be a whole number of at least 1, not {value!r}")
+        if (
+            isinstance(self.exact_targets, bool)
+            or not isinstance(self.exact_targets, int)
+            or self.exact_targets < 0
+        ):
+            raise BattleshipError(
+                f"exact_targets must be a whole number of at least 0, not {self.exact_targets!r}"
+            )
         for what in ("z", "tolerance"):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
@@ -77,6 +88,11 @@ class ExpertShooter:
             raise BattleshipError("every ship is sunk; there is nothing left to fire at")
         if self.openings and (cell := opening_shot(observation)) is not None:
             return cell
+        if self._exact_target(observation):
+            try:
+                return pick(best_cells(observation), rng)
+            except CountTooLargeError:
+                pass  # out of the exact count's reach: the ranked density shot below
         rules = observation.rules
         tables = rollout_tables(rules)
         if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
@@ -100,6 +116,15 @@ class ExpertShooter:
         if cell < 0:
             raise BattleshipError("ships are afloat but no cell is left to fire at")
         return int(cell)
+
+    def _exact_target(self, observation: Observation) -> bool:
+        """Whether to fire the exact map's best cell: a hit is open, ships may not touch
+        and at most ``exact_targets`` ships are afloat."""
+        return (
+            len(observation.open_hits) > 0
+            and not observation.rules.touching
+            and len(observation.afloat) <= self.exact_targets
+        )
 
 
 class RolloutTables(NamedTuple):
