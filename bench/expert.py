@@ -64,6 +64,10 @@ def play_timed(rules: bs.Rules, strategy: str, games: list[int]) -> dict:
     shooter = get_shooter(strategy)
     small = bs.Rules.custom(4, [2, 1], touching=rules.touching)
     shooter.choose(bs.Observation.start(small), np.random.default_rng(0))  # compile first
+    # and a hit open, with the shortest ship sunk along the first row (exact targets)
+    sunk = [list(range(min(rules.lengths)))]
+    target = bs.Observation.from_marks(rules, sunk=sunk, hit=[rules.cells - 1])
+    shooter.choose(target, np.random.default_rng(0))
     shots, times = [], []
     cpu = process_time()
     for game in games:
