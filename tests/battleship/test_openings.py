@@ -46,7 +46,7 @@ def test_the_opening_is_followed_from_the_empty_board_only_while_every_shot_miss
         assert rules.grid.name(opening_shot(obs)) == opening[k]
     assert opening_shot(Observation.from_marks(rules, miss=opening)) is None
     assert opening_shot(Observation.from_marks(rules, miss=opening[1:3])) is None
-    assert opening_shot(Observation.from_marks(rules, miss=[opening[0], "J10"][:2])) is None
+    assert opening_shot(Observation.from_marks(rules, miss=[opening[0], "J10"])) is None
     assert opening_shot(Observation.from_marks(rules, hit=[opening[0]])) is None
 
 
@@ -78,7 +78,7 @@ def test_without_openings_the_expert_rolls_out_its_first_shot():
 
 def test_working_out_an_opening_repeats_and_stops_where_games_rarely_go():
     rules = Rules.custom(5, [3, 2])
-    settings = {**SETTINGS, "fleets": 300, "final_fleets": 600, "reach": 0.3}
+    settings = {**SETTINGS, "fleets": 300, "reach": 0.3}
     lines = []
     opening = work_out_opening(rules, settings, lines.append)
     assert opening == work_out_opening(rules, settings)

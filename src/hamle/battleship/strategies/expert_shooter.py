@@ -59,18 +59,18 @@ class ExpertShooter:
     kernel = None
 
     def __post_init__(self):
-        for what in ("candidates", "fleets", "rounds", "budget"):
-            value = getattr(self, what)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise BattleshipError(f"{what} must be a whole number of at least 1, not {value!r}")
-        if (
-            isinstance(self.exact_targets, bool)
-            or not isinstance(self.exact_targets, int)
-            or self.exact_targets < 0
+        for what, least in (
+            ("candidates", 1),
+            ("fleets", 1),
+            ("rounds", 1),
+            ("budget", 1),
+            ("exact_targets", 0),
         ):
-            raise BattleshipError(
-                f"exact_targets must be a whole number of at least 0, not {self.exact_targets!r}"
-            )
+            value = getattr(self, what)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise BattleshipError(
+                    f"{what} must be a whole number of at least {least}, not {value!r}"
+                )
         for what in ("z", "tolerance"):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
