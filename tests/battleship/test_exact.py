@@ -4,6 +4,7 @@ invariants, errors, and the exact shooter."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import threading
@@ -370,6 +371,54 @@ def test_maps_after_a_sinking_from_kept_ones_agree_with_fresh_ones(size, shots):
         assert report.counts == expected.counts
         if answer != "miss":  # worked out from the kept map, whose profiles it shares
             assert exact_module._MEMOS.kept[0].dp.in_fleet is kept.dp.in_fleet
+
+
+@SETTINGS
+@given(
+    st.integers(3, 6),
+    st.integers(3, 6),
+    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    st.integers(0, 2**32),
+    st.integers(0, 3),
+    st.lists(st.integers(0, 35), max_size=6),
+)
+def test_a_ship_marked_sunk_over_its_open_hits_is_counted_afresh(
+    rows, cols, fleet, seed, which, misses
+):
+    # In the lab a ship may be marked as open hits, then sunk: the map of the hits left out
+    # that very ship (all of it hit, it would have been sunk), so no later map builds on it.
+    assume(sum(fleet) * 3 <= rows * cols)
+    rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+    ships = random_fleet(rules, np.random.default_rng(seed)).ships
+    ship = ships[which % len(ships)]
+    taken = {cell for other in ships for cell in other}
+    obs = Observation.start(rules)
+    for cell in misses:
+        if cell < rules.cells and cell not in taken and obs.marks[cell] == UNKNOWN:
+            obs = obs.after(cell, "miss")
+    hits = obs
+    for cell in ship:
+        hits = hits.after(cell, "hit")
+    exact_module._MEMOS.clear()
+    with contextlib.suppress(MarksError):  # no longer ship may hold the hits
+        exact(hits)
+    sunk = obs.after(ship[0], "sunk", ship)
+    report, expected = exact(sunk), fresh(sunk)
+    assert report.total == expected.total
+    assert report.counts == expected.counts
+
+
+@pytest.mark.parametrize(
+    "hits, misses",
+    [(["A1", "A2"], ["E5"]), (["D4"], ["E5", "C3"]), (["B2", "B3", "B4"], [])],
+)
+def test_russian_ships_marked_sunk_over_their_open_hits_are_counted_afresh(hits, misses):
+    exact_module._MEMOS.clear()
+    exact(Observation.from_marks(RUSSIAN, miss=misses, hit=hits))
+    sunk = Observation.from_marks(RUSSIAN, miss=misses, sunk=[hits])
+    report, expected = exact(sunk), fresh(sunk)
+    assert report.total == expected.total
+    assert report.counts == expected.counts
 
 
 def test_a_ship_sunk_is_counted_in_the_row_below_it():

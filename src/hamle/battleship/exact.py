@@ -373,6 +373,8 @@ class _Memos:
                 sunk = marks[turn][to_board][changed] == SUNK  # cells of the ship lost
                 if lost and np.count_nonzero(sunk) != sum(lost.elements()):
                     continue
+                if lost and (was[sunk] == _profile.HIT).all():
+                    continue  # that ship was left out of the kept map: all of it open hits
                 if not ((was == UNKNOWN) | (was == _profile.HIT) & sunk).all():
                     continue
                 missed = 0 if lost else np.count_nonzero(now == _profile.MISS)
