@@ -408,6 +408,67 @@ def test_a_ship_marked_sunk_over_its_open_hits_is_counted_afresh(
     assert report.counts == expected.counts
 
 
+@SETTINGS
+@given(
+    st.integers(3, 6),
+    st.integers(3, 6),
+    st.lists(st.integers(1, 3), min_size=1, max_size=4),
+    st.integers(0, 2**32),
+    st.lists(st.tuples(st.sampled_from("mhs"), st.integers(0, 99), st.integers(0, 7)), max_size=12),
+)
+def test_maps_agree_with_fresh_ones_whatever_order_marks_come_in(rows, cols, fleet, seed, steps):
+    # As a player marks a board in the lab: misses, hits on any cell of a ship (its last
+    # too, a board no layout may fit) and ships sunk, each board shown turned.
+    assume(sum(fleet) * 3 <= rows * cols)
+    rules = Rules.custom((rows, cols), sorted(fleet, reverse=True), touching=False)
+    ships = list(random_fleet(rules, np.random.default_rng(seed)).ships)
+    taken = {cell for ship in ships for cell in ship}
+    obs = Observation.start(rules)
+    exact_module._MEMOS.clear()
+    for kind, at, which in steps:
+        if kind == "m":
+            empty = [int(c) for c in obs.unshot if c not in taken]
+            if not empty:
+                continue
+            obs = obs.after(empty[at % len(empty)], "miss")
+        elif not ships:
+            continue
+        elif kind == "h":
+            ship = ships[at % len(ships)]
+            left = [c for c in ship if obs.marks[c] == UNKNOWN]
+            obs = obs.after(left[which % len(left)], "hit") if left else obs
+        else:
+            ship = ships.pop(at % len(ships))
+            obs = obs.after(ship[0], "sunk", ship)
+        shown = turned(obs, symmetries(rows, cols)[which % len(symmetries(rows, cols))])
+        sunk = tuple(ship.length for ship in shown.sunk)
+        total, cells = exact_module.occupancy(rules, shown.marks, shown.afloat, sunk)
+        kept = exact_module._MEMOS.kept
+        exact_module._MEMOS.clear()
+        expected_total, expected_cells = exact_module.occupancy(
+            rules, shown.marks, shown.afloat, sunk
+        )
+        exact_module._MEMOS.kept = kept
+        assert total == expected_total
+        assert list(cells) == list(expected_cells)
+
+
+def test_a_board_no_layout_fits_is_not_built_on():
+    # A6 and C6 cannot both be open with a 2 and a 1 afloat, nor A6 once C5-C6 is sunk:
+    # the second board must be counted (none) without the first one's empty vectors.
+    rules = Rules.custom((6, 3), [2, 2, 1, 1], touching=False)
+    boards = [
+        Observation.from_marks(rules, hit=["A6", "C6"], sunk=[["C1"], ["B3", "C3"]]),
+        Observation.from_marks(rules, hit=["A6"], sunk=[["C1"], ["B3", "C3"], ["C5", "C6"]]),
+    ]
+    exact_module._MEMOS.clear()
+    for board in boards:
+        sunk = tuple(ship.length for ship in board.sunk)
+        total, cells = exact_module.occupancy(rules, board.marks, board.afloat, sunk)
+        assert total == 0
+        assert not any(cells)
+
+
 @pytest.mark.parametrize(
     "hits, misses",
     [(["A1", "A2"], ["E5"]), (["D4"], ["E5", "C3"]), (["B2", "B3", "B4"], [])],

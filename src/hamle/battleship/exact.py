@@ -441,7 +441,8 @@ def _no_touch_map(rules: Rules, marks: np.ndarray, afloat, fleet: Rules):
             total, occupancy, rows = dp.rows_map(plan, moduli, missed, known)
             image = np.zeros(rules.cells, object)
             image[to_board] = occupancy
-            _MEMOS.add(_Memo(key, board, to_board, dp, plan, missed, rows, total, image))
+            if total:  # a board no layout fits has nothing to build on
+                _MEMOS.add(_Memo(key, board, to_board, dp, plan, missed, rows, total, image))
     cells = np.zeros(rules.cells, object)
     cells[turn] = image
     return total, cells
