@@ -90,6 +90,9 @@ def test_sample_draws_fleets_that_fit_and_replays_a_seed():
     assert run_json(*args, "--count", "40", "--seed", "9") == data
     text = run(*args, "--count", "2", "--seed", "9")
     assert text.exit_code == 0 and text.stdout.count("\n") == 3 and "seed 9" in text.stdout
+    russian = run("sample", "--rules", "russian", "--sunk", "J10", "--count", "1", "--seed", "4")
+    ships = russian.stdout.split("\n")[0].split()
+    assert len(ships) == 9 and sum("-" not in ship for ship in ships) == 3  # 1-cell ships: "C9"
 
 
 def test_simulate_russian_with_the_exact_shooter():

@@ -515,7 +515,7 @@ def sample(
         )
         return
     for drawn in named:
-        ships = (f"{ship['cells'][0]}-{ship['cells'][-1]}" for ship in drawn)
+        ships = ("-".join(dict.fromkeys((ship["cells"][0], ship["cells"][-1]))) for ship in drawn)
         console.print("  ".join(ships), highlight=False)
     console.print(f"seed {seed}", highlight=False)
 
