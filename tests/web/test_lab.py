@@ -207,6 +207,21 @@ def test_exact_counts_under_classic_rules(client):
     assert report["probability"][report["best"][0]] > 0.3
 
 
+def test_exact_counts_when_open_hits_are_then_marked_sunk(client):
+    # The lab's way to sink a ship: mark its cells as hits, see the counts, then mark it sunk.
+    import importlib
+
+    import hamle.battleship as bs
+
+    exact_module = importlib.import_module("hamle.battleship.exact")
+    hits = {"rules": "russian", "miss": ["E5", "C3"], "hit": ["D4"]}
+    assert client.post(EXACT, json=hits).status_code == 200
+    report = client.post(EXACT, json={"rules": "russian", "miss": ["E5", "C3"], "sunk": [["D4"]]})
+    exact_module._MEMOS.clear()
+    marks = bs.Observation.from_marks(bs.Rules.russian(), miss=["E5", "C3"], sunk=[["D4"]])
+    assert report.json()["total"] == str(bs.exact(marks).total) == "58084525385974"
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
