@@ -1,0 +1,45 @@
+"""``bench/advantage.py``: the base saves nothing on itself, a random shooter loses shots."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import hamle.battleship as bs
+
+BENCH = Path(__file__).parents[2] / "bench" / "advantage.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("advantage_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_base_differs_from_itself_nowhere(bench):
+    base = bs.ExpertShooter(candidates=1, exact_targets=0)
+    row = bench.advantage("russian", base, 3, 20)
+    assert row["differing"] == {"hunt": 0, "targets": 0}
+    assert row["saved"] == {"hunt": 0.0, "targets": 0.0}
+    assert row["shots"] == bs.play_game(bs.Rules.russian(), base, 3).shots_fired
+
+
+def test_a_random_shooter_loses_many_shots_on_the_base(bench):
+    row = bench.advantage("classic", bs.get_shooter("random"), 5, 40)
+    assert row["differing"]["hunt"] + row["differing"]["targets"] > 20
+    assert row["saved"]["hunt"] + row["saved"]["targets"] < -20  # it needs ~95 shots, the base 44
+    assert row == bench.advantage("classic", bs.get_shooter("random"), 5, 40)  # seeded
+
+
+def test_fields_are_set_by_name_and_bad_ones_refused(bench):
+    assert bench.shooter_of("expert", ["exact_targets=0", "fleets=10"]).fleets == 10
+    for settings, message in (
+        (["fleets"], "NAME=VALUE"),
+        (["fleets=ten"], "not a JSON value"),
+        (["fleets=-1"], "fleets must be a whole number"),
+        (["wings=2"], "wings"),
+    ):
+        with pytest.raises(SystemExit, match=message):
+            bench.shooter_of("expert", settings)
