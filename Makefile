@@ -38,9 +38,9 @@ bench-exact: $(STAMP)
 	$(BIN)/python bench/exact.py
 
 # The Expert beside density and exact on the same games, and the exact shooter's 1000 Russian
-# games in one process: about an hour on two cores.
+# games in one process: about two hours on two cores.
 bench-expert: $(STAMP)
-	$(BIN)/python bench/expert.py --games 4000 --exact-games 20 --russian-games 1000
+	$(BIN)/python bench/expert.py --games 3000 --exact-games 20 --russian-games 1000
 
 # Shooters × placers, 2000 games a pairing (expert and exact too), and the cluster's wall
 # time beside --jobs 2: about 6 hours on two cores, nearly all of it expert and exact.

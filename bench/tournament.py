@@ -2,7 +2,7 @@
 
 - ``matrix``: under classic rules, random, parity and density against every placer on
   games 1..``--games``, and ``expert`` (the strongest shooter that has landed) on games
-  1..``--expert-games`` (its games cost about a second each): mean shots, standard error,
+  1..``--expert-games`` (its games cost about two seconds each): mean shots, standard error,
   median, worst, and per shooter the paired difference against ``uniform``.
 - ``russian``: the same for random, parity, density and ``exact`` (the site's strongest
   shooter there) on games 1..``--russian-games`` (``exact`` on ``--exact-games``).
@@ -15,7 +15,7 @@
 Aims (``aims``): an adversarial placer raises density's mean by at least 1.5 shots, more
 than 3 standard errors above zero; the cluster run within 15 % of ``--jobs 2``.
 
-The full run takes hours (an expert game costs about 2.5 core-seconds), so the matrices'
+The full run takes hours (an expert game costs about 2 core-seconds), so the matrices'
 games are kept in blocks of ``BLOCK`` in ``--store`` as they finish: a run that is
 stopped goes on where it stopped. A stored pairing is trusted only while its last block's
 first game still replays to the stored shots; otherwise (the code changed) it is played

@@ -48,11 +48,11 @@ class ExpertShooter:
 
     name: str = "expert"
     candidates: int = 6
-    fleets: int = 1000
+    fleets: int = 3000  # (README, "How many fleets")
     rounds: int = 1  # (a race of more rounds: README, "The race")
     z: float = 2.0
     tolerance: float = 0.02
-    budget: int = 350_000  # rollout shots: about 0.2 s on this machine
+    budget: int = 350_000  # a race's rollout shots at most (with rounds above one)
     target_rollouts: bool = False  # with a hit open too (README, "Why not with a hit open")
     openings: bool = True
     exact_targets: int = 9  # (README, "Exact targets")
