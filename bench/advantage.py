@@ -87,9 +87,10 @@ def advantage(rules_name: str, shooter, game: int, fleets: int) -> dict:
 
 
 def summary(values: list[float]) -> dict:
+    """Mean and standard error (None for a single game)."""
     values = np.array(values, float)
-    se = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return {"mean": round(float(values.mean()), 4), "se": round(float(se), 4)}
+    se = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else None
+    return {"mean": round(float(values.mean()), 4), "se": None if se is None else round(se, 4)}
 
 
 def shooter_of(name: str, settings: list[str]):

@@ -515,9 +515,14 @@ def sample(
         )
         return
     for drawn in named:
-        ships = ("-".join(dict.fromkeys((ship["cells"][0], ship["cells"][-1]))) for ship in drawn)
+        ships = (_span(ship["cells"]) for ship in drawn)
         console.print("  ".join(ships), highlight=False)
     console.print(f"seed {seed}", highlight=False)
+
+
+def _span(cells: list[str]) -> str:
+    """A ship as ``--sunk`` takes it: ``A1-A3``, or ``G6`` for a one-cell ship."""
+    return cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
 
 
 def _heat(observation: bs.Observation, values: list[str], best: set[int]) -> str:
