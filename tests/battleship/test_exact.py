@@ -249,14 +249,21 @@ def test_maps_beyond_64_bits():
             assert total == math.comb(169, 16) and set(cells) == {math.comb(168, 15)}
 
 
-def fresh(obs: Observation):
-    """``exact(obs)`` worked out from nothing kept."""
+def fresh(obs: Observation, count=exact):
+    """``count(obs)`` (``exact`` by default) worked out from nothing kept."""
     kept = exact_module._MEMOS.kept
     exact_module._MEMOS.clear()
     try:
-        return exact(obs)
+        return count(obs)
     finally:
         exact_module._MEMOS.kept = kept
+
+
+def assert_as_fresh(obs: Observation) -> None:
+    """``exact(obs)``, from whatever map is kept, is the map worked out from nothing."""
+    report, expected = exact(obs), fresh(obs)
+    assert report.total == expected.total
+    assert report.counts == expected.counts
 
 
 def turned(obs: Observation, turn: np.ndarray) -> Observation:
@@ -324,9 +331,7 @@ def test_kept_maps_agree_with_fresh_ones_through_whole_games(rows, cols, fleet, 
             continue
         ocean.fire(cell)
         shown = turned(ocean.observation, symmetric[which % len(symmetric)])
-        report, expected = exact(shown), fresh(shown)
-        assert report.total == expected.total
-        assert report.counts == expected.counts
+        assert_as_fresh(shown)
 
 
 @pytest.mark.parametrize(
@@ -366,9 +371,7 @@ def test_maps_after_a_sinking_from_kept_ones_agree_with_fresh_ones(size, shots):
         kept = exact_module._MEMOS.kept[0]
         cells = tuple(rules.grid.index(cell) for cell in ship)
         obs = obs.after(rules.grid.index(name), answer, cells)
-        report, expected = exact(obs), fresh(obs)
-        assert report.total == expected.total
-        assert report.counts == expected.counts
+        assert_as_fresh(obs)
         if answer != "miss":  # worked out from the kept map, whose profiles it shares
             assert exact_module._MEMOS.kept[0].dp.in_fleet is kept.dp.in_fleet
 
@@ -403,9 +406,13 @@ def test_a_ship_marked_sunk_over_its_open_hits_is_counted_afresh(
     with contextlib.suppress(MarksError):  # no longer ship may hold the hits
         exact(hits)
     sunk = obs.after(ship[0], "sunk", ship)
-    report, expected = exact(sunk), fresh(sunk)
-    assert report.total == expected.total
-    assert report.counts == expected.counts
+    assert_as_fresh(sunk)
+
+
+def occupancy_of(obs: Observation):
+    """``occupancy`` of an observation: no checks, so boards no layout fits count 0."""
+    sunk = tuple(ship.length for ship in obs.sunk)
+    return exact_module.occupancy(obs.rules, obs.marks, obs.afloat, sunk)
 
 
 @SETTINGS
@@ -441,14 +448,8 @@ def test_maps_agree_with_fresh_ones_whatever_order_marks_come_in(rows, cols, fle
             ship = ships.pop(at % len(ships))
             obs = obs.after(ship[0], "sunk", ship)
         shown = turned(obs, symmetries(rows, cols)[which % len(symmetries(rows, cols))])
-        sunk = tuple(ship.length for ship in shown.sunk)
-        total, cells = exact_module.occupancy(rules, shown.marks, shown.afloat, sunk)
-        kept = exact_module._MEMOS.kept
-        exact_module._MEMOS.clear()
-        expected_total, expected_cells = exact_module.occupancy(
-            rules, shown.marks, shown.afloat, sunk
-        )
-        exact_module._MEMOS.kept = kept
+        total, cells = occupancy_of(shown)
+        expected_total, expected_cells = fresh(shown, occupancy_of)
         assert total == expected_total
         assert list(cells) == list(expected_cells)
 
@@ -463,8 +464,7 @@ def test_a_board_no_layout_fits_is_not_built_on():
     ]
     exact_module._MEMOS.clear()
     for board in boards:
-        sunk = tuple(ship.length for ship in board.sunk)
-        total, cells = exact_module.occupancy(rules, board.marks, board.afloat, sunk)
+        total, cells = occupancy_of(board)
         assert total == 0
         assert not any(cells)
 
@@ -477,9 +477,7 @@ def test_russian_ships_marked_sunk_over_their_open_hits_are_counted_afresh(hits,
     exact_module._MEMOS.clear()
     exact(Observation.from_marks(RUSSIAN, miss=misses, hit=hits))
     sunk = Observation.from_marks(RUSSIAN, miss=misses, sunk=[hits])
-    report, expected = exact(sunk), fresh(sunk)
-    assert report.total == expected.total
-    assert report.counts == expected.counts
+    assert_as_fresh(sunk)
 
 
 def test_a_ship_sunk_is_counted_in_the_row_below_it():
@@ -522,9 +520,7 @@ def test_russian_maps_from_kept_ones_agree_with_fresh_ones():
     for k, name in enumerate(["H1", "E5", "B9"]):
         obs = obs.after(RUSSIAN.grid.index(name), "miss")
         shown = turned(obs, turns[(2, 5, 7)[k]])
-        report, expected = exact(shown), fresh(shown)
-        assert report.total == expected.total
-        assert report.counts == expected.counts
+        assert_as_fresh(shown)
 
 
 @SETTINGS
