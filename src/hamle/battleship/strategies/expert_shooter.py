@@ -47,8 +47,8 @@ class ExpertShooter:
     """
 
     name: str = "expert"
-    candidates: int = 6
-    fleets: int = 3000  # (README, "How many fleets")
+    candidates: int = 3  # (README, "Fewer cells, more fleets")
+    fleets: int = 6000  # (README, "How many fleets")
     rounds: int = 1  # (a race of more rounds: README, "The race")
     z: float = 2.0
     tolerance: float = 0.02
