@@ -31,9 +31,8 @@ RuleName = Literal["classic", "russian"]
 Level = Literal["easy", "normal", "hard", "expert"]
 Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
 # The Expert level's shooter: the strongest under each rule set (bench/expert.py). Under
-# Russian rules exact needs 0.31 ± 0.26 shots fewer than expert (games 1..1000) and saves
-# the base as much (0.11 ± 0.04 and 0.10 ± 0.03 shots a game; README, "How many fleets"),
-# at 0.09 s for the slowest 1 % of its shots against the expert's 0.43 s.
+# Russian rules exact is as strong as expert (55.45 shots each on games 1..1000; README,
+# "Fewer cells, more fleets") at 0.10 s for the slowest 1 % of its shots against 0.53 s.
 EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
 # Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
 # shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
