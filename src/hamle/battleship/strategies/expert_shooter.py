@@ -35,6 +35,8 @@ RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_FLEETS = 1_000_000  # rollout fleets per decision (rounds × fleets), 8 MB a candidate
+TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
+APART_FLEETS = 8000  # where they may not, a third more pay (README, "Fewer cells, more fleets")
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class ExpertShooter:
 
     name: str = "expert"
     candidates: int = 3  # (README, "Fewer cells, more fleets")
-    fleets: int = 6000  # (README, "How many fleets")
+    fleets: int | None = None  # None: TOUCHING_FLEETS or APART_FLEETS by the rules
     rounds: int = 1  # (a race of more rounds: README, "The race")
     z: float = 2.0
     tolerance: float = 0.02
@@ -61,7 +63,7 @@ class ExpertShooter:
     def __post_init__(self):
         for what, least in (
             ("candidates", 1),
-            ("fleets", 1),
+            *([("fleets", 1)] if self.fleets is not None else []),
             ("rounds", 1),
             ("budget", 1),
             ("exact_targets", 0),
@@ -78,9 +80,10 @@ class ExpertShooter:
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
                 raise BattleshipError(f"{what} must be True or False, not {getattr(self, what)!r}")
-        if self.rounds * self.fleets > MAX_FLEETS:
+        fleets = APART_FLEETS if self.fleets is None else self.fleets
+        if self.rounds * fleets > MAX_FLEETS:
             raise BattleshipError(
-                f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * self.fleets:,}"
+                f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * fleets:,}"
             )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
@@ -104,7 +107,7 @@ class ExpertShooter:
             afloat,
             tables,
             self.candidates,
-            self.fleets,
+            self.fleets_for(rules),
             self.rounds,
             float(self.z),
             float(self.tolerance),
@@ -116,6 +119,19 @@ class ExpertShooter:
         if cell < 0:
             raise BattleshipError("ships are afloat but no cell is left to fire at")
         return int(cell)
+
+    def fleets_for(self, rules: Rules) -> int:
+        """Rollout fleets a cell per round under ``rules``.
+
+        >>> expert = ExpertShooter()
+        >>> expert.fleets_for(Rules.classic()), expert.fleets_for(Rules.russian())
+        (6000, 8000)
+        >>> ExpertShooter(fleets=50).fleets_for(Rules.russian())
+        50
+        """
+        if self.fleets is not None:
+            return self.fleets
+        return TOUCHING_FLEETS if rules.touching else APART_FLEETS
 
     def _exact_target(self, observation: Observation) -> bool:
         """Whether to fire the exact map's best cell: a hit is open, ships may not touch
