@@ -418,6 +418,17 @@ def test_draws_advance_the_stream():
     assert rng.bit_generator.state != before
 
 
+@pytest.mark.parametrize(("touching", "fleets", "other"), [(True, 6000, 8000), (False, 8000, 6000)])
+def test_default_fleets_follow_the_rules(touching, fleets, other):
+    obs = Observation.from_marks(Rules.custom(7, [3, 2], touching), miss=["D4"])
+    states = {}
+    for shooter in (ExpertShooter(), ExpertShooter(fleets=fleets), ExpertShooter(fleets=other)):
+        rng = np.random.default_rng(5)
+        shooter.choose(obs, rng)
+        states[shooter.fleets] = rng.bit_generator.state
+    assert states[None] == states[fleets] != states[other]
+
+
 @pytest.mark.parametrize("what", ["fleets", "candidates", "rounds", "budget"])
 @pytest.mark.parametrize("value", [0, -3, 2.5, True, "6"])
 def test_bad_budgets_are_refused(what, value):

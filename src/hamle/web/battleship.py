@@ -31,8 +31,9 @@ RuleName = Literal["classic", "russian"]
 Level = Literal["easy", "normal", "hard", "expert"]
 Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
 # The Expert level's shooter: the strongest under each rule set (bench/expert.py). Under
-# Russian rules exact is as strong as expert (55.45 shots each on games 1..1000, README's
-# table of make bench-expert) at 0.10 s for the slowest 1 % of its shots against 0.53 s.
+# Russian rules exact is within a tenth of a shot of expert (55.45 and 55.70 shots on games
+# 1..1000, README's table of make bench-expert; the expert 0.07 ahead by the finer measure)
+# at 0.11 s for the slowest 1 % of its shots against 0.74 s.
 EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
 # Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
 # shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
