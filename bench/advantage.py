@@ -2,18 +2,21 @@
 
 Whole games tell two shooters apart only to about a tenth of a shot in 4000 games (a game's
 shots differ between two shooters by about 7). This measure is finer. The shooter plays the
-numbered games as ``play_game`` does; at each of its decisions that the opening does not
-make and where its cell is not the base's (``_kernels.best_cells``, the ranked density
-shooter the expert rolls out), both cells are fired and the base plays on to the end on
-``--fleets`` fleets drawn after the board (seeded by game and decision). A game's sum of
-(base cell's mean − shooter cell's mean) has as expectation how many shots fewer the
-shooter needs than the base with its opening (the performance difference lemma: the sum of
-the base's losses along the shooter's own games). It is reported apart for decisions with a
-hit open (targets) and without (hunt), with standard errors over games.
+numbered games as ``play_game`` does; at each of its decisions where its cell is not the
+base's (``_kernels.best_cells``, the ranked density shooter the expert rolls out, without
+the opening), both cells are fired and the base plays on to the end on ``--fleets`` fleets
+drawn after the board (seeded by game and decision). A game's sum of (base cell's mean −
+shooter cell's mean) has as expectation how many shots fewer the shooter needs than the base
+(the performance difference lemma: the sum of the base's losses along the shooter's own
+games). The opening's shots count like any other: an expert's opening decisions differ from
+the base's. It is reported apart for decisions with a hit open (targets) and without
+(hunt), with standard errors over games. ``--against`` measures a second shooter on the same
+games and gives the difference of the two savings paired by game: how many shots fewer the
+first needs than the second.
 
     .venv/bin/python bench/advantage.py --rules russian --shooter exact --first 41 --last 240
-                                        [--fleets N] [--set NAME=VALUE ...] [--jobs J]
-                                        [--out FILE]
+                                        [--fleets N] [--set NAME=VALUE ...] [--against NAME]
+                                        [--jobs J] [--out FILE]
 
 ``--set`` changes a field of the shooter (a JSON value), e.g. ``--set exact_targets=0``.
 """
@@ -36,7 +39,6 @@ from hamle.battleship import _kernels
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import MAX_FLEETS, rollout_tables
-from hamle.battleship.strategies.openings import opening_shot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine, write_report
@@ -57,8 +59,7 @@ class Recorder:
 
     def choose(self, observation: bs.Observation, rng: np.random.Generator) -> int:
         cell = self.inner.choose(observation, rng)
-        opening = opening_shot(observation) is not None
-        self.decisions.append((observation, cell, opening))
+        self.decisions.append((observation, cell))
         return cell
 
 
@@ -70,10 +71,10 @@ def advantage(rules_name: str, shooter, game: int, fleets: int) -> dict:
     played = bs.play_game(rules, recorder, game)
     saved = {"hunt": 0.0, "targets": 0.0}
     differing = {"hunt": 0, "targets": 0}
-    for i, (observation, cell, opening) in enumerate(recorder.decisions):
+    for i, (observation, cell) in enumerate(recorder.decisions):
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         base = int(_kernels.best_cells(observation.marks, afloat, tables, 1)[0])
-        if opening or base == cell:
+        if base == cell:
             continue
         draws = pcg_words(np.random.default_rng([game, i, DECISION_SEED]))
         cells = np.array([base, cell], np.int64)
@@ -93,9 +94,66 @@ def summary(values: list[float]) -> dict:
     return {"mean": round(float(values.mean()), 4), "se": None if se is None else round(se, 4)}
 
 
+def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) -> dict:
+    """``advantage`` over ``games`` in ``jobs`` processes: what the shooter's picks save on
+    the base a game (hunt, targets, all), its shots, and every game's figures."""
+    start = perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        rows = list(
+            pool.map(
+                advantage,
+                [rules_name] * len(games),
+                [shooter] * len(games),
+                games,
+                [fleets] * len(games),
+            )
+        )
+    hunt = [row["saved"]["hunt"] for row in rows]
+    targets = [row["saved"]["targets"] for row in rows]
+    return {
+        "shooter": repr(shooter),
+        "seconds": round(perf_counter() - start, 1),
+        "shots": summary([row["shots"] for row in rows]),
+        "saved_on_base": {
+            "hunt": summary(hunt),
+            "targets": summary(targets),
+            "all": summary([a + b for a, b in zip(hunt, targets, strict=True)]),
+        },
+        "differing_decisions_a_game": {
+            phase: round(float(np.mean([row["differing"][phase] for row in rows])), 2)
+            for phase in ("hunt", "targets")
+        },
+        "per_game": rows,
+    }
+
+
+def fewer_shots(first: dict, second: dict) -> dict:
+    """How many shots fewer ``first`` needs than ``second`` (two ``measure`` results on the
+    same games): the difference of their savings on the base, paired by game.
+
+    >>> row = lambda game, saved: {"game": game, "saved": {"hunt": saved, "targets": 0.0}}
+    >>> fewer_shots({"per_game": [row(1, 0.5), row(2, 0.3)]},
+    ...             {"per_game": [row(1, 0.1), row(2, 0.1)]})
+    {'games': 2, 'mean': 0.3, 'se': 0.1, 'z': 3.0}
+    """
+    games = [row["game"] for row in first["per_game"]]
+    if games != [row["game"] for row in second["per_game"]]:
+        raise ValueError("the two measures are not of the same games")
+    diffs = [
+        sum(a["saved"].values()) - sum(b["saved"].values())
+        for a, b in zip(first["per_game"], second["per_game"], strict=True)
+    ]
+    result = {"games": len(games), **summary(diffs)}
+    result["z"] = round(result["mean"] / result["se"], 2) if result["se"] else None
+    return result
+
+
 def shooter_of(name: str, settings: list[str]):
     """The registered shooter ``name`` with the ``NAME=VALUE`` fields of ``settings``."""
-    shooter = get_shooter(name)
+    try:
+        shooter = get_shooter(name)
+    except bs.BattleshipError as error:
+        raise SystemExit(str(error)) from None
     changes = {}
     for setting in settings:
         field, sep, value = setting.partition("=")
@@ -116,6 +174,7 @@ def main() -> int:
     parser.add_argument("--rules", choices=sorted(RULES), default="classic")
     parser.add_argument("--shooter", default="expert", help="a registered shooter's name")
     parser.add_argument("--set", action="append", default=[], help="a field, NAME=VALUE")
+    parser.add_argument("--against", help="a second registered shooter on the same games")
     parser.add_argument("--first", type=int, default=1, help="first game")
     parser.add_argument("--last", type=int, default=100, help="last game")
     parser.add_argument("--fleets", type=int, default=2000, help="rollout fleets a decision")
@@ -131,41 +190,20 @@ def main() -> int:
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
     shooter = shooter_of(args.shooter, args.set)
+    against = shooter_of(args.against, []) if args.against else None
     games = list(range(args.first, args.last + 1))
-    start = perf_counter()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(
-            pool.map(
-                advantage,
-                [args.rules] * len(games),
-                [shooter] * len(games),
-                games,
-                [args.fleets] * len(games),
-            )
-        )
-    hunt = [row["saved"]["hunt"] for row in rows]
-    targets = [row["saved"]["targets"] for row in rows]
     report = {
         "benchmark": "advantage",
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "rules": args.rules,
-        "shooter": repr(shooter),
         "games": [args.first, args.last],
         "fleets": args.fleets,
-        "seconds": round(perf_counter() - start, 1),
-        "shots": summary([row["shots"] for row in rows]),
-        "saved_on_base": {
-            "hunt": summary(hunt),
-            "targets": summary(targets),
-            "all": summary([a + b for a, b in zip(hunt, targets, strict=True)]),
-        },
-        "differing_decisions_a_game": {
-            phase: round(float(np.mean([row["differing"][phase] for row in rows])), 2)
-            for phase in ("hunt", "targets")
-        },
-        "per_game": rows,
+        **measure(args.rules, shooter, games, args.fleets, args.jobs),
     }
+    if against is not None:
+        report["against"] = measure(args.rules, against, games, args.fleets, args.jobs)
+        report["fewer_shots_than_against"] = fewer_shots(report, report["against"])
     write_report(report, args.out)
     return 0
 

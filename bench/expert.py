@@ -14,6 +14,10 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
 - ``russian_exact_run``: the exact shooter alone on Russian games 1..``--exact-run-games``
   in one process, where its decision cache serves every game (in ``--jobs`` processes each
   one works out again the opening boards the others have already met).
+- ``russian_advantage``: what the picks of ``expert`` and of ``exact`` save on the rollouts'
+  base along their own Russian games 1..``--advantage-games`` (``bench/advantage.py``, 4000
+  fleets a decision), and the difference paired by game: how many shots fewer ``expert``
+  needs than ``exact``, measured far finer than whole games can.
 - ``base``: the rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games
   1..``--base-games`` of each rule set, whole games in one kernel call, beside the same base
   without its opening (``strategies/openings.py``) and without the classic checkerboard
@@ -21,12 +25,14 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
 
 Aims (``aims``): ``expert`` at most 43.5 shots under classic rules, ``expert − density``
 below zero by more than 3 standard errors, median decision under 100 ms; under Russian rules
-``expert`` ahead of ``exact``; the empty classic map under 2 s and later exact shots under
-50 ms median; the Russian 1000-game exact run under 10 core-minutes.
+``expert`` ahead of ``exact`` (by whole games, and by the finer measure); the empty classic
+map under 2 s and later exact shots under 50 ms median; the Russian 1000-game exact run under
+10 core-minutes.
 
     .venv/bin/python bench/expert.py [--out FILE] [--games N] [--exact-games M]
                                      [--russian-games R] [--exact-run-games E]
-                                     [--base-games B] [--jobs J] [--quick]
+                                     [--base-games B] [--advantage-games A] [--jobs J]
+                                     [--quick]
 """
 
 from __future__ import annotations
@@ -50,12 +56,14 @@ from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import advantage as advantage_bench
 import exact as exact_bench
 from machine import machine, write_report
 
 AIM_CLASSIC_MEAN = 43.5
 AIM_MEDIAN_MS = 100
 AIM_EXACT_CORE_MINUTES = 10
+ADVANTAGE_FLEETS = 4000
 
 
 def play_timed(rules: bs.Rules, strategy: str, games: list[int]) -> dict:
@@ -176,6 +184,22 @@ def table(rules: bs.Rules, counts: dict[str, int], jobs: int) -> dict:
     }
 
 
+def russian_advantage(games: int, jobs: int) -> dict:
+    """What ``expert`` and ``exact`` save on the base along their own Russian games 1..games,
+    and how many shots fewer ``expert`` needs (paired by game)."""
+    numbers = list(range(1, games + 1))
+    rows = {
+        name: advantage_bench.measure("russian", get_shooter(name), numbers, ADVANTAGE_FLEETS, jobs)
+        for name in ("expert", "exact")
+    }
+    return {
+        "games": [1, games],
+        "fleets": ADVANTAGE_FLEETS,
+        **rows,
+        "expert_fewer_than_exact": advantage_bench.fewer_shots(rows["expert"], rows["exact"]),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/expert.json")
@@ -184,6 +208,9 @@ def main() -> int:
     parser.add_argument("--russian-games", type=int, help="Russian games of every shooter")
     parser.add_argument("--exact-run-games", type=int, help="Russian games of exact in one process")
     parser.add_argument("--base-games", type=int, help="games of the rollouts' base per rules")
+    parser.add_argument(
+        "--advantage-games", type=int, help="Russian games of the finer expert − exact measure"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
@@ -192,6 +219,7 @@ def main() -> int:
     russian_games = args.russian_games or (4 if args.quick else 1000)
     exact_run_games = args.exact_run_games or (4 if args.quick else 1000)
     base = args.base_games or (200 if args.quick else 100_000)
+    advantage_games = args.advantage_games or (2 if args.quick else 400)
     classic, russian = bs.Rules.classic(), bs.Rules.russian()
     report = {
         "benchmark": "expert",
@@ -204,6 +232,7 @@ def main() -> int:
     counts = dict.fromkeys(("density", "expert", "exact"), russian_games)
     report["russian"] = table(russian, counts, args.jobs)
     report["russian_exact_run"] = run(russian, "exact", exact_run_games, 1)
+    report["russian_advantage"] = russian_advantage(advantage_games, args.jobs)
     write_report(report, args.out)  # the part done so far, should a long run be cut short
     counts = {"density": games, "expert": games, "exact": exact_games}
     report["classic"] = table(classic, counts, args.jobs)
@@ -218,6 +247,9 @@ def main() -> int:
             t["shooters"]["expert"]["decision_ms"]["median"] < AIM_MEDIAN_MS for t in (c, r)
         ),
         "russian_expert_ahead_of_exact": r["expert_vs_exact"]["mean_difference"] < 0,
+        "russian_expert_ahead_of_exact_by_advantage": (
+            report["russian_advantage"]["expert_fewer_than_exact"]["mean"] > 0
+        ),
         **exact_map["aims"],
         "russian_exact_run_under_10_core_minutes": (
             report["russian_exact_run"]["games"] >= 1000

@@ -19,11 +19,30 @@ def bench():
 
 
 def test_the_base_differs_from_itself_nowhere(bench):
-    base = bs.ExpertShooter(candidates=1, exact_targets=0)
+    base = bs.ExpertShooter(candidates=1, exact_targets=0, openings=False)
     row = bench.advantage("russian", base, 3, 20)
     assert row["differing"] == {"hunt": 0, "targets": 0}
     assert row["saved"] == {"hunt": 0.0, "targets": 0.0}
     assert row["shots"] == bs.play_game(bs.Rules.russian(), base, 3).shots_fired
+
+
+def test_the_opening_is_measured_like_any_other_decision(bench):
+    with_opening = bs.ExpertShooter(candidates=1, exact_targets=0)
+    row = bench.advantage("russian", with_opening, 3, 20)
+    assert row["differing"] == {"hunt": 1, "targets": 0}  # J3 where the base fires A1
+    assert row["saved"]["hunt"] != 0.0
+
+
+def test_two_measures_are_paired_by_game(bench):
+    def measure(*saved):
+        rows = [{"game": g, "saved": {"hunt": s, "targets": 0.5}} for g, s in enumerate(saved)]
+        return {"per_game": rows}
+
+    result = bench.fewer_shots(measure(1.0, 2.0, 4.0), measure(0.0, 1.0, 2.0))
+    assert result["mean"] == pytest.approx(4 / 3, abs=1e-4)
+    assert result["se"] == pytest.approx(1 / 3, abs=1e-4)
+    with pytest.raises(ValueError, match="same games"):
+        bench.fewer_shots(measure(1.0, 2.0), measure(1.0, 2.0, 3.0))
 
 
 def test_a_random_shooter_loses_many_shots_on_the_base(bench):
@@ -43,3 +62,8 @@ def test_fields_are_set_by_name_and_bad_ones_refused(bench):
     ):
         with pytest.raises(SystemExit, match=message):
             bench.shooter_of("expert", settings)
+
+
+def test_an_unknown_shooter_is_refused_by_name(bench):
+    with pytest.raises(SystemExit, match="unknown strategy 'sniper'"):
+        bench.shooter_of("sniper", [])
