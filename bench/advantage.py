@@ -95,19 +95,17 @@ def summary(values: list[float]) -> dict:
 
 
 def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) -> dict:
-    """``advantage`` over ``games`` in ``jobs`` processes: what the shooter's picks save on
-    the base a game (hunt, targets, all), its shots, and every game's figures."""
+    """``advantage`` over ``games`` in ``jobs`` processes (in this one for one job): what the
+    shooter's picks save on the base a game (hunt, targets, all), its shots, and every game's
+    figures."""
     start = perf_counter()
-    with ProcessPoolExecutor(jobs) as pool:
-        rows = list(
-            pool.map(
-                advantage,
-                [rules_name] * len(games),
-                [shooter] * len(games),
-                games,
-                [fleets] * len(games),
-            )
-        )
+    n = len(games)
+    columns = ([rules_name] * n, [shooter] * n, games, [fleets] * n)
+    if jobs == 1:
+        rows = list(map(advantage, *columns))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            rows = list(pool.map(advantage, *columns))
     hunt = [row["saved"]["hunt"] for row in rows]
     targets = [row["saved"]["targets"] for row in rows]
     return {

@@ -67,3 +67,13 @@ def test_fields_are_set_by_name_and_bad_ones_refused(bench):
 def test_an_unknown_shooter_is_refused_by_name(bench):
     with pytest.raises(SystemExit, match="unknown strategy 'sniper'"):
         bench.shooter_of("sniper", [])
+
+
+def test_a_measure_sums_every_game(bench):
+    shooter = bs.ExpertShooter(candidates=1, exact_targets=0)
+    result = bench.measure("russian", shooter, [3, 4], 20, 1)
+    rows = [bench.advantage("russian", shooter, game, 20) for game in (3, 4)]
+    assert result["per_game"] == rows
+    totals = [sum(row["saved"].values()) for row in rows]
+    assert result["saved_on_base"]["all"]["mean"] == pytest.approx(sum(totals) / 2, abs=1e-4)
+    assert result["shots"]["mean"] == sum(row["shots"] for row in rows) / 2
