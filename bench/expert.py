@@ -213,12 +213,16 @@ def main() -> int:
     parser.add_argument("--russian-games", type=int, help="Russian games of every shooter")
     parser.add_argument("--exact-run-games", type=int, help="Russian games of exact in one process")
     parser.add_argument("--base-games", type=int, help="games of the rollouts' base per rules")
-    parser.add_argument(
-        "--advantage-games", type=int, help="Russian games of the finer expert − exact measure"
-    )
+    parser.add_argument("--advantage-games", type=int, help="games of the finer means per rules")
     parser.add_argument("--jobs", type=int, default=2, help="processes")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
+    sizes = ("games", "exact_games", "russian_games", "exact_run_games", "base_games")
+    for name in (*sizes, "advantage_games"):  # two at least, for a standard error
+        if (value := getattr(args, name)) is not None and value < 2:
+            parser.error(f"--{name.replace('_', '-')} must be at least 2, not {value}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     games = args.games or (20 if args.quick else 10_000)
     exact_games = args.exact_games or (4 if args.quick else 1000)
     russian_games = args.russian_games or (4 if args.quick else 1000)
