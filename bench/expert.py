@@ -199,7 +199,7 @@ def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, ba
         saved = row["saved_on_base"]["all"]
         row["mean_shots"] = {
             "mean": round(base["mean"] - saved["mean"], 3),
-            "se": round(math.hypot(base["standard_error"], saved["se"] or 0.0), 3),
+            "se": round(math.hypot(base["standard_error"], saved["se"]), 3),
         }
         table[name] = row
     return table

@@ -1,21 +1,13 @@
 """``bench/advantage.py``: the base saves nothing on itself, a random shooter loses shots."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 import hamle.battleship as bs
 
-BENCH = Path(__file__).parents[2] / "bench" / "advantage.py"
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("advantage_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_bench):
+    return load_bench("advantage")
 
 
 def test_the_base_differs_from_itself_nowhere(bench):

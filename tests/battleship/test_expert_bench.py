@@ -1,20 +1,13 @@
 """``bench/expert.py`` refuses game counts and jobs it cannot measure, before any work."""
 
-import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).parents[2] / "bench" / "expert.py"
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("expert_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(load_bench):
+    return load_bench("expert")
 
 
 @pytest.mark.parametrize(

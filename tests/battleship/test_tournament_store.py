@@ -3,24 +3,13 @@ where it stopped; stored games that no longer replay are played again."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import hamle.battleship as bs
 
-BENCH = Path(__file__).parents[2] / "bench" / "tournament.py"
 
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("tournament_bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_stored_blocks_are_reused_and_stale_ones_replayed(tmp_path, monkeypatch):
-    bench = load_bench()
+def test_stored_blocks_are_reused_and_stale_ones_replayed(tmp_path, monkeypatch, load_bench):
+    bench = load_bench("tournament")
     monkeypatch.setattr(bench, "PLACERS", ["uniform", "edges"])
     monkeypatch.setattr(bench, "BLOCK", 20)
     rules, path = bs.Rules.classic(), tmp_path / "games.json"
@@ -49,14 +38,14 @@ def test_stored_blocks_are_reused_and_stale_ones_replayed(tmp_path, monkeypatch)
     assert sum(k["games"] for k in played if k["games"] > 1) == 50  # edges played again
 
 
-def test_the_strongest_placer_is_one_of_one_law_even_when_a_mixture_leads():
+def test_the_strongest_placer_is_one_of_one_law_even_when_a_mixture_leads(load_bench):
     # A mixture's mean is its parts' weighted mean: ahead of them only by chance.
     added = {"edges": 0.7, "anti-density": 1.0, "mixed": 1.4}
     row = {
         placer: {"versus_uniform": {"mean": mean, "stderr": 0.4}} for placer, mean in added.items()
     }
     result = {"matrix": {"exact": {"uniform": {"versus_uniform": None}, **row}}}
-    assert load_bench().strongest(result, "exact") == {
+    assert load_bench("tournament").strongest(result, "exact") == {
         "shooter": "exact",
         "placer": "anti-density",
         "mean": 1.0,
