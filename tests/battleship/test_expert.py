@@ -24,7 +24,7 @@ from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.density_shooter import DensityShooter
 from hamle.battleship.strategies.exact_shooter import best_cells
-from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables
+from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables, rollouts
 from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, game_stream
 
@@ -303,11 +303,11 @@ def test_the_race_drops_only_the_clearly_worse():
     noise -= np.average(noise, weights=weights)  # (its standard error is near 0.15)
     shots = np.column_stack([fleet, fleet + 1, fleet + noise + 0.05, fleet + 5 * noise + 0.3])
     racing = np.array([0, 1, 2, 3])
-    kept, settled = _kernels._still_racing(shots, weights, racing, 2.0, 0.0)
+    kept, settled = _kernels.still_racing(shots, weights, racing, 2.0, 0.0)
     assert kept.tolist() == [0, 2, 3] and not settled  # 1 is worse on every fleet
-    assert _kernels._still_racing(shots, weights, racing, 0.0, 0.0)[0].tolist() == [0]
-    assert _kernels._still_racing(shots, weights, racing, 1e6, 0.0)[0].tolist() == [0, 2, 3]
-    assert _kernels._still_racing(shots, weights, racing, 2.0, 10.0)[1]
+    assert _kernels.still_racing(shots, weights, racing, 0.0, 0.0)[0].tolist() == [0]
+    assert _kernels.still_racing(shots, weights, racing, 1e6, 0.0)[0].tolist() == [0, 2, 3]
+    assert _kernels.still_racing(shots, weights, racing, 2.0, 10.0)[1]
 
 
 def test_target_mode_fires_the_ranked_density_shot():
@@ -410,6 +410,26 @@ def test_games_replay_and_fire_each_cell_once(rules):
     assert len(set(cells)) == len(cells) and one.shots[-1].answer == "sunk"
 
 
+@pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
+def test_threads_share_the_fleets_without_changing_a_shot(rules):
+    obs = Observation.from_marks(rules, miss=["E5", "C3"], hit=["H8"], sunk=[])
+    afloat, tables = afloat_of(obs), rollout_tables(rules)
+    cells = _kernels.best_cells(obs.marks, afloat, tables, 4)
+    results = []
+    for threads in (1, 2, 3, 7):
+        shots, weights = np.full((301, 4), -1.0), np.zeros(301)
+        pcg = pcg_words(np.random.default_rng(3))
+        spent = rollouts(obs.marks, afloat, cells, tables, pcg, shots, weights, threads)
+        results.append((spent, shots.tolist(), weights.tolist(), pcg.tolist()))
+    shots, weights = np.empty((301, 4)), np.empty(301)
+    pcg = pcg_words(np.random.default_rng(3))
+    spent = _kernels.rollout_shots(obs.marks, afloat, cells, tables, 301, pcg, shots, weights)
+    assert spent > 0 and (shots >= 17).all()
+    assert results == [(spent, shots.tolist(), weights.tolist(), pcg.tolist())] * 4
+    games = [play_game(rules, ExpertShooter(fleets=300, threads=n), 7) for n in (1, 2)]
+    assert [shot.cell for shot in games[0].shots] == [shot.cell for shot in games[1].shots]
+
+
 def test_draws_advance_the_stream():
     obs = Observation.from_marks(Rules.classic(), miss=["E5"])
     rng = np.random.default_rng(11)
@@ -429,7 +449,7 @@ def test_default_fleets_follow_the_rules(touching, fleets, other):
     assert states[None] == states[fleets] != states[other]
 
 
-@pytest.mark.parametrize("what", ["fleets", "candidates", "rounds", "budget"])
+@pytest.mark.parametrize("what", ["fleets", "candidates", "rounds", "budget", "threads"])
 @pytest.mark.parametrize("value", [0, -3, 2.5, True, "6"])
 def test_bad_budgets_are_refused(what, value):
     with pytest.raises(BattleshipError, match=f"{what} must be a whole number"):
@@ -447,6 +467,12 @@ def test_too_many_fleets_a_decision_are_refused():
     ExpertShooter(rounds=4, fleets=250_000)
     with pytest.raises(BattleshipError, match="rounds × fleets must be at most 1,000,000"):
         ExpertShooter(rounds=4, fleets=250_001)
+
+
+def test_too_many_threads_are_refused():
+    ExpertShooter(threads=64)
+    with pytest.raises(BattleshipError, match="threads must be at most 64, not 65"):
+        ExpertShooter(threads=65)
 
 
 def test_registered():

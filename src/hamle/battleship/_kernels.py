@@ -879,41 +879,52 @@ def _start(marks, afloat, t):
     return mult, alive, room, base, hits, n_hits, d
 
 
-@njit(cache=True)
-def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
-    """Fill row i of ``shots`` with the shots to sink every ship of fleet i when each
-    candidate is fired first and the ranked density shooter plays on, and ``weights[i]``
-    with the fleet's importance weight to the uniform posterior, for ``n_fleets`` fleets
-    drawn after ``marks`` (``_draw_fleet``). ``afloat`` lists the afloat lengths, longest
-    first; draws come from ``pcg``. Returns the shots the rollouts simulated (those that
-    end as an earlier one does stop there), or -1 when fewer than ``n_fleets`` fleets come
-    out of 100 times as many tries."""
+@njit(cache=True, nogil=True)
+def draw_fleets(marks, afloat, t, pcg, boards, lefts, weights):
+    """Fill row i of ``boards`` (ship index per cell, -1 for water) and of ``lefts`` (each
+    ship's cells not hit yet) with fleet i drawn after ``marks`` (``_draw_fleet``), and
+    ``weights[i]`` with its importance weight to the uniform posterior, for every row;
+    draws come from ``pcg``. False when fewer come out of 100 times as many tries."""
     cells = t.cells
-    mult, alive, room, base, hits, n_hits, d = _start(marks, afloat, t)
-    k = candidates.shape[0]
+    _, alive, _, _, hits, n_hits, _ = _start(marks, afloat, t)
     board = np.empty(marks.shape[0], np.int64)
     occupied = np.empty(t.masks.shape[1], np.uint64)
     choice = np.empty(max(cells.shape[0], afloat.shape[0] * t.through.shape[1]), np.int64)
     ships = np.empty_like(choice)
+    n_fleets = boards.shape[0]
+    drawn = 0
+    for _ in range(100 * n_fleets):
+        if drawn == n_fleets:
+            break
+        weight = _draw_fleet(
+            afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, lefts[drawn], choice, ships
+        )
+        if weight > 0.0:
+            weights[drawn] = weight
+            boards[drawn] = board
+            drawn += 1
+    return drawn == n_fleets
+
+
+@njit(cache=True, nogil=True)
+def roll_fleets(marks, afloat, candidates, t, boards, lefts, shots):
+    """Fill row i of ``shots`` with the shots to sink every ship of fleet i (row i of
+    ``boards`` and ``lefts``, from ``draw_fleets``) when each candidate is fired first and
+    the ranked density shooter plays on from ``marks``; the shots the rollouts simulated
+    (those that end as an earlier one of the same fleet does stop there). A fleet's
+    rollouts depend on it alone, so the fleets may be shared out among threads."""
+    mult, alive, room, base, hits, n_hits, d = _start(marks, afloat, t)
+    k = candidates.shape[0]
     trial_marks = np.empty_like(marks)
     trial_alive = np.empty_like(alive)
     trial_room = room.copy()
     trial_base = np.empty_like(base)
     trial_mult = np.empty_like(mult)
     trial_hits = np.empty_like(hits)
-    drawn_left = np.empty(afloat.shape[0], np.int64)
     left = np.empty(afloat.shape[0], np.int64)
     trails = np.empty((k, marks.shape[0] + 2), np.uint64)
-    drawn = spent = 0
-    for _ in range(100 * n_fleets):
-        if drawn == n_fleets:
-            break
-        weight = _draw_fleet(
-            afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, drawn_left, choice, ships
-        )
-        if weight == 0.0:
-            continue
-        weights[drawn] = weight
+    spent = 0
+    for i in range(boards.shape[0]):
         for j in range(k):
             trial_marks[:] = marks
             trial_alive[:] = alive
@@ -922,10 +933,10 @@ def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
             trial_base[:] = base
             trial_mult[:] = mult
             trial_hits[:] = hits
-            left[:] = drawn_left
-            shots[drawn, j] = rollout(
+            left[:] = lefts[i]
+            shots[i, j] = rollout(
                 candidates[j],
-                board,
+                boards[i],
                 afloat,
                 left,
                 trial_marks,
@@ -941,12 +952,22 @@ def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
                 j,
             )
             spent += trails[j, 1]
-        drawn += 1
-    return spent if drawn == n_fleets else -1
+    return spent
 
 
 @njit(cache=True)
-def _weighted_means(shots, weights, columns):
+def rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights):
+    """``draw_fleets`` then ``roll_fleets`` on one thread: fills ``shots`` and ``weights``
+    for ``n_fleets`` fleets and returns the shots simulated, or -1 when the draws fail."""
+    boards = np.empty((n_fleets, marks.shape[0]), np.int8)
+    lefts = np.empty((n_fleets, afloat.shape[0]), np.int64)
+    if not draw_fleets(marks, afloat, t, pcg, boards, lefts, weights[:n_fleets]):
+        return -1
+    return roll_fleets(marks, afloat, candidates, t, boards, lefts, shots)
+
+
+@njit(cache=True)
+def weighted_means(shots, weights, columns):
     """The ``weights``-weighted mean of each of ``columns`` of ``shots``."""
     means = np.zeros(columns.shape[0])
     for i in range(weights.shape[0]):
@@ -963,16 +984,16 @@ def rollout_means(marks, afloat, candidates, t, n_fleets, pcg):
     weights = np.empty(n_fleets)
     if rollout_shots(marks, afloat, candidates, t, n_fleets, pcg, shots, weights) < 0:
         return np.full(candidates.shape[0], np.nan)
-    return _weighted_means(shots, weights, np.arange(candidates.shape[0]))
+    return weighted_means(shots, weights, np.arange(candidates.shape[0]))
 
 
 @njit(cache=True)
-def _still_racing(shots, weights, racing, z, tolerance):
+def still_racing(shots, weights, racing, z, tolerance):
     """Those of ``racing`` (columns of ``shots``) whose weighted mean is not above the least
     by more than ``z`` standard errors of their paired difference with it, and whether the
     race is settled: none of them could beat the least by more than ``tolerance`` shots at
     ``z`` standard errors."""
-    means = _weighted_means(shots, weights, racing)
+    means = weighted_means(shots, weights, racing)
     best = np.argmin(means)
     total = weights.sum()
     kept = np.zeros(racing.shape[0], np.bool_)
@@ -1013,46 +1034,12 @@ def best_cells(marks, afloat, t, n):
 
 
 @njit(cache=True)
-def expert_cell(
-    marks, afloat, t, n_candidates, n_fleets, rounds, z, tolerance, budget, on_hits, pcg
-):
-    """The expert's shot. With one candidate, or an open hit unless ``on_hits``: the ranked
-    density shot. Else the ``n_candidates`` best cells by (d, rank) race: each round rolls
-    out the cells still in the race on ``n_fleets`` more fleets (``rollout_shots``), then
-    drops those whose mean over every fleet so far is above the least by more than ``z``
-    standard errors of the paired difference. The race ends once it is settled
-    (``_still_racing``; so with one cell left), after ``rounds`` rounds, or before a round
-    that would take the rollout shots simulated past ``budget``; the cell of least mean wins
-    (the earlier on a tie, the first when the draws fail). -1 when no cell is unknown."""
+def expert_candidates(marks, afloat, t, n_candidates, on_hits):
+    """The cells the expert rolls out at ``marks``: the ``n_candidates`` best by (d, rank),
+    or with one candidate, or with a hit open unless ``on_hits``, only the ranked density
+    shot; empty when no cell is unknown."""
     mult, _, _, _, _, n_hits, d = _start(marks, afloat, t)
-    if n_hits and not on_hits:
-        return ranked_best(marks, d, t.rank)
-    if n_candidates < 2:
-        return ranked_best(marks, d, t.rank) if n_hits else hunt_best(marks, d, t, mult)
-    candidates = top_cells(marks, d, t, mult, n_hits, n_candidates)
-    k = candidates.shape[0]
-    if k < 2:
-        return candidates[0] if k else -1
-    shots = np.empty((rounds * n_fleets, k))
-    weights = np.empty(rounds * n_fleets)
-    racing = np.arange(k)
-    n = spent = 0
-    for _ in range(rounds):
-        stage = np.empty((n_fleets, racing.shape[0]))
-        cost = rollout_shots(
-            marks, afloat, candidates[racing], t, n_fleets, pcg, stage, weights[n:]
-        )
-        if cost < 0:
-            break
-        for j in range(racing.shape[0]):
-            shots[n : n + n_fleets, racing[j]] = stage[:, j]
-        n += n_fleets
-        spent += cost
-        before = racing.shape[0]
-        racing, settled = _still_racing(shots[:n], weights[:n], racing, z, tolerance)
-        if settled or spent + cost * racing.shape[0] / before > budget:
-            break
-    if n == 0:
-        return candidates[0]
-    means = _weighted_means(shots[:n], weights[:n], racing)
-    return candidates[racing[np.argmin(means)]]
+    if n_candidates < 2 or (n_hits and not on_hits):
+        cell = ranked_best(marks, d, t.rank) if n_hits else hunt_best(marks, d, t, mult)
+        return np.full(1 if cell >= 0 else 0, cell, np.int64)
+    return top_cells(marks, d, t, mult, n_hits, n_candidates)

@@ -10,13 +10,18 @@ shots. The cell of least mean total wins. Before its first hit it plays its open
 (``openings``), worked out once with far more rollouts, where one is stored for the rules
 (unless ``openings`` is False). With a hit open it fires the ranked density shot (or, with
 ``target_rollouts``, races there too, on fleets drawn over the open hits), but where ships
-may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell.
+may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell. A
+decision's fleets are drawn on one thread and rolled out on ``threads`` (by default every
+core), which leaves its pick as it is.
 The fixed rank makes a rollout's length a function of the fleet alone, so the comparison
 between cells carries no tie-break noise.
 """
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -34,9 +39,11 @@ from .openings import opening_shot
 RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
+MAX_THREADS = 64
 MAX_FLEETS = 1_000_000  # rollout fleets per decision (rounds × fleets), 8 MB a candidate
 TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
 APART_FLEETS = 8000  # where they may not, a third more pay (README, "Fewer cells, more fleets")
+CORES = len(os.sched_getaffinity(0))  # the threads a decision's rollouts share by default
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,7 @@ class ExpertShooter:
     target_rollouts: bool = False  # with a hit open too (README, "Why not with a hit open")
     openings: bool = True
     exact_targets: int = 9  # (README, "Exact targets")
+    threads: int | None = None  # None: every core this process may use (CORES)
     kernel = None
 
     def __post_init__(self):
@@ -67,6 +75,7 @@ class ExpertShooter:
             ("rounds", 1),
             ("budget", 1),
             ("exact_targets", 0),
+            *([("threads", 1)] if self.threads is not None else []),
         ):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -80,6 +89,8 @@ class ExpertShooter:
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
                 raise BattleshipError(f"{what} must be True or False, not {getattr(self, what)!r}")
+        if self.threads is not None and self.threads > MAX_THREADS:
+            raise BattleshipError(f"threads must be at most {MAX_THREADS}, not {self.threads:,}")
         fleets = APART_FLEETS if self.fleets is None else self.fleets
         if self.rounds * fleets > MAX_FLEETS:
             raise BattleshipError(
@@ -101,24 +112,49 @@ class ExpertShooter:
         if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
             return DensityShooter().choose(observation, rng)  # d could outgrow int64 here
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
-        pcg = pcg_words(rng)
-        cell = _kernels.expert_cell(
-            observation.marks,
-            afloat,
-            tables,
-            self.candidates,
-            self.fleets_for(rules),
-            self.rounds,
-            float(self.z),
-            float(self.tolerance),
-            self.budget,
-            self.target_rollouts,
-            pcg,
+        cells = _kernels.expert_candidates(
+            observation.marks, afloat, tables, self.candidates, self.target_rollouts
         )
-        set_pcg_words(rng, pcg)
-        if cell < 0:
+        if cells.shape[0] == 0:
             raise BattleshipError("ships are afloat but no cell is left to fire at")
-        return int(cell)
+        if cells.shape[0] == 1:
+            return int(cells[0])
+        pcg = pcg_words(rng)
+        cell = self._race(observation.marks, afloat, cells, tables, self.fleets_for(rules), pcg)
+        set_pcg_words(rng, pcg)
+        return cell
+
+    def _race(self, marks, afloat, cells, tables, n_fleets, pcg) -> int:
+        """The cell of least mean rollout shots. Each round rolls out the cells still in
+        the race on ``fleets`` more fleets, then drops those whose mean over every fleet so
+        far is above the least by more than ``z`` standard errors of the paired difference.
+        The race ends once it is settled (so with one cell left), after ``rounds`` rounds,
+        or before a round that would take the rollout shots past ``budget``; the earlier
+        cell wins a tie, the first when the draws fail."""
+        shots = np.empty((self.rounds * n_fleets, cells.shape[0]))
+        weights = np.empty(self.rounds * n_fleets)
+        racing = np.arange(cells.shape[0])
+        n = spent = 0
+        for _ in range(self.rounds):
+            stage = np.empty((n_fleets, racing.shape[0]))
+            cost = rollouts(
+                marks, afloat, cells[racing], tables, pcg, stage, weights[n:], self.threads or CORES
+            )
+            if cost < 0:
+                break
+            shots[n : n + n_fleets, racing] = stage
+            n += n_fleets
+            spent += cost
+            before = racing.shape[0]
+            racing, settled = _kernels.still_racing(
+                shots[:n], weights[:n], racing, float(self.z), float(self.tolerance)
+            )
+            if settled or spent + cost * racing.shape[0] / before > self.budget:
+                break
+        if n == 0:
+            return int(cells[0])
+        means = _kernels.weighted_means(shots[:n], weights[:n], racing)
+        return int(cells[racing[np.argmin(means)]])
 
     def fleets_for(self, rules: Rules) -> int:
         """Rollout fleets a cell per round under ``rules``.
@@ -141,6 +177,46 @@ class ExpertShooter:
             and not observation.rules.touching
             and len(observation.afloat) <= self.exact_targets
         )
+
+
+def rollouts(marks, afloat, cells, tables, pcg, shots, weights, threads=1) -> int:
+    """``_kernels.rollout_shots`` for as many fleets as ``shots`` has rows: the fleets are
+    drawn on this thread, then rolled out on ``threads`` threads, each a share of them. A
+    fleet's rollouts depend on it alone, so the shots do not depend on ``threads``.
+
+    >>> obs = Observation.from_marks(Rules.classic(), miss=["E5"])
+    >>> afloat = np.array(obs.rules.lengths, np.int64)
+    >>> cells = np.array([obs.grid.index("F5"), obs.grid.index("D4")])
+    >>> shots, weights = np.empty((50, 2)), np.empty(50)
+    >>> tables = rollout_tables(obs.rules)
+    >>> rng = np.random.default_rng(1)
+    >>> rollouts(obs.marks, afloat, cells, tables, pcg_words(rng), shots, weights, 2) > 0
+    True
+    >>> bool(((17 <= shots) & (shots <= 99)).all())
+    True
+    """
+    n = shots.shape[0]
+    boards = np.empty((n, marks.shape[0]), np.int8)
+    lefts = np.empty((n, afloat.shape[0]), np.int64)
+    if not _kernels.draw_fleets(marks, afloat, tables, pcg, boards, lefts, weights[:n]):
+        return -1
+    if threads == 1:
+        return _kernels.roll_fleets(marks, afloat, cells, tables, boards, lefts, shots)
+    bounds = [n * part // threads for part in range(threads + 1)]
+    spent = [
+        _pool(threads, os.getpid()).submit(
+            _kernels.roll_fleets, marks, afloat, cells, tables, boards[a:b], lefts[a:b], shots[a:b]
+        )
+        for a, b in pairwise(bounds)
+        if b > a
+    ]
+    return sum(part.result() for part in spent)
+
+
+@cache
+def _pool(threads: int, pid: int) -> ThreadPoolExecutor:
+    """A pool of ``threads`` threads for process ``pid`` (a forked child makes its own)."""
+    return ThreadPoolExecutor(threads, thread_name_prefix="rollouts")
 
 
 class RolloutTables(NamedTuple):
