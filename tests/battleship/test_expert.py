@@ -116,7 +116,7 @@ def test_tracked_density_is_the_reference(ocean):
     if unknown.any():
         t = rollout_tables(obs.rules)
         if n_hits:
-            assert _kernels.ranked_best(obs.marks, d, t.rank) == ranked_shot(obs)
+            assert _kernels.ranked_best(obs.marks, d, t.order) == ranked_shot(obs)
         else:
             assert _kernels.hunt_best(obs.marks, d, t, mult) == ranked_shot(obs)
 

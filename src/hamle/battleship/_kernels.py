@@ -622,34 +622,33 @@ def ranked_density(marks, base, hits, n_hits, w, t, mult, d):
 
 
 @njit(cache=True)
-def ranked_best(marks, d, rank):
-    """The unknown cell of greatest d, of least rank among equals; -1 if none."""
+def ranked_best(marks, d, order):
+    """The unknown cell of greatest d, of least rank among equals (``order`` lists the
+    cells by rank); -1 if none."""
     top = -1  # the greatest d first: a loop without branches
     for cell in range(marks.shape[0]):
         top = max(top, d[cell] if marks[cell] == 0 else -1)
-    best = -1
-    for cell in range(marks.shape[0]):
-        if d[cell] == top and marks[cell] == 0 and (best < 0 or rank[cell] < rank[best]):
-            best = cell
-    return best
+    for cell in order:  # then the first by rank to have it
+        if d[cell] == top and marks[cell] == 0:
+            return cell
+    return -1
 
 
 @njit(cache=True)
 def hunt_best(marks, d, t, mult):
     """The ranked density shooter's shot with no hit open: ``ranked_best``, except that
     where ``t.checker`` holds and the shortest ship afloat has two cells it takes the best
-    of the cells with r + c even, if any has d > 0 (README, "The checkerboard")."""
+    of the cells with r + c even (``t.checker_order``), if any has d > 0 (README, "The
+    checkerboard")."""
     if t.checker and mult.shape[0] > 2 and mult[1] == 0 and mult[2] > 0:
-        best = -1
-        for cell in range(marks.shape[0]):
-            if marks[cell] != 0 or d[cell] <= 0 or (cell // t.cols + cell % t.cols) % 2:
-                continue
-            better = best < 0 or d[cell] > d[best]
-            if better or (d[cell] == d[best] and t.rank[cell] < t.rank[best]):
-                best = cell
-        if best >= 0:
-            return best
-    return ranked_best(marks, d, t.rank)
+        top = 0
+        for cell in t.checker_order:
+            top = max(top, d[cell] if marks[cell] == 0 else 0)
+        if top > 0:
+            for cell in t.checker_order:
+                if d[cell] == top and marks[cell] == 0:
+                    return cell
+    return ranked_best(marks, d, t.order)
 
 
 @njit(cache=True)
@@ -717,7 +716,7 @@ def rollout(
                     return shots
         if n_hits:
             ranked_density(marks, base, hits, n_hits, 1 + 2 * afloat_cells, t, mult, d)
-            cell = ranked_best(marks, d, t.rank)
+            cell = ranked_best(marks, d, t.order)
         else:  # d is the base
             cell = hunt_best(marks, base, t, mult)
 
@@ -1017,7 +1016,7 @@ def top_cells(marks, d, t, mult, n_hits, n):
     shown = marks.copy()
     k = 0
     while k < n:
-        cell = ranked_best(shown, d, t.rank) if n_hits else hunt_best(shown, d, t, mult)
+        cell = ranked_best(shown, d, t.order) if n_hits else hunt_best(shown, d, t, mult)
         if cell < 0:
             break
         cells[k] = cell
@@ -1040,6 +1039,6 @@ def expert_candidates(marks, afloat, t, n_candidates, on_hits):
     shot; empty when no cell is unknown."""
     mult, _, _, _, _, n_hits, d = _start(marks, afloat, t)
     if n_candidates < 2 or (n_hits and not on_hits):
-        cell = ranked_best(marks, d, t.rank) if n_hits else hunt_best(marks, d, t, mult)
+        cell = ranked_best(marks, d, t.order) if n_hits else hunt_best(marks, d, t, mult)
         return np.full(1 if cell >= 0 else 0, cell, np.int64)
     return top_cells(marks, d, t, mult, n_hits, n_candidates)

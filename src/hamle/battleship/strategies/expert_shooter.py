@@ -224,8 +224,9 @@ class RolloutTables(NamedTuple):
     keeps from other ships (its own, and their surroundings when ships may not touch) and
     ``forbid[p]`` is their bitboard; ``through[c]`` and ``near[c]`` list the placements
     covering cell c and those whose zone holds it; ``ranges[n]`` gives the start and stop
-    of the placements of length n, ``rank`` the fixed tie-break order of cells and ``keys``
-    a random 64-bit key per cell (to hash sets of cells). ``room_weight[z]`` weighs a
+    of the placements of length n, ``rank`` the fixed tie-break order of cells, ``order``
+    the cells by rank (``checker_order`` those with r + c even) and ``keys`` a random
+    64-bit key per cell (to hash sets of cells). ``room_weight[z]`` weighs a
     placement with z unknown cells in its zone: 1 where ships may touch, else
     ROOM_SCALE · e^(−ROOM_BETA · z) rounded (1 if that could outgrow int64). ``checker``:
     the hunt keeps to the cells with r + c even while the shortest ship afloat has two cells
@@ -243,6 +244,8 @@ class RolloutTables(NamedTuple):
     near: np.ndarray
     ranges: np.ndarray
     rank: np.ndarray
+    order: np.ndarray
+    checker_order: np.ndarray
     keys: np.ndarray
     room_weight: np.ndarray
     checker: bool
@@ -261,6 +264,7 @@ def rollout_tables(rules: Rules) -> RolloutTables:
     zone = table.zone.astype(np.int64)
     rng = np.random.default_rng(RANK_SEED)
     rank = rng.permutation(rules.cells).astype(np.int64)
+    order = np.argsort(rank)
     keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
     room = np.arange(zone.shape[1] + 1)
     room_weight = np.ones_like(room)
@@ -279,6 +283,8 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         near=_inverse(zone, rules.cells),
         ranges=table.bounds,
         rank=rank,
+        order=order,
+        checker_order=order[(order // rules.cols + order % rules.cols) % 2 == 0],
         keys=keys,
         room_weight=room_weight,
         checker=rules.touching,
