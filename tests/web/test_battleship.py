@@ -279,6 +279,38 @@ def test_the_expert_level_replies_as_its_shooter(client, rules, fleet, shooter):
     assert [s["cell"] for s in view["own"]["shots"]] == [chosen.grid.name(s.cell) for s in expected]
 
 
+def test_a_request_replays_the_kept_replies_without_deciding_again(client, monkeypatch):
+    game = new_game(client, level="expert")
+    for cell in ("A10", "B10", "C10"):
+        fire(client, game["id"], cell)
+    state = client.app.state.store.load("battleship", game["id"])
+    before = client.get(f"{API}/games/{game['id']}").json()
+    assert state["replies"] == [s["cell"] for s in before["own"]["shots"]]
+
+    def refuse(self, observation, rng):
+        raise AssertionError("a kept reply was decided again")
+
+    monkeypatch.setattr(bs.ExpertShooter, "choose", refuse)
+    assert client.get(f"{API}/games/{game['id']}").json() == before
+
+
+def test_games_stored_without_replies_decide_them_again_alike(client):
+    kept, old = new_game(client, level="hard"), new_game(client, level="hard")
+    store = client.app.state.store
+    with store.update("battleship", old["id"]) as state:
+        state["seed"] = store.load("battleship", kept["id"])["seed"]
+    for cell in ("A10", "B10", "C10"):
+        fire(client, kept["id"], cell)
+        fire(client, old["id"], cell)
+        with store.update("battleship", old["id"]) as state:  # as stored before replies
+            del state["replies"], state["shooter_rng"]
+    views = [fire(client, game["id"], "D10").json()["game"] for game in (kept, old)]
+    assert views[0]["own"] == views[1]["own"] and len(views[0]["own"]["shots"]) == 4
+    assert store.load("battleship", old["id"])["replies"] == [
+        s["cell"] for s in views[1]["own"]["shots"]
+    ]
+
+
 @pytest.mark.parametrize(
     ("cell", "status", "message"),
     [

@@ -176,8 +176,17 @@ class Match:
         self.rng = game_stream(seed, SHOOTER_STREAM)
         self.mine: list[bs.Shot] = []
         self.replies: list[bs.Shot] = []
-        for cell in state["shots"]:
-            self.fire(cell)
+        # The computer's shots are kept with the stream after them, so a request replays
+        # them instead of deciding each again (games stored without them decide again).
+        kept = state.get("replies", [])
+        if kept:
+            self.rng.bit_generator.state = state["shooter_rng"]
+        for turn, cell in enumerate(state["shots"]):
+            if turn < len(kept):
+                self.mine.append(self.theirs.fire(self.rules.grid.index(cell)))
+                self.replies.append(self.yours.fire(self.rules.grid.index(kept[turn])))
+            else:
+                self.fire(cell)
 
     @property
     def winner(self) -> str | None:
@@ -331,8 +340,10 @@ def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
     with store_of(request).update(KIND, game_id) as state:
         match = Match(state)
         shot, reply = match.fire(body.cell)
-        state["shots"].append(match.rules.grid.name(shot.cell))
-    grid = match.rules.grid
+        grid = match.rules.grid
+        state["shots"].append(grid.name(shot.cell))
+        state["replies"] = [grid.name(answer.cell) for answer in match.replies]
+        state["shooter_rng"] = match.rng.bit_generator.state
     return FireOut(
         you=shot_out(grid, shot),
         computer=None if reply is None else shot_out(grid, reply),
