@@ -22,6 +22,7 @@ def bench(load_bench):
         (["--base-games", "-5"], "--base-games must be at least 2, not -5"),
         (["--jobs", "0"], "--jobs must be at least 1, not 0"),
         (["--thread-games", "1"], "--thread-games must be at least 2, not 1"),
+        (["--site-games", "0"], "--site-games must be at least 2, not 0"),
     ],
 )
 def test_bad_sizes_are_refused_by_name(bench, monkeypatch, capsys, args, message):
@@ -54,3 +55,11 @@ def test_thread_times_refuse_shots_that_change_with_threads(bench, monkeypatch):
     monkeypatch.setattr(bench.bs, "ExpertShooter", shooter)
     with pytest.raises(SystemExit, match="shots changed with its threads"):
         bench.thread_times(bs.Rules.classic(), 2)
+
+
+def test_site_moves_time_every_move_of_an_expert_game_through_the_api(bench, monkeypatch):
+    monkeypatch.setattr(bench, "create_app", functools.partial(bench.create_app, warm=False))
+    moves = bench.site_moves("classic", 1)
+    assert moves["games"] == [1, 1] and moves["shooter"] == "expert"
+    assert 17 <= moves["moves"] <= 100
+    assert 0 < moves["median"] <= moves["p99"] <= moves["max"]
