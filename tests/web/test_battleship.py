@@ -76,7 +76,7 @@ def test_options_list_levels_rules_and_bounds(client):
             ("easy", "random", "random", uniform),
             ("normal", "parity", "parity", uniform),
             ("hard", "density", "density", strong),
-            ("expert", "expert", "exact", strong),
+            ("expert", "expert", "expert", strong),
         ]
     ]
     assert data["strategies"] == ["random", "hunt-target", "parity", "density"]
@@ -261,13 +261,10 @@ def test_the_computer_choices_come_from_the_secret_seed(client):
     assert expected[0].cell in {44, 45, 54, 55}  # E5, F5, E6, F6: the empty board's best
 
 
-@pytest.mark.parametrize(
-    ("rules", "fleet", "shooter"),
-    [("classic", FLEET, "expert"), ("russian", RUSSIAN_FLEET, "exact")],
-)
-def test_the_expert_level_replies_as_its_shooter(client, rules, fleet, shooter):
+@pytest.mark.parametrize(("rules", "fleet"), [("classic", FLEET), ("russian", RUSSIAN_FLEET)])
+def test_the_expert_level_replies_as_its_shooter(client, rules, fleet):
     game = new_game(client, level="expert", fleet=fleet, rules=rules)
-    assert game["shooter"] == shooter
+    assert game["shooter"] == "expert"
     for cell in ("A10", "B10", "C10"):
         fire(client, game["id"], cell)
     view = client.get(f"{API}/games/{game['id']}").json()
@@ -275,8 +272,30 @@ def test_the_expert_level_replies_as_its_shooter(client, rules, fleet, shooter):
     chosen = bs.Rules.named(rules)
     ocean = bs.Ocean(bs.Fleet.from_cells(chosen, fleet))
     rng = game_stream(seed, SHOOTER_STREAM)
-    expected = [ocean.fire(bs.get_shooter(shooter).choose(ocean.observation, rng)) for _ in "abc"]
+    shooter = web_bs.EXPERT_SHOOTERS[rules]
+    expected = [ocean.fire(shooter.choose(ocean.observation, rng)) for _ in "abc"]
     assert [s["cell"] for s in view["own"]["shots"]] == [chosen.grid.name(s.cell) for s in expected]
+
+
+def test_the_site_russian_expert_keeps_its_rollouts_within_a_shot_budget():
+    shooter = web_bs.EXPERT_SHOOTERS["russian"]
+    assert (shooter.fleets * shooter.rounds, shooter.budget) == (8000, 600_000)
+    assert shooter.z > 1e6 and shooter.tolerance == 0  # no cell drops out: rounds of fleets
+
+
+def test_russian_expert_games_stored_before_keep_playing_exact(client):
+    game = new_game(client, level="expert", fleet=RUSSIAN_FLEET, rules="russian")
+    store = client.app.state.store
+    with store.update("battleship", game["id"]) as state:  # as stored before
+        del state["shooter"]
+    data = fire(client, game["id"], "A10").json()
+    assert data["game"]["shooter"] == "exact"
+    seed = store.load("battleship", game["id"])["seed"]
+    ocean = bs.Ocean(bs.Fleet.from_cells(bs.Rules.russian(), RUSSIAN_FLEET))
+    cell = bs.get_shooter("exact").choose(ocean.observation, game_stream(seed, SHOOTER_STREAM))
+    assert data["computer"]["cell"] == bs.Rules.russian().grid.name(cell)
+    assert store.load("battleship", game["id"])["shooter"] == "exact"
+    assert fire(client, game["id"], "B10").json()["game"]["shooter"] == "exact"
 
 
 def test_a_request_replays_the_kept_replies_without_deciding_again(client, monkeypatch):

@@ -30,11 +30,16 @@ KIND = "battleship"
 RuleName = Literal["classic", "russian"]
 Level = Literal["easy", "normal", "hard", "expert"]
 Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
-# The Expert level's shooter: the strongest under each rule set (bench/expert.py). Under
-# Russian rules exact is within a tenth of a shot of expert (55.45 and 55.70 shots on games
-# 1..1000, README's table of make bench-expert; the expert 0.07 ahead by the finer measure)
-# at 0.11 s for the slowest 1 % of its shots against 0.74 s.
-EXPERT_SHOOTERS: dict[str, str] = {"classic": "expert", "russian": "exact"}
+# The Expert level's shooter: the strongest under each rule set whose moves keep within the
+# site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
+# expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
+# 600,000 (README, "The site's Expert").
+EXPERT_SHOOTERS: dict[str, bs.Shooter] = {
+    "classic": bs.ExpertShooter(),
+    "russian": bs.ExpertShooter(fleets=2000, rounds=4, z=1e9, tolerance=0, budget=600_000),
+}
+# The shooter of games stored without its name: the Russian Expert level played exact then.
+EARLIER_SHOOTERS = {("expert", "russian"): "exact"}
 # Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
 # shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
 # +7.37 ± 0.24 against classic expert, +0.99 ± 0.23 against Russian exact); Easy and Normal
@@ -148,9 +153,18 @@ def level_shooter(level: str, rules: str) -> bs.Shooter:
     """The computer's shooter at ``level`` under the named rules.
 
     >>> level_shooter("hard", "russian").name, level_shooter("expert", "russian").name
-    ('density', 'exact')
+    ('density', 'expert')
     """
-    return bs.get_shooter(EXPERT_SHOOTERS[rules] if level == "expert" else level)
+    return EXPERT_SHOOTERS[rules] if level == "expert" else bs.get_shooter(level)
+
+
+def game_shooter(state: dict) -> bs.Shooter:
+    """The computer's shooter in a stored game: its level's, unless the game was started
+    with another (``state["shooter"]``, else ``EARLIER_SHOOTERS``)."""
+    shooter = level_shooter(state["level"], state["rules"])
+    key = (state["level"], state["rules"])
+    started = state.get("shooter", EARLIER_SHOOTERS.get(key, shooter.name))
+    return shooter if started == shooter.name else bs.get_shooter(started)
 
 
 def level_placer(level: str, rules: str) -> bs.Placer:
@@ -168,7 +182,7 @@ class Match:
     def __init__(self, state: dict) -> None:
         self.state = state
         self.rules = bs.Rules.named(state["rules"])
-        self.shooter = level_shooter(state["level"], state["rules"])
+        self.shooter = game_shooter(state)
         seed = state["seed"]
         placer = bs.get_placer(state.get("placer", "uniform"))  # (games stored before placers)
         self.theirs = bs.Ocean(placer.place(self.rules, game_stream(seed, FLEET_STREAM)))
@@ -321,6 +335,7 @@ def new_game(request: Request, body: NewGame) -> GameOut:
         "rules": body.rules,
         "level": body.level,
         "placer": level_placer(body.level, body.rules).name,
+        "shooter": level_shooter(body.level, body.rules).name,
         "seed": secrets.randbits(SEED_BITS),
         "fleet": [s.cells for s in ships(fleet)],
         "shots": [],
@@ -344,6 +359,7 @@ def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
         state["shots"].append(grid.name(shot.cell))
         state["replies"] = [grid.name(answer.cell) for answer in match.replies]
         state["shooter_rng"] = match.rng.bit_generator.state
+        state["shooter"] = match.shooter.name
     return FireOut(
         you=shot_out(grid, shot),
         computer=None if reply is None else shot_out(grid, reply),
@@ -544,7 +560,7 @@ def start_stats(request: Request, body: StatsJob) -> Progress:
 
 def warm_up() -> None:
     """Compile the kernels a game needs (a random fleet, one density decision, one expert
-    decision in each mode) and make the exact shooter's costly first Russian shot."""
+    decision in each mode, an exact map where ships may not touch)."""
     rules = bs.Rules.classic()
     fleet = bs.random_fleet(rules, game_stream(0, FLEET_STREAM))
     ocean = bs.Ocean(fleet)
@@ -553,6 +569,6 @@ def warm_up() -> None:
     expert = bs.ExpertShooter(fleets=2)
     for observation in (ocean.observation, bs.Observation.from_marks(rules, hit=["E5"])):
         expert.choose(observation, game_stream(0, SHOOTER_STREAM))
-    russian = bs.Observation.start(bs.Rules.russian())
+    russian = bs.Observation.from_marks(bs.Rules.russian(), sunk=[["A1"]], hit=["E5"])
     level_shooter("expert", "russian").choose(russian, game_stream(0, SHOOTER_STREAM))
     bs.play_game(rules, "parity", 1).frames(pattern=True)

@@ -40,10 +40,12 @@ RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_THREADS = 64
-MAX_FLEETS = 1_000_000  # rollout fleets per decision (rounds × fleets), 8 MB a candidate
+MAX_FLEETS = 1_000_000  # a decision's rollout fleets (rounds × fleets): 8 MB a candidate, and
+# a round's drawn fleets a byte a cell and 8 a ship each
 TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
 APART_FLEETS = 8000  # where they may not, a third more pay (README, "Fewer cells, more fleets")
-CORES = len(os.sched_getaffinity(0))  # the threads a decision's rollouts share by default
+# The threads a decision's rollouts share by default: the cores this process may use.
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
