@@ -180,7 +180,7 @@ def site_moves(rules_name: str, games: int) -> dict:
 
 
 def _ms(times: np.ndarray) -> dict:
-    """Median, p99 and maximum of decision times in milliseconds."""
+    """Median, p99 and maximum of ``times`` (milliseconds)."""
     return {
         "median": round(float(np.median(times)), 3),
         "p99": round(float(np.percentile(times, 99)), 3),
@@ -298,7 +298,7 @@ def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, ba
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, help="default results/expert.json (expert_threads.json, threads only)"
+        "--out", type=Path, help="default results/expert.json (expert_speed.json with --speed-only)"
     )
     parser.add_argument("--games", type=int, help="classic games of density and expert")
     parser.add_argument("--exact-games", type=int, help="classic games of exact")
@@ -317,12 +317,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
     sizes = ("games", "exact_games", "russian_games", "exact_run_games", "base_games")
-    for name in (
-        *sizes,
-        "advantage_games",
-        "thread_games",
-        "site_games",
-    ):  # two at least, for a standard error
+    sizes += ("advantage_games", "thread_games", "site_games")
+    for name in sizes:  # two at least, for a standard error
         if (value := getattr(args, name)) is not None and value < 2:
             parser.error(f"--{name.replace('_', '-')} must be at least 2, not {value}")
     if args.jobs < 1:
@@ -335,8 +331,8 @@ def main() -> int:
     advantage_games = args.advantage_games or (2 if args.quick else 400)
     thread_games = args.thread_games or (2 if args.quick else 10)
     site_games = args.site_games or (2 if args.quick else 10)
-    name = "expert_speed.json" if args.speed_only else "expert.json"
-    out = args.out or Path(__file__).parent / "results" / name
+    file_name = "expert_speed.json" if args.speed_only else "expert.json"
+    out = args.out or Path(__file__).parent / "results" / file_name
     classic, russian = bs.Rules.classic(), bs.Rules.russian()
     report = {
         "benchmark": "expert",
