@@ -38,7 +38,7 @@ import hamle.battleship as bs
 from hamle.battleship import _kernels
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
-from hamle.battleship.strategies.expert_shooter import MAX_FLEETS, rollout_tables
+from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import machine, write_report
@@ -87,11 +87,31 @@ def advantage(rules_name: str, shooter, game: int, fleets: int) -> dict:
     return {"game": game, "shots": played.shots_fired, "saved": saved, "differing": differing}
 
 
+def for_processes(shooter, jobs: int):
+    """``shooter`` as one of ``jobs`` processes sharing this machine's cores should play it:
+    an expert that would roll out on every core gets its share of them instead, so the
+    processes do not crowd the cores with threads (its picks do not depend on them).
+
+    >>> for_processes(bs.ExpertShooter(), CORES).threads
+    1
+    >>> for_processes(bs.ExpertShooter(threads=3), 2).threads
+    3
+    >>> for_processes(bs.ExpertShooter(), 1).threads is None
+    True
+    """
+    if isinstance(shooter, bs.ExpertShooter) and shooter.threads is None and jobs > 1:
+        return dataclasses.replace(shooter, threads=max(1, CORES // jobs))
+    return shooter
+
+
 def summary(values: list[float]) -> dict:
     """Mean and standard error (None for a single game)."""
     values = np.array(values, float)
     se = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else None
-    return {"mean": round(float(values.mean()), 4), "se": None if se is None else round(se, 4)}
+    return {
+        "mean": round(float(values.mean()), 4),
+        "se": None if se is None else round(float(se), 4),
+    }
 
 
 def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) -> dict:
@@ -100,7 +120,7 @@ def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) 
     figures."""
     start = perf_counter()
     n = len(games)
-    columns = ([rules_name] * n, [shooter] * n, games, [fleets] * n)
+    columns = ([rules_name] * n, [for_processes(shooter, jobs)] * n, games, [fleets] * n)
     if jobs == 1:
         rows = list(map(advantage, *columns))
     else:

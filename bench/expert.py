@@ -189,11 +189,13 @@ def _ms(times: np.ndarray) -> dict:
 
 
 def run(rules: bs.Rules, strategy: str, games: int, jobs: int) -> dict:
-    """``play_timed`` over games 1..games in ``jobs`` processes (games dealt round robin)."""
+    """``play_timed`` over games 1..games in ``jobs`` processes (games dealt round robin;
+    an expert rolls out on its process's share of the cores)."""
     chunks = [list(range(1 + j, games + 1, jobs)) for j in range(jobs)]
+    shooter = advantage_bench.for_processes(get_shooter(strategy), jobs)
     start = perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(play_timed, [rules] * jobs, [strategy] * jobs, chunks))
+        parts = list(pool.map(play_timed, [rules] * jobs, [shooter] * jobs, chunks))
     wall = perf_counter() - start
     shots = np.zeros(games, np.int64)
     for chunk, part in zip(chunks, parts, strict=True):
