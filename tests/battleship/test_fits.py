@@ -3,15 +3,24 @@ legal, and density refuses marks no layout fits (library, CLI, lab API)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from battleship import reference as ref
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
-from hamle.battleship import MarksError, Observation, Rules, density
+from hamle.battleship import (
+    BattleshipError,
+    ExpertShooter,
+    MarksError,
+    Observation,
+    Rules,
+    density,
+)
 from hamle.battleship.fits import fits
 from hamle.battleship.observation import HIT, UNKNOWN
 from hamle.battleship.rules import zone
+from hamle.battleship.strategies.exact_shooter import ExactShooter
 from hamle.cli import app
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -81,3 +90,33 @@ def test_the_cli_refuses_them_in_one_line(args):
     result = CliRunner().invoke(app, ["battleship", "density", *args])
     assert result.exit_code == 2 and result.stderr.startswith("error:")
     assert result.stdout == "" and result.stderr.count("\n") == 1
+
+
+UNDECIDABLE = ["--size", "26", "--fleet", ",".join(["26"] * 25), "--miss", "A1,B2"]
+
+
+def test_a_map_out_of_reach_both_ways_says_it_is_undecided():
+    rules = Rules.custom(26, [26] * 25)
+    report = density(Observation.from_marks(rules, miss=["A1", "B2"]))  # at most 24 fit
+    assert report.undecided and report.as_dict()["undecided"] is True
+    decided = density(Observation.from_marks(Rules.classic(), miss=["A1"]))
+    assert not decided.undecided and decided.as_dict()["undecided"] is False
+    text = CliRunner().invoke(app, ["battleship", "density", *UNDECIDABLE])
+    assert text.exit_code == 0 and "Undecided: no layout was found" in text.stdout
+    plain = CliRunner().invoke(app, ["battleship", "density", "--miss", "A1"])
+    assert plain.exit_code == 0 and "Undecided" not in plain.stdout
+
+
+@pytest.mark.parametrize(("rules", "marks", "message"), IMPOSSIBLE[:4])
+def test_exact_shots_name_what_is_wrong_with_marks_no_layout_fits(rules, marks, message):
+    obs = Observation.from_marks(rules, **marks)
+    with pytest.raises(MarksError, match=message):
+        ExactShooter().choose(obs, np.random.default_rng(0))
+
+
+def test_the_experts_exact_targets_name_it_too():
+    obs = Observation.from_marks(Rules.russian(), hit=["A1"], miss=["A2", "B1", "B2"], afloat=[4])
+    with pytest.raises(MarksError, match="no afloat ship can explain the hit at A1"):
+        ExpertShooter().choose(obs, np.random.default_rng(0))
+    with pytest.raises(BattleshipError, match="every ship is sunk"):
+        ExactShooter().choose(Observation.from_marks(Rules.classic(), afloat=[]), None)

@@ -238,6 +238,7 @@ def test_exact_refuses_what_it_cannot_count(client, body, message):
 def test_exact_says_when_it_is_busy(client):
     from hamle.web import lab
 
+    lab._exact_answers.clear()
     taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
     try:
         response = client.post(EXACT, json={"rules": "russian", "miss": ["J10"]})
@@ -246,3 +247,34 @@ def test_exact_says_when_it_is_busy(client):
         for _ in filter(None, taken):
             lab._exact_slots.release()
     assert client.post(EXACT, json={"rules": "russian", "nope": 1}).status_code == 422
+
+
+def test_exact_answers_known_maps_and_bad_marks_while_busy(client):
+    from hamle.web import lab
+
+    lab._exact_answers.clear()
+    known = {"rules": "russian", "miss": ["A1", "J10"], "hit": ["E5"]}
+    first = client.post(EXACT, json=known)
+    assert first.status_code == 200
+    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    try:
+        again = client.post(EXACT, json={**known, "miss": ["J10", "A1"]})
+        assert again.status_code == 200 and again.json() == first.json()
+        bad = client.post(EXACT, json={"rules": "classic", "miss": ["Z9"]})
+        assert bad.status_code == 400 and "Z9" in bad.json()["detail"]
+        new = client.post(EXACT, json={"rules": "russian", "miss": ["B2"], "hit": ["E5"]})
+        assert new.status_code == 409
+    finally:
+        for _ in filter(None, taken):
+            lab._exact_slots.release()
+
+
+def test_exact_keeps_only_the_latest_maps(client, monkeypatch):
+    from hamle.web import lab
+
+    lab._exact_answers.clear()
+    monkeypatch.setattr(lab, "EXACT_KEPT", 2)
+    boards = [{"rules": "russian", "miss": [cell], "hit": ["E5"]} for cell in ("A1", "A2", "A3")]
+    for board in boards:
+        assert client.post(EXACT, json=board).status_code == 200
+    assert [key[1] for key in lab._exact_answers] == [("A2",), ("A3",)]

@@ -30,6 +30,8 @@ class DensityMap:
 
     ``counts[k, cell]`` is the number of consistent placements covering the cell with
     k open hits, so d = Σ counts[k] · w^k; ``d`` is int64 when it fits, else Python ints.
+    ``undecided``: whether a layout fits the marks was out of reach both ways (the search
+    and the exact count), so the map may be of marks no layout fits.
     """
 
     observation: Observation
@@ -37,6 +39,7 @@ class DensityMap:
     counts: np.ndarray
     d: np.ndarray
     best: tuple[int, ...]
+    undecided: bool = False
 
     def at(self, cell: str | int) -> int:
         index = self.observation.grid.index(cell) if isinstance(cell, str) else cell
@@ -54,6 +57,7 @@ class DensityMap:
             "density": {grid.name(int(c)): int(self.d[c]) for c in unshot},
             "best": self.best_names,
             "best_d": int(self.d[self.best[0]]) if self.best else 0,
+            "undecided": self.undecided,
         }
 
 
@@ -110,7 +114,7 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
                     code="battleship.hit_unexplained",
                     cell=name,
                 )
-        check_fits(observation)
+    undecided = check and not check_fits(observation)
     d = combine(counts, w)
     unknown = marks == UNKNOWN
     d = np.where(unknown, d, 0)
@@ -118,12 +122,13 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
     if unknown.any():
         top = max(d[unknown])
         best = tuple(int(c) for c in np.flatnonzero(unknown & (d == top)))
-    return DensityMap(observation, w, counts, d, best)
+    return DensityMap(observation, w, counts, d, best, undecided)
 
 
-def check_fits(observation: Observation) -> None:
+def check_fits(observation: Observation) -> bool:
     """MarksError unless some layout of the afloat ships fits the marks (``fits``, else
-    the exact count where the search leaves it open and the board can be counted)."""
+    the exact count where the search leaves it open and the board can be counted); False
+    where both are out of reach (undecided), else True."""
     from .exact import occupancy  # (exact imports this module)
 
     found = fits(observation)
@@ -132,10 +137,10 @@ def check_fits(observation: Observation) -> None:
         try:
             total, _ = occupancy(observation.rules, observation.marks, observation.afloat, sunk)
         except CountTooLargeError:
-            return  # out of reach both ways: the map is shown undecided
+            return False
         found = total > 0
     if found:
-        return
+        return True
     hits = [int(c) for c in observation.open_hits]
     needed = ships_needed(observation.rules.cols, hits, max(observation.afloat))
     if needed > len(observation.afloat):

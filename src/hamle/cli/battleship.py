@@ -467,6 +467,9 @@ def density(
         values = [str(int(d)) for d in report.d]
         top = int(report.d[report.best[0]]) if report.best else 0
         summary = f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})"
+        if report.undecided:
+            summary += "\nUndecided: no layout was found to fit these marks, nor could they be"
+            summary += " counted, so no layout may fit them."
     console.print(_heat(observation, values, set(report.best)), highlight=False)
     console.print(summary, highlight=False)
 

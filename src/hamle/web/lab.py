@@ -9,7 +9,7 @@ w and the cells known to be water. Contradictory marks get the engine's text as 
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
+from collections import OrderedDict
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Response
@@ -142,8 +142,12 @@ def density(marks: Marks) -> Response:
 
 
 # An exact map takes up to several seconds of one core: at most two requests may run or
-# wait for it at once; more are told to come back.
+# wait for it at once; more are told to come back. Maps already worked out and marks the
+# engine refuses are answered at once, busy or not.
 _exact_slots = threading.BoundedSemaphore(2)
+_exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
+_exact_lock = threading.Lock()
+EXACT_KEPT = 512
 
 
 @router.post("/exact", response_model=Exact)
@@ -157,22 +161,31 @@ def exact(marks: Marks) -> Exact:
         tuple(sorted(tuple(sorted(ship)) for ship in marks.sunk)),
         None if marks.afloat is None else tuple(sorted(marks.afloat)),
     )
+    with _exact_lock:
+        if key in _exact_answers:
+            _exact_answers.move_to_end(key)
+            return _exact_answers[key]
+    name, miss, hit, sunk, afloat = key
+    observation = bs.Observation.from_marks(RULES[name], miss, hit, sunk, afloat)
     if not _exact_slots.acquire(blocking=False):
         raise Refused(
             "the exact counter is busy with other boards; try again in a moment",
             code="battleship.exact_busy",
         )
     try:
-        return _exact(key)
+        answer = _exact(key, observation)
     finally:
         _exact_slots.release()
+    with _exact_lock:
+        _exact_answers[key] = answer
+        while len(_exact_answers) > EXACT_KEPT:
+            _exact_answers.popitem(last=False)
+    return answer
 
 
-@lru_cache(maxsize=512)
-def _exact(key: tuple) -> Exact:
-    name, miss, hit, sunk, afloat = key
+def _exact(key: tuple, observation: bs.Observation) -> Exact:
+    name, miss, hit, sunk, _ = key
     rules = RULES[name]
-    observation = bs.Observation.from_marks(rules, miss, hit, sunk, afloat)
     report = bs.exact(observation)
     grid = observation.grid
     unshot = [int(cell) for cell in observation.unshot]

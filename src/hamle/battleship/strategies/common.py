@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..errors import BattleshipError
+
 _SPAN = 2**64
 _LOW64 = _SPAN - 1
 
@@ -16,6 +18,8 @@ def pick(cells, rng: np.random.Generator) -> int:
     9
     """
     n = len(cells)
+    if not n:
+        raise BattleshipError("there is no cell to choose from")
     limit = _SPAN - _SPAN % n
     while True:
         word = int(rng.bit_generator.random_raw())

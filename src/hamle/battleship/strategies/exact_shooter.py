@@ -10,6 +10,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..density import NO_LAYOUT, density
+from ..errors import BattleshipError, MarksError
 from ..exact import occupancy, symmetries
 from ..observation import UNKNOWN, Observation
 from ..rules import Rules
@@ -29,16 +31,28 @@ class ExactShooter:
     kernel = None
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        if not observation.afloat:
+            raise BattleshipError("every ship is sunk; there is nothing left to fire at")
         return pick(best_cells(observation), rng)
 
 
 def best_cells(observation: Observation) -> tuple[int, ...]:
-    """The unshot cells of greatest exact count, in increasing order."""
+    """The unshot cells of greatest exact count, in increasing order; MarksError, naming
+    what is wrong where it can, when no layout of the afloat ships fits the marks.
+
+    >>> obs = Observation.from_marks(Rules.classic(), hit=["A1", "C1"], afloat=[2])
+    >>> best_cells(obs)
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: the open hits A1, C1 need at least 2 ships, but 1 is afloat
+    """
     rules = observation.rules
     images = [observation.marks[turn] for turn in symmetries(rules.rows, rules.cols)]
     which = min(range(len(images)), key=lambda k: images[k].tobytes())
     sunk = tuple(sorted(ship.length for ship in observation.sunk))
     canonical = _best(rules, images[which].tobytes(), tuple(sorted(observation.afloat)), sunk)
+    if not canonical and observation.afloat:
+        density(observation)  # raises the error that names the fault, where it finds one
+        raise MarksError(NO_LAYOUT, code="battleship.no_layout")
     turn = symmetries(rules.rows, rules.cols)[which]
     return tuple(sorted(int(turn[c]) for c in canonical))
 
