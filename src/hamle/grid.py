@@ -96,7 +96,13 @@ class Grid:
             index = operator.index(index) if not isinstance(index, bool) else None
         except TypeError:
             index = None
-        if index is None or not 0 <= index < self.size:
+        if index is None:
+            raise CellError(
+                "{index} is not a cell (a name like E5, or a whole-number index)",
+                code="cell.not_a_cell",
+                index=repr(original),
+            )
+        if not 0 <= index < self.size:
             raise CellError(
                 "cell index {index} is off the {rows}×{cols} board",
                 code="cell.index_off_board",

@@ -1,8 +1,21 @@
 """Spec § 6: marks that contradict the rules get an error naming the cell or ship."""
 
+import numpy as np
 import pytest
 
-from hamle.battleship import MarksError, Observation, Rules, density
+from hamle.battleship import (
+    BattleshipError,
+    MarksError,
+    Observation,
+    Rules,
+    RulesError,
+    ShotError,
+    count_fleets,
+    density,
+    exact,
+    sample,
+)
+from hamle.battleship.fleet import Ocean, random_fleet
 
 CLASSIC = Rules.classic()
 
@@ -22,6 +35,13 @@ CLASSIC = Rules.classic()
         ({"afloat": [5, 5]}, "afloat ship of length 5 is not in the fleet"),
         ({"sunk": [["A1", "A2"]], "afloat": [2]}, "afloat ship of length 2"),
         ({"hit": "E5"}, "expected a list of cells"),
+        ({"miss": b"A1"}, "expected a list of cells, got the text b'A1'"),
+        ({"miss": None}, "expected a list of cells, not None"),
+        ({"sunk": [5]}, "expected a list of cells, not 5"),
+        ({"afloat": 5}, "afloat is a list of ship lengths, not 5"),
+        ({"miss": [1.0]}, "1.0 is not a cell"),
+        ({"hit": [None]}, "None is not a cell"),
+        ({"miss": [True]}, "True is not a cell"),
     ],
 )
 def test_contradictory_marks(marks, message):
@@ -73,3 +93,62 @@ def test_observation_is_immutable():
         obs.marks[0] = 1
     after = obs.after(0, "miss")
     assert obs.marks[0] == 0 and after.marks[0] == 1
+
+
+def test_numpy_lengths_are_lengths():
+    obs = Observation.from_marks(CLASSIC, afloat=[np.int64(5), np.int32(2)])
+    assert obs.afloat == (5, 2) and all(type(n) is int for n in obs.afloat)
+
+
+@pytest.mark.parametrize(
+    ("shot", "message"),
+    [
+        (lambda obs: obs.after(-1, "miss"), "cell index -1 is off the 10×10 board"),
+        (lambda obs: obs.after(100, "hit"), "cell index 100 is off"),
+        (lambda obs: obs.after(0, "boom"), "unknown answer 'boom' for A1"),
+        (lambda obs: obs.after(0, "sunk", (1, 2)), "unknown answer sunk"),
+        (lambda obs: obs.after(0, "sunk", (0,)), "length 1; no ship in the fleet"),
+        (lambda obs: obs.after(0, "sunk", (0, 55)), "not a straight unbroken line"),
+        (
+            lambda obs: obs.after(0, "sunk", (0, 1)).after(10, "sunk", (10, 11)),
+            "the sunk ship A2,B2 \\(2 cells\\) is not one of the ships afloat",
+        ),
+    ],
+)
+def test_a_shot_answer_that_cannot_be_is_refused(shot, message):
+    with pytest.raises(MarksError, match=message):
+        shot(Observation.start(CLASSIC))
+
+
+def test_a_shot_at_a_bool_or_off_the_board_is_refused():
+    ocean = Ocean(random_fleet(CLASSIC, np.random.default_rng(1)))
+    with pytest.raises(ShotError, match="True is not a cell index"):
+        ocean.fire(True)
+    with pytest.raises(ShotError, match="cell 100 is off the 10×10 board"):
+        ocean.fire(100)
+    assert ocean.fire(np.int64(0)).cell == 0
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: Observation.from_marks("classic"), RulesError, "expected Rules"),
+        (lambda: count_fleets("classic"), RulesError, "expected Rules"),
+        (lambda: density(None), MarksError, "expected an Observation"),
+        (lambda: exact("x"), MarksError, "expected an Observation"),
+        (lambda: sample([], 1, np.random.default_rng()), MarksError, "expected an Observation"),
+        (lambda: Rules.custom("10", [2]), RulesError, "a board size is a whole number"),
+        (lambda: Rules.custom(10.0, [2]), RulesError, "a board size is a whole number"),
+        (lambda: Rules.custom((1, 2, 3), [2]), RulesError, "or \\(rows, cols\\)"),
+        (lambda: Rules.named(None), RulesError, "unknown rules None"),
+    ],
+)
+def test_the_wrong_kind_of_argument_is_named(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+    assert issubclass(error, BattleshipError)
+
+
+def test_rules_names_and_sizes_in_any_plain_form():
+    assert Rules.named(" Classic ") == CLASSIC and Rules.named("RUSSIAN") == Rules.russian()
+    assert Rules.custom(np.int64(6), [2]) == Rules.custom(6, [2]) == Rules.custom([6, 6], [2])

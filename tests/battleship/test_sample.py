@@ -124,12 +124,22 @@ def test_draws_replay_from_a_seed_and_advance_the_stream():
         (
             lambda: sample(Observation.start(Rules.classic()), -1, np.random.default_rng()),
             BattleshipError,
-            "0..1000000",
+            "0..100000",
         ),
         (
             lambda: sample(Observation.start(Rules.classic()), 2.5, np.random.default_rng()),
             BattleshipError,
             "not 2.5",
+        ),
+        (
+            lambda: sample(Observation.start(Rules.classic()), 100_001, np.random.default_rng()),
+            BattleshipError,
+            "0..100000, not 100001",
+        ),
+        (
+            lambda: sample(Observation.start(Rules.classic()), 1, 7),
+            BattleshipError,
+            "rng must be a numpy Generator",
         ),
         (
             lambda: sample(
@@ -184,3 +194,9 @@ def test_every_draw_fits_the_marks(obs, seed):
             for other in fleet[i + 1 :]:
                 assert zone(obs.rules, ship).isdisjoint(other)
         assert hits <= {cell for ship in fleet for cell in ship}
+
+
+def test_numpy_counts_draw_as_ints_do():
+    obs = Observation.from_marks(Rules.custom(4, [2, 1]), hit=["B2"])
+    fleets = sample(obs, np.int64(3), np.random.default_rng(5))
+    assert fleets == sample(obs, 3, np.random.default_rng(5)) and len(fleets) == 3

@@ -186,20 +186,35 @@ def test_replay_is_reproducible():
             ["density", "--exact", "--no-touch", "--size", "13", "--fleet", "4,3,3,2,2,2,1,1,1,1"],
             "too much memory",
         ),
-        (["sample", "--count", "-1"], "must be 0..1000000, not -1"),
+        (["sample", "--count", "-1"], "must be 0..100000, not -1"),
         (["sample", "--seed", "-3"], "--seed must be 0 or more"),
         (["sample", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
         (["simulate", "--games", "2", "--chart", "out.txt"], "--chart must end in"),
         (["simulate", "--games", "2", "--chart", "/no/such/dir/c.png"], "does not exist"),
         (["replay", "3", "--strategy", "nope"], "unknown strategy"),
+        (["density", "--sunk", "A1 -"], "'A1-' is not a range like A1-A3"),
+        (["density", "--sunk", "A1-A2-A3"], "'A1-A2-A3' is not a range"),
+        (["count", "--fleet", ",".join(["1"] * 50)], "counting 10×10"),
     ],
 )
 def test_bad_input_gets_one_clear_line(args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.stderr
+    assert result.stderr.startswith("error:") and result.stderr.count("\n") == 1
     assert "Traceback" not in result.output
+
+
+def test_ranges_may_have_spaces_around_the_dash_and_names_any_case():
+    spaced = run_json("density", "--rules", "Classic", "--sunk", "A1 - A3")
+    assert spaced == run_json("density", "--sunk", "A1-A3")
+    assert spaced["afloat"] == [5, 4, 3, 2]
+
+
+def test_a_single_game_is_said_in_the_singular():
+    result = run("simulate", "--games", "1", "--strategies", "parity")
+    assert result.exit_code == 0 and "1 game," in result.stdout
 
 
 @pytest.mark.parametrize(

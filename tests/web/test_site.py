@@ -43,6 +43,20 @@ def test_a_body_that_is_not_json_is_named_as_such(client):
     assert response.json()["detail"].startswith("the request body is not valid JSON (")
 
 
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (None, "the request body is missing"),
+        ("[]", "the request body must be a JSON object: "),
+        ("5", "the request body must be a JSON object: "),
+    ],
+)
+def test_a_missing_or_shapeless_body_is_named_as_such(client, body, detail):
+    headers = {"content-type": "application/json"}
+    response = client.post("/api/battleship/density", content=body, headers=headers)
+    assert response.status_code == 422 and response.json()["detail"].startswith(detail)
+
+
 def test_static_files_cannot_escape_their_folder(client):
     assert client.get("/static/../store.py").status_code == 404
     assert client.get("/static/%2e%2e/store.py").status_code == 404

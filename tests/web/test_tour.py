@@ -188,7 +188,7 @@ def test_move_without_a_body_is_refused(client):
     game = new(client)
     response = client.post(f"/api/tour/games/{game['id']}/moves")
     assert response.status_code == 422
-    assert "Field required" in response.json()["detail"]
+    assert response.json()["detail"] == "the request body is missing"
 
 
 def test_combo_counts_moves_matching_the_quick_hint(client):

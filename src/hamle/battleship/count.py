@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _kernels, exact
 from .errors import CountTooLargeError
-from .rules import Rules, placement_table
+from .rules import Rules, as_rules, placement_table
 
 WORK_LIMIT = 50_000_000_000
 
@@ -87,7 +87,7 @@ def count_fleets(
     """Count every legal fleet of ``rules`` exactly; when enumerating, ``progress(done,
     total)`` is called as first-ship placements finish. Raises CountTooLargeError when
     enumeration would take too long."""
-    table = placement_table(rules)
+    table = placement_table(as_rules(rules))
     lengths = sorted(rules.lengths, reverse=True)
     per_ship = tuple(table.ranges[n][1] - table.ranges[n][0] for n in rules.lengths)
     product = math.prod(per_ship)

@@ -17,7 +17,7 @@ import numpy as np
 from . import _kernels
 from .errors import CountTooLargeError, MarksError
 from .fits import fits, ships_needed
-from .observation import UNKNOWN, Observation
+from .observation import UNKNOWN, Observation, as_observation
 from .rules import Rules, placement_table
 
 INT64_LIMIT = 2**63
@@ -73,7 +73,7 @@ def weight(afloat) -> int:
 def density(observation: Observation, check: bool = True) -> DensityMap:
     """The density map of an observation; with ``check``, marks no afloat ship can
     explain raise MarksError naming the cell or ship."""
-    rules = observation.rules
+    rules = as_observation(observation).rules
     marks = observation.marks
     afloat = Counter(observation.afloat)
     open_hits = observation.open_hits

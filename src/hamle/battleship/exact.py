@@ -37,7 +37,7 @@ import numpy as np
 from . import _profile
 from .density import NO_LAYOUT, density
 from .errors import BattleshipError, CountTooLargeError, MarksError
-from .observation import HIT, SUNK, UNKNOWN, Observation
+from .observation import HIT, SUNK, UNKNOWN, Observation, as_observation
 from .rules import Rules, placement_table
 
 WRAP = 2**64
@@ -54,7 +54,7 @@ ESTIMATE_LIMIT = 6 * 2**30
 READING_REFUSALS = frozenset(
     {"battleship.too_many_profiles", "battleship.memory_estimate", "battleship.memory"}
 )
-SAMPLE_LIMIT = 1_000_000
+SAMPLE_LIMIT = 100_000  # a call's fleets (more: call again, the stream goes on)
 HELP_FROM = 2_000_000  # count entries from which a map uses a second thread
 # A no-touch map is worked out from a kept one (``_Memos``) while at most CHAIN_LIMIT
 # misses are marked on the kept plan rather than in its steps, and at most REUSE_ROWS ×
@@ -111,7 +111,7 @@ class ExactMap:
 def exact(observation: Observation) -> ExactMap:
     """The exact map of an observation; marks no layout fits raise MarksError (naming
     the cell or ship when a single one is at fault)."""
-    rules = observation.rules
+    rules = as_observation(observation).rules
     marks = observation.marks
     density(observation)  # its checks name the hit or ship no placement can serve
     sunk = tuple(ship.length for ship in observation.sunk)
@@ -210,10 +210,16 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     """
     from .strategies.common import pcg_words, set_pcg_words
 
-    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= SAMPLE_LIMIT:
+    as_observation(observation)
+    if not isinstance(count, int | np.integer) or isinstance(count, bool):
+        raise BattleshipError(f"the number of fleets to draw must be a whole number, not {count!r}")
+    if not 0 <= count <= SAMPLE_LIMIT:
         raise BattleshipError(
-            f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count!r}"
+            f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count}"
         )
+    if not isinstance(rng, np.random.Generator):
+        raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
+    count = int(count)
     rules, marks, afloat = observation.rules, observation.marks, observation.afloat
     density(observation)  # its checks name the hit or ship no placement can serve
     if not afloat:

@@ -171,7 +171,9 @@ class Ocean:
         rules = self.fleet.rules
         if self.over:
             raise ShotError("the game is over: every ship is sunk", code="battleship.all_sunk")
-        if not isinstance(cell, int | np.integer) or not 0 <= cell < rules.cells:
+        if not isinstance(cell, int | np.integer) or isinstance(cell, bool):
+            raise ShotError(f"{cell!r} is not a cell index (a whole number)")
+        if not 0 <= cell < rules.cells:
             raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
         cell = int(cell)
         if int(self.observation.marks[cell]) in (MISS, HIT, SUNK):

@@ -16,7 +16,7 @@ import numpy as np
 from hamle.grid import CellError, Grid
 
 from .errors import MarksError, RulesError
-from .rules import Rules, segment, zone
+from .rules import Rules, as_rules, segment, zone
 
 UNKNOWN, MISS, HIT, SUNK, WATER = 0, 1, 2, 3, 4
 # SHIP and PATTERN are for drawing only: a player's own ship, an unshot hunt-pattern cell.
@@ -64,7 +64,16 @@ class Observation:
 
     def after(self, cell: int, answer: str, sunk_cells: tuple[int, ...] = ()) -> Observation:
         """The observation after a shot at ``cell`` answered ``miss``, ``hit`` or ``sunk``
-        (with the sunk ship's cells)."""
+        (with the sunk ship's cells, a straight line through ``cell`` of an afloat length).
+
+        >>> obs = Observation.start(Rules.classic()).after(0, "sunk", (0, 1))
+        >>> obs.afloat, obs.grid.name(obs.sunk[0].cells[1])
+        ((5, 4, 3, 3), 'B1')
+        >>> obs.after(-1, "miss")
+        Traceback (most recent call last):
+        hamle.battleship.errors.MarksError: cell index -1 is off the 10×10 board
+        """
+        cell = _parse(self.grid, [cell])[0]
         marks = self.marks.copy()
         if answer == "miss":
             marks[cell] = MISS
@@ -72,15 +81,27 @@ class Observation:
         if answer == "hit":
             marks[cell] = HIT
             return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
-        if answer != "sunk" or cell not in sunk_cells:
-            raise MarksError(f"unknown answer {answer!r} for {self.grid.name(cell)}")
-        for other in zone(self.rules, sunk_cells):
+        if answer != "sunk" or cell not in _parse(self.grid, sunk_cells):
+            raise MarksError(
+                "unknown answer {answer} for {cell}",
+                code="battleship.bad_answer",
+                answer=repr(answer) if answer != "sunk" else f"sunk {tuple(sunk_cells)!r}",
+                cell=self.grid.name(cell),
+            )
+        ship = _sunk_ship(self.rules, _parse(self.grid, sunk_cells))
+        if ship.length not in self.afloat:
+            raise MarksError(
+                "the sunk ship {cells} ({length} cells) is not one of the ships afloat",
+                code="battleship.sunk_not_afloat",
+                cells=",".join(self.grid.name(c) for c in ship.cells),
+                length=ship.length,
+            )
+        for other in zone(self.rules, ship.cells):
             if marks[other] == UNKNOWN:
                 marks[other] = WATER
-        marks[list(sunk_cells)] = SUNK
+        marks[list(ship.cells)] = SUNK
         afloat = list(self.afloat)
-        afloat.remove(len(sunk_cells))
-        ship = SunkShip(len(sunk_cells), tuple(sorted(sunk_cells)))
+        afloat.remove(ship.length)
         return Observation(self.rules, _frozen(marks), (*self.sunk, ship), tuple(afloat))
 
     @classmethod
@@ -104,7 +125,7 @@ class Observation:
         ...
         hamle.battleship.errors.MarksError: A1 is marked twice (miss and hit)
         """
-        grid = rules.grid
+        grid = as_rules(rules).grid
         marks = np.zeros(rules.cells, np.uint8)
         marked_as: dict[int, str] = {}
 
@@ -127,7 +148,7 @@ class Observation:
             marks[cell] = mark
 
         ships = []
-        for group in sunk:
+        for group in _listed(sunk):
             cells = _parse(grid, group)
             ships.append(_sunk_ship(rules, cells))
             for cell in cells:
@@ -152,7 +173,16 @@ class Observation:
         if afloat is None:
             afloat_lengths = tuple(length for length in rules.lengths if _take(left, length))
         else:
-            afloat_lengths = tuple(afloat)
+            if isinstance(afloat, str | bytes) or not isinstance(afloat, Iterable):
+                raise MarksError(
+                    "afloat is a list of ship lengths, not {value}",
+                    code="battleship.afloat_not_a_list",
+                    value=repr(afloat),
+                )
+            whole = int | np.integer
+            afloat_lengths = tuple(
+                int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in afloat
+            )
             for length in afloat_lengths:
                 if not isinstance(length, int) or not _take(left, length):
                     raise MarksError(
@@ -182,6 +212,20 @@ class Observation:
         return draw(self.grid, self.marks)
 
 
+def as_observation(observation) -> Observation:
+    """``observation`` itself if it is an Observation; else MarksError saying what is
+    expected.
+
+    >>> as_observation("E5")
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: expected an Observation (like ...), not 'E5'
+    """
+    if not isinstance(observation, Observation):
+        like = 'Observation.from_marks(Rules.classic(), hit=["E5"])'
+        raise MarksError(f"expected an Observation (like {like}), not {observation!r}")
+    return observation
+
+
 def draw(grid: Grid, marks: np.ndarray) -> str:
     """The marks as text, one row per line, with column letters and row numbers.
 
@@ -205,15 +249,26 @@ def _take(left: Counter, length: int) -> bool:
     return False
 
 
-def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
-    if isinstance(cells, str):
+def _listed(cells):
+    """``cells`` if it is a list (any iterable but text); else MarksError naming it."""
+    if isinstance(cells, str | bytes):
         raise MarksError(
             "expected a list of cells, got the text {text!r}",
             code="battleship.cells_as_text",
             text=cells,
         )
+    if not isinstance(cells, Iterable):
+        raise MarksError(
+            "expected a list of cells, not {value}",
+            code="battleship.cells_not_a_list",
+            value=repr(cells),
+        )
+    return cells
+
+
+def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
     out = []
-    for cell in cells:
+    for cell in _listed(cells):
         try:
             if isinstance(cell, str):
                 cell = grid.index(cell)

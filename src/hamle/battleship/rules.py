@@ -111,17 +111,36 @@ class Rules:
 
     @classmethod
     def custom(cls, size: int | tuple[int, int], fleet, touching: bool = True) -> Rules:
-        """Any board (``size`` or ``(rows, cols)``) and fleet given as lengths."""
-        rows, cols = (size, size) if isinstance(size, int) else size
-        return cls(rows, cols, fleet, touching)
+        """Any board (``size`` or ``(rows, cols)``) and fleet given as lengths.
+
+        >>> Rules.custom((3, 4), [2]).describe()
+        '3×4, fleet 2, touching allowed'
+        >>> Rules.custom("10", [2])
+        Traceback (most recent call last):
+        hamle.battleship.errors.RulesError: a board size is a whole number or (rows, cols), not '10'
+        """
+        whole = int | np.integer
+        if isinstance(size, whole) and not isinstance(size, bool):
+            size = (size, size)
+        if isinstance(size, tuple | list) and len(size) == 2:
+            rows, cols = (
+                int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in size
+            )
+            return cls(rows, cols, fleet, touching)
+        raise RulesError(f"a board size is a whole number or (rows, cols), not {size!r}")
 
     @classmethod
     def named(cls, name: str) -> Rules:
-        """A preset by name: ``classic`` or ``russian``."""
+        """A preset by name: ``classic`` or ``russian`` (case ignored).
+
+        >>> Rules.named("Russian").touching
+        False
+        """
         presets = {"classic": cls.classic, "russian": cls.russian}
-        if name not in presets:
+        key = name.strip().lower() if isinstance(name, str) else None
+        if key not in presets:
             raise RulesError(f"unknown rules {name!r}; choose one of: {', '.join(presets)}")
-        return presets[name]()
+        return presets[key]()
 
     @property
     def grid(self) -> Grid:

@@ -95,7 +95,13 @@ def parse_lengths(text: str, option: str) -> list[int]:
 
 def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
     """Sunk ships from text: ships separated by ';', or else each range (A1-A3) is a ship
-    and the other cells form one ship per orthogonally connected group."""
+    and the other cells form one ship per orthogonally connected group (spaces around a
+    range's dash are allowed).
+
+    >>> parse_sunk(Grid(10, 10), "A1 - A3, C5")
+    [[0, 10, 20], [42]]
+    """
+    text = re.sub(r"\s*-\s*", "-", text)
     if ";" in text:
         return [_cells(grid, part) for part in text.split(";") if part.strip()]
     ships, singles = [], []
@@ -126,7 +132,7 @@ def _cells(grid: Grid, text: str) -> list[int]:
     for token in re.split(r"[,\s]+", text.strip()):
         if "-" in token:
             ends = token.split("-")
-            if len(ends) != 2:
+            if len(ends) != 2 or not all(ends):
                 raise bs.MarksError(f"{token!r} is not a range like A1-A3")
             a, b = (grid.index(e) for e in ends)
             (ra, ca), (rb, cb) = divmod(a, grid.cols), divmod(b, grid.cols)
@@ -271,7 +277,7 @@ def tournament(
     if as_json:
         print_json(data)
         return
-    console.print(f"Mean shots ± standard error, {data['games']} games, {data['rules']}")
+    console.print(f"Mean shots ± standard error, {counted(data['games'], 'game')}, {data['rules']}")
     console.print(table.text(), markup=False)
     if "uniform" in data["placers"]:
         for shooter in data["shooters"]:
@@ -343,7 +349,7 @@ def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
     from rich.table import Table
 
-    title = f"Shots to sink the whole fleet, {data['games']} games, {data['rules']}"
+    title = f"Shots to sink the whole fleet, {counted(data['games'], 'game')}, {data['rules']}"
     if data["placer"] != "uniform":
         title += f", fleets hidden by {data['placer']}"
     table = Table(title=title)

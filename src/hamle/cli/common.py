@@ -106,8 +106,8 @@ def print_json(value: dict) -> None:
 
 @contextmanager
 def progress_bar(label: str, enabled: bool = True):
-    """A rich progress bar on stderr; yields ``update(done, total)``."""
-    if not enabled:
+    """A rich progress bar on stderr when it is a terminal; yields ``update(done, total)``."""
+    if not enabled or not errors.get().is_terminal:  # (else rich leaves a blank line)
         yield lambda done, total: None
         return
     from rich.progress import (

@@ -134,7 +134,11 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
             problems.append({"field": "", "type": "json_invalid"})
             continue
         where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
-        said.append(f"{where}: {error['msg']}" if where else error["msg"])
+        if not where and error["loc"][:1] == ("body",):
+            message = "the request body is missing" if error["type"] == "missing" else None
+            said.append(message or f"the request body must be a JSON object: {error['msg']}")
+        else:
+            said.append(f"{where}: {error['msg']}" if where else error["msg"])
         limit = {k: v for k, v in error.get("ctx", {}).items() if isinstance(v, int | str)}
         problems.append({"field": where, "type": error["type"], **limit})
     body = {

@@ -7,6 +7,7 @@ export const ERRORS_TR = {
   "cell.one_letter": "{name} bir kare adı değil (tek bir sütun harfi olmalı, E5 gibi).",
   "cell.off_board": "{cell}, {rows}×{cols} tahtanın dışında.",
   "cell.index_off_board": "{index} numaralı kare, {rows}×{cols} tahtanın dışında.",
+  "cell.not_a_cell": "{index} bir kare değil (E5 gibi bir ad ya da bir tam sayı sırası olmalı).",
   "cell.rows": "Bir tahtanın 1 ile {most} arası satırı olur, {value} değil.",
   "cell.columns": "Bir tahtanın 1 ile {most} arası sütunu olur, {value} değil.",
 
@@ -15,6 +16,10 @@ export const ERRORS_TR = {
   "battleship.all_sunk": "Oyun bitti: bütün gemiler battı.",
   "battleship.already_shot": "{cell} karesine zaten ateş edildi.",
   "battleship.cells_as_text": "Bir kare listesi bekleniyordu, yazı geldi: {text}",
+  "battleship.cells_not_a_list": "Bir kare listesi bekleniyordu, {value} geldi.",
+  "battleship.afloat_not_a_list": "Yüzen gemiler bir uzunluk listesi olmalı, {value} değil.",
+  "battleship.bad_answer": "{cell} için bilinmeyen yanıt: {answer}",
+  "battleship.sunk_not_afloat": "Batan gemi {cells} ({length} kare) yüzen gemiler arasında değil.",
   "battleship.computer_won": "Oyun bitti: bilgisayar kazandı.",
   "battleship.count_bits": "Bu tahtadaki sayılar 300 bitten büyük.",
   "battleship.distinct_cells": "Bir geminin kareleri birbirinden farklı olmalı; gelenler: {cells}",
