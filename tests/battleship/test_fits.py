@@ -65,7 +65,11 @@ IMPOSSIBLE = [
     (Rules.custom(10, [2]), {"hit": ["A1", "J10"]}, "need at least 2 ships, but 1 is afloat"),
     (Rules.russian(), {"hit": ["A1", "B2"]}, "no layout of the afloat ships fits"),
     (Rules.russian(), {"hit": ["A1", "B1", "C1", "D1", "E1"]}, "no layout of the afloat ships"),
-    (Rules.custom(5, Rules.russian().lengths, touching=False), {}, "no layout of the afloat"),
+    (
+        Rules.custom(5, Rules.russian().lengths, touching=False),
+        {},
+        "cannot all be placed on this board, even with no marks",
+    ),
 ]
 
 

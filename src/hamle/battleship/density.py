@@ -154,6 +154,12 @@ def check_fits(observation: Observation) -> bool:
             needed=needed,
             afloat=afloat,
         )
+    if not observation.marks.any():
+        raise MarksError(
+            "the afloat ships {afloat} cannot all be placed on this board, even with no marks",
+            code="battleship.fleet_does_not_fit",
+            afloat=",".join(map(str, observation.afloat)),
+        )
     raise MarksError(NO_LAYOUT, code="battleship.no_layout")
 
 

@@ -35,6 +35,7 @@ export const ERRORS_TR = {
   "battleship.memory_estimate":
     "Bu tahtayı tam saymak çok fazla bellek ister (tahmini, izin verilen {limit} GiB'ı aştı); daha küçük bir tahta ya da filo dene.",
   "battleship.no_layout": "Yüzen gemilerin hiçbir dizilişi bu işaretlere uymuyor.",
+  "battleship.fleet_does_not_fit": "Yüzen gemiler ({afloat}) hiç işaret olmasa da bu tahtaya birlikte sığmıyor.",
   "battleship.no_room": "Tahtada {length} karelik yüzen gemiye yer kalmadı.",
   "battleship.not_a_line": "{cells} düz ve kesintisiz bir kare dizisi değil.",
   "battleship.ship_count": "Filoda {ships} gemi var, {given} gemi verildi.",
