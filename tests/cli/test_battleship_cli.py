@@ -1,4 +1,5 @@
 import json
+import math
 
 import pytest
 from typer.testing import CliRunner
@@ -195,7 +196,6 @@ def test_replay_is_reproducible():
         (["replay", "3", "--strategy", "nope"], "unknown strategy"),
         (["density", "--sunk", "A1 -"], "'A1-' is not a range like A1-A3"),
         (["density", "--sunk", "A1-A2-A3"], "'A1-A2-A3' is not a range"),
-        (["count", "--fleet", ",".join(["1"] * 50)], "counting 10×10"),
     ],
 )
 def test_bad_input_gets_one_clear_line(args, message):
@@ -210,6 +210,16 @@ def test_ranges_may_have_spaces_around_the_dash_and_names_any_case():
     spaced = run_json("density", "--rules", "Classic", "--sunk", "A1 - A3")
     assert spaced == run_json("density", "--sunk", "A1-A3")
     assert spaced["afloat"] == [5, 4, 3, 2]
+
+
+def test_count_takes_the_profile_dp_where_enumeration_would_be_long():
+    ones = run_json("count", "--fleet", ",".join(["1"] * 50))
+    assert ones["layouts"] == math.comb(100, 50) and ones["fleets"] == ones[
+        "layouts"
+    ] * math.factorial(50)
+    assert run_json("count", "--size", "12", "--fleet", "1,1,1,1,1,1")["layouts"] == math.comb(
+        144, 6
+    )
 
 
 def test_a_single_game_is_said_in_the_singular():
