@@ -225,6 +225,8 @@ def test_count_takes_the_profile_dp_where_enumeration_would_be_long():
 def test_a_single_game_is_said_in_the_singular():
     result = run("simulate", "--games", "1", "--strategies", "parity")
     assert result.exit_code == 0 and "1 game," in result.stdout
+    alike = run("simulate", "--games", "1", "--shooters", "parity")  # as tournament names it
+    assert alike.exit_code == 0 and alike.stdout == result.stdout
 
 
 @pytest.mark.parametrize(

@@ -190,7 +190,10 @@ def count(
 @handled
 def simulate(
     strategies: str = typer.Option(
-        "random,hunt-target,parity,density", "--strategies", help="Comma-separated shooters."
+        "random,hunt-target,parity,density",
+        "--strategies",
+        "--shooters",
+        help="Comma-separated shooters.",
     ),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per strategy."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
