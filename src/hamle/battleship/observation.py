@@ -81,14 +81,15 @@ class Observation:
         if answer == "hit":
             marks[cell] = HIT
             return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
-        if answer != "sunk" or cell not in _parse(self.grid, sunk_cells):
+        sunk = _parse(self.grid, sunk_cells) if answer == "sunk" else []
+        if cell not in sunk:
             raise MarksError(
                 "unknown answer {answer} for {cell}",
                 code="battleship.bad_answer",
-                answer=repr(answer) if answer != "sunk" else f"sunk {tuple(sunk_cells)!r}",
+                answer=f"sunk {tuple(sunk_cells)!r}" if answer == "sunk" else repr(answer),
                 cell=self.grid.name(cell),
             )
-        ship = _sunk_ship(self.rules, _parse(self.grid, sunk_cells))
+        ship = _sunk_ship(self.rules, sunk)
         if ship.length not in self.afloat:
             raise MarksError(
                 "the sunk ship {cells} ({length} cells) is not one of the ships afloat",

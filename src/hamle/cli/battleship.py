@@ -478,7 +478,7 @@ def density(
         summary = f"w = {report.w}; best: {', '.join(report.best_names) or 'none'} (d = {top})"
         if report.undecided:
             summary += "\nUndecided: no layout was found to fit these marks, nor could they be"
-            summary += " counted, so no layout may fit them."
+            summary += " counted, so it may be that none fits."
     console.print(_heat(observation, values, set(report.best)), highlight=False)
     console.print(summary, highlight=False)
 
