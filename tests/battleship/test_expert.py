@@ -440,7 +440,7 @@ def test_draws_advance_the_stream():
 
 @pytest.mark.parametrize(("touching", "fleets", "other"), [(True, 6000, 8000), (False, 8000, 6000)])
 def test_default_fleets_follow_the_rules(touching, fleets, other):
-    obs = Observation.from_marks(Rules.custom(7, [3, 2], touching), miss=["D4"])
+    obs = Observation.from_marks(Rules.custom(7, [3, 2, 2], touching), miss=["D4"])
     states = {}
     for shooter in (ExpertShooter(), ExpertShooter(fleets=fleets), ExpertShooter(fleets=other)):
         rng = np.random.default_rng(5)
@@ -454,6 +454,16 @@ def test_default_fleets_follow_the_rules(touching, fleets, other):
 def test_bad_budgets_are_refused(what, value):
     with pytest.raises(BattleshipError, match=f"{what} must be a whole number"):
         ExpertShooter(**{what: value})
+
+
+def test_bad_endgame_settings_are_refused():
+    for what, value, least in (("endgame_ships", -1, 0), ("endgame_rollouts", 7, 8)):
+        with pytest.raises(
+            BattleshipError, match=f"{what} must be a whole number of at least {least}"
+        ):
+            ExpertShooter(**{what: value})
+        with pytest.raises(BattleshipError, match=f"{what} must be a whole number"):
+            ExpertShooter(**{what: 2.5})
 
 
 @pytest.mark.parametrize("what", ["z", "tolerance"])
@@ -532,3 +542,78 @@ def test_nothing_left_to_fire_at_is_refused():
     done = Observation.from_marks(Rules.custom(3, [1]), sunk=[["B2"]])
     with pytest.raises(BattleshipError, match="every ship is sunk"):
         ExpertShooter().choose(done, np.random.default_rng(0))
+
+
+@SETTINGS
+@given(mid_game())
+def test_endgame_fleets_are_every_fleet_that_fits(ocean):
+    obs = ocean.observation
+    assume(1 <= len(obs.afloat) <= 2)
+    afloat = afloat_of(obs)
+    boards = np.empty((5000, obs.rules.cells), np.int8)
+    lefts = np.empty((5000, len(afloat)), np.int64)
+    n = _kernels.endgame_fleets(obs.marks, afloat, rollout_tables(obs.rules), boards, lefts)
+    total, counts = ref.exact_map(obs)
+    assert n == total > 0  # the ocean's own fleet fits
+    occupied = (boards[:n] >= 0).sum(axis=0)
+    free = (obs.marks == UNKNOWN) | (obs.marks == HIT)
+    assert occupied[free].tolist() == np.asarray(counts)[free].tolist()
+    unhit = [(boards[:n] == s) & (obs.marks == UNKNOWN) for s in range(len(afloat))]
+    assert lefts[:n].tolist() == np.stack([u.sum(axis=1) for u in unhit], axis=1).tolist()
+    assert len({board.tobytes() for board in boards[:n]}) == n
+    if n > 1:
+        few = np.empty((n - 1, obs.rules.cells), np.int8)
+        assert (
+            _kernels.endgame_fleets(obs.marks, afloat, rollout_tables(obs.rules), few, lefts) == -1
+        )
+
+
+ENDGAME_SUNK = [["A1", "A2", "A3", "A4", "A5"], ["C1", "C2", "C3", "C4"], ["E1", "E2", "E3"]]
+
+
+ENDGAME_MISSES = Rules.classic().grid.parse_cells(
+    "F6 H6 J6 A7 C7 E7 G7 I7 B8 D8 F8 H8 J8 A9 C9 E9 G9 I9 B10 D10"
+)
+
+
+@pytest.mark.parametrize("hit", [[], ["G5"]])
+def test_endgame_fires_the_cell_whose_every_fleet_ends_soonest(hit):
+    obs = Observation.from_marks(Rules.classic(), sunk=ENDGAME_SUNK, miss=ENDGAME_MISSES, hit=hit)
+    t = rollout_tables(obs.rules)
+    afloat = afloat_of(obs)  # 3 and 2: every fleet by hand, each pair of placements once
+    fits = {n: [p for p, _ in ref.consistent_placements(obs, n)] for n in (3, 2)}
+    hits = set(obs.open_hits.tolist())
+    pairs = [(a, b) for a in fits[3] for b in fits[2] if not set(a) & set(b)]
+    pairs = [pair for pair in pairs if hits <= set(pair[0]) | set(pair[1])]
+    boards = np.full((len(pairs), obs.rules.cells), -1, np.int8)
+    lefts = np.empty((len(pairs), 2), np.int64)
+    for i, pair in enumerate(pairs):
+        for ship, cells in enumerate(pair):
+            boards[i, list(cells)] = ship
+            lefts[i, ship] = sum(obs.marks[c] == UNKNOWN for c in cells)
+    expert = ExpertShooter()
+    k = min(8, expert.endgame_rollouts // len(pairs))
+    cells = _kernels.best_cells(obs.marks, afloat, t, k)
+    shots = np.empty((len(pairs), len(cells)))
+    _kernels.roll_fleets(obs.marks, afloat, cells, t, boards, lefts, shots)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    assert expert.choose(obs, rng) == cells[int(np.argmin(shots.mean(axis=0)))]
+    assert rng.bit_generator.state == before  # every fleet rolled out, none drawn
+    assert k >= 3 and (k == 8 or len(pairs) * (k + 1) > expert.endgame_rollouts)
+
+
+def test_endgame_gives_way_to_drawn_fleets_when_too_many_fit():
+    obs = Observation.from_marks(Rules.classic(), sunk=ENDGAME_SUNK)  # 18,084 fleets
+    rng, other = np.random.default_rng(3), np.random.default_rng(3)
+    cell = ExpertShooter().choose(obs, rng)
+    assert cell == ExpertShooter(endgame_ships=0).choose(obs, other)
+    assert (
+        rng.bit_generator.state
+        == other.bit_generator.state
+        != np.random.default_rng(3).bit_generator.state
+    )
+    wide = ExpertShooter(endgame_rollouts=60_000)  # room for 20,000 fleets
+    assert wide.choose(obs, np.random.default_rng(3)) in _kernels.best_cells(
+        obs.marks, afloat_of(obs), rollout_tables(obs.rules), 3
+    )

@@ -298,6 +298,18 @@ def test_russian_expert_games_stored_before_keep_playing_exact(client):
     assert fire(client, game["id"], "B10").json()["game"]["shooter"] == "exact"
 
 
+def test_classic_expert_games_stored_before_decide_again_as_they_were_played(client):
+    game = new_game(client, level="expert")
+    store = client.app.state.store
+    with store.update("battleship", game["id"]) as state:  # as stored before
+        for key in ("shooter", "replies", "shooter_rng"):
+            state.pop(key, None)
+    assert web_bs.game_shooter(store.load("battleship", game["id"])).endgame_ships == 0
+    data = fire(client, game["id"], "A10").json()
+    assert data["game"]["shooter"] == "expert" and "replies" in store.load("battleship", game["id"])
+    assert web_bs.game_shooter(store.load("battleship", game["id"])) == bs.ExpertShooter()
+
+
 def test_a_request_replays_the_kept_replies_without_deciding_again(client, monkeypatch):
     game = new_game(client, level="expert")
     for cell in ("A10", "B10", "C10"):

@@ -853,6 +853,47 @@ def _draw_fleet(afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, lef
 
 
 @njit(cache=True)
+def endgame_fleets(marks, afloat, t, boards, lefts):
+    """Every fleet of the one or two ``afloat`` ships (longest first) that fits ``marks``
+    and explains each open hit, ships of equal length once (so every fleet weighs alike):
+    row i of ``boards`` (ship index per cell, -1 for water) and of ``lefts`` (each ship's
+    cells not hit yet). Their number, or -1 when more than ``boards`` has rows."""
+    n_hits = 0
+    for cell in range(marks.shape[0]):
+        n_hits += marks[cell] == 2
+    occupied = np.zeros(t.masks.shape[1], np.uint64)
+    first, second = afloat[0], afloat[-1]
+    n = 0
+    for p in range(t.ranges[first, 0], t.ranges[first, 1]):
+        occupied[:] = 0
+        k = _covers(p, marks, occupied, t)
+        if k < 0:
+            continue
+        if afloat.shape[0] == 1:
+            stops = (p, p + 1)
+        else:
+            stops = (t.ranges[second, 0] if second != first else p + 1, t.ranges[second, 1])
+            for word in range(occupied.shape[0]):
+                occupied[word] = t.masks[p, word]
+        both = afloat.shape[0] == 2
+        for q in range(stops[0], stops[1]):
+            more = _covers(q, marks, occupied, t) if both else 0
+            if more < 0 or k + more != n_hits:
+                continue
+            if n == boards.shape[0]:
+                return -1
+            boards[n] = -1
+            for ship in range(afloat.shape[0]):
+                r = q if ship else p
+                lefts[n, ship] = 0
+                for j in range(t.lengths[r]):
+                    boards[n, t.cells[r, j]] = ship
+                    lefts[n, ship] += marks[t.cells[r, j]] == 0
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _start(marks, afloat, t):
     """The tracked state of ``marks``: (mult, alive, room, base, open hits, their number,
     d)."""

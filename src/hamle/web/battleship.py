@@ -38,8 +38,13 @@ EXPERT_SHOOTERS: dict[str, bs.Shooter] = {
     "classic": bs.ExpertShooter(),
     "russian": bs.ExpertShooter(fleets=2000, rounds=4, z=1e9, tolerance=0, budget=600_000),
 }
-# The shooter of games stored without its name: the Russian Expert level played exact then.
-EARLIER_SHOOTERS = {("expert", "russian"): "exact"}
+# The shooter of games stored without its name (nor the computer's shots, which are
+# decided again): the Russian Expert level played exact then, the classic one the expert
+# before its endgame (README, "The endgame").
+EARLIER_SHOOTERS: dict[tuple[str, str], bs.Shooter] = {
+    ("expert", "russian"): bs.get_shooter("exact"),
+    ("expert", "classic"): bs.ExpertShooter(endgame_ships=0),
+}
 # Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
 # shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
 # +7.37 ± 0.24 against classic expert, +0.99 ± 0.23 against Russian exact); Easy and Normal
@@ -162,9 +167,9 @@ def game_shooter(state: dict) -> bs.Shooter:
     """The computer's shooter in a stored game: its level's, unless the game was started
     with another (``state["shooter"]``, else ``EARLIER_SHOOTERS``)."""
     shooter = level_shooter(state["level"], state["rules"])
-    key = (state["level"], state["rules"])
-    started = state.get("shooter", EARLIER_SHOOTERS.get(key, shooter.name))
-    return shooter if started == shooter.name else bs.get_shooter(started)
+    if "shooter" not in state:
+        return EARLIER_SHOOTERS.get((state["level"], state["rules"]), shooter)
+    return shooter if state["shooter"] == shooter.name else bs.get_shooter(state["shooter"])
 
 
 def level_placer(level: str, rules: str) -> bs.Placer:

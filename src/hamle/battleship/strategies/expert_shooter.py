@@ -10,9 +10,12 @@ shots. The cell of least mean total wins. Before its first hit it plays its open
 (``openings``), worked out once with far more rollouts, where one is stored for the rules
 (unless ``openings`` is False). With a hit open it fires the ranked density shot (or, with
 ``target_rollouts``, races there too, on fleets drawn over the open hits), but where ships
-may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell. A
-decision's fleets are drawn on one thread and rolled out on ``threads`` (by default every
-core), which leaves its pick as it is.
+may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell.
+Where ships may touch and at most ``endgame_ships`` are afloat, hunting or not, it rolls out
+every fleet that fits the marks instead of drawn ones, from up to ENDGAME_CANDIDATES cells,
+when fleets × cells stay within ``endgame_rollouts`` for three cells at least. A decision's
+fleets are drawn on one thread and rolled out on ``threads`` (by default every core), which
+leaves its pick as it is.
 The fixed rank makes a rollout's length a function of the fleet alone, so the comparison
 between cells carries no tie-break noise.
 """
@@ -40,6 +43,7 @@ RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_THREADS = 64
+ENDGAME_CANDIDATES = 8  # cells an endgame decision rolls out at most (README, "The endgame")
 MAX_FLEETS = 1_000_000  # a decision's rollout fleets (rounds × fleets): 8 MB a candidate, and
 # a round's drawn fleets a byte a cell and 8 a ship each
 TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
@@ -67,6 +71,8 @@ class ExpertShooter:
     target_rollouts: bool = False  # with a hit open too (README, "Why not with a hit open")
     openings: bool = True
     exact_targets: int = 9  # (README, "Exact targets")
+    endgame_ships: int = 2  # (README, "The endgame")
+    endgame_rollouts: int = 24_000
     threads: int | None = None  # None: every core this process may use (CORES)
     kernel = None
 
@@ -77,6 +83,8 @@ class ExpertShooter:
             ("rounds", 1),
             ("budget", 1),
             ("exact_targets", 0),
+            ("endgame_ships", 0),
+            ("endgame_rollouts", ENDGAME_CANDIDATES),
             *([("threads", 1)] if self.threads is not None else []),
         ):
             value = getattr(self, what)
@@ -114,6 +122,10 @@ class ExpertShooter:
         if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
             return DensityShooter().choose(observation, rng)  # d could outgrow int64 here
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
+        if self.candidates > 1 and rules.touching and len(afloat) <= self.endgame_ships:
+            cell = self._endgame(observation.marks, afloat, tables)
+            if cell is not None:
+                return cell
         cells = _kernels.expert_candidates(
             observation.marks, afloat, tables, self.candidates, self.target_rollouts
         )
@@ -157,6 +169,25 @@ class ExpertShooter:
             return int(cells[0])
         means = _kernels.weighted_means(shots[:n], weights[:n], racing)
         return int(cells[racing[np.argmin(means)]])
+
+    def _endgame(self, marks, afloat, tables) -> int | None:
+        """With few ships afloat: every fleet that fits the marks (``endgame_fleets``) rolled
+        out from each of the best ENDGAME_CANDIDATES cells (fewer, down to three, when
+        fleets × cells would pass ``endgame_rollouts``), hunting or with a hit open; the
+        cell of least mean, the better ranked on a tie. None when too many fleets fit."""
+        room = self.endgame_rollouts // 3
+        boards = np.empty((room, marks.shape[0]), np.int8)
+        lefts = np.empty((room, afloat.shape[0]), np.int64)
+        n = _kernels.endgame_fleets(marks, afloat, tables, boards, lefts)
+        if n <= 0:
+            return None  # too many to roll out (or none: the default path says why)
+        k = min(ENDGAME_CANDIDATES, self.endgame_rollouts // n)
+        cells = _kernels.best_cells(marks, afloat, tables, k)
+        if cells.shape[0] < 2:
+            return int(cells[0]) if cells.shape[0] else None
+        shots = np.empty((n, cells.shape[0]))
+        roll_out(marks, afloat, cells, tables, boards[:n], lefts[:n], shots, self.threads or CORES)
+        return int(cells[np.argmin(shots.mean(axis=0))])
 
     def fleets_for(self, rules: Rules) -> int:
         """Rollout fleets a cell per round under ``rules``.
@@ -202,6 +233,13 @@ def rollouts(marks, afloat, cells, tables, pcg, shots, weights, threads=1) -> in
     lefts = np.empty((n, afloat.shape[0]), np.int64)
     if not _kernels.draw_fleets(marks, afloat, tables, pcg, boards, lefts, weights[:n]):
         return -1
+    return roll_out(marks, afloat, cells, tables, boards, lefts, shots, threads)
+
+
+def roll_out(marks, afloat, cells, tables, boards, lefts, shots, threads=1) -> int:
+    """``_kernels.roll_fleets`` of the fleets ``boards`` and ``lefts`` on ``threads``
+    threads, each a share of them; the shots simulated."""
+    n = shots.shape[0]
     if threads == 1:
         return _kernels.roll_fleets(marks, afloat, cells, tables, boards, lefts, shots)
     bounds = [n * part // threads for part in range(threads + 1)]
