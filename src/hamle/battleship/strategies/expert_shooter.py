@@ -13,7 +13,8 @@ shots. The cell of least mean total wins. Before its first hit it plays its open
 may not touch and at most ``exact_targets`` ships are afloat, the exact map's best cell.
 Where ships may touch and at most ``endgame_ships`` are afloat, hunting or not, it rolls out
 every fleet that fits the marks instead of drawn ones, from up to ENDGAME_CANDIDATES cells,
-when fleets × cells stay within ``endgame_rollouts`` for three cells at least. A decision's
+when fleets × cells stay within ``endgame_rollouts`` for three cells at least (unless
+``candidates`` is 1: then no cell races, and it plays its base). A decision's
 fleets are drawn on one thread and rolled out on ``threads`` (by default every core), which
 leaves its pick as it is.
 The fixed rank makes a rollout's length a function of the fleet alone, so the comparison
