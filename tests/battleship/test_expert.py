@@ -464,6 +464,8 @@ def test_bad_endgame_settings_are_refused():
             ExpertShooter(**{what: value})
         with pytest.raises(BattleshipError, match=f"{what} must be a whole number"):
             ExpertShooter(**{what: 2.5})
+    with pytest.raises(BattleshipError, match="endgame_ships must be at most 3, not 4"):
+        ExpertShooter(endgame_ships=4)
 
 
 @pytest.mark.parametrize("what", ["z", "tolerance"])
@@ -548,12 +550,12 @@ def test_nothing_left_to_fire_at_is_refused():
 @given(mid_game())
 def test_endgame_fleets_are_every_fleet_that_fits(ocean):
     obs = ocean.observation
-    assume(1 <= len(obs.afloat) <= 2)
+    assume(1 <= len(obs.afloat) <= 3)
     afloat = afloat_of(obs)
-    boards = np.empty((5000, obs.rules.cells), np.int8)
-    lefts = np.empty((5000, len(afloat)), np.int64)
-    n = _kernels.endgame_fleets(obs.marks, afloat, rollout_tables(obs.rules), boards, lefts)
     total, counts = ref.exact_map(obs)
+    boards = np.empty((total + 1, obs.rules.cells), np.int8)
+    lefts = np.empty((total + 1, len(afloat)), np.int64)
+    n = _kernels.endgame_fleets(obs.marks, afloat, rollout_tables(obs.rules), boards, lefts)
     assert n == total > 0  # the ocean's own fleet fits
     occupied = (boards[:n] >= 0).sum(axis=0)
     free = (obs.marks == UNKNOWN) | (obs.marks == HIT)

@@ -853,43 +853,69 @@ def _draw_fleet(afloat, alive, marks, hits, n_hits, t, pcg, occupied, board, lef
 
 
 @njit(cache=True)
+def _put_fleet(chosen, ships, marks, t, board, left):
+    """Write the first ``ships`` placements of ``chosen`` as a fleet: ``board`` (ship index
+    per cell, -1 for water) and ``left`` (each ship's cells not hit yet)."""
+    board[:] = -1
+    for ship in range(ships):
+        p = chosen[ship]
+        left[ship] = 0
+        for j in range(t.lengths[p]):
+            board[t.cells[p, j]] = ship
+            left[ship] += marks[t.cells[p, j]] == 0
+
+
+@njit(cache=True)
 def endgame_fleets(marks, afloat, t, boards, lefts):
-    """Every fleet of the one or two ``afloat`` ships (longest first) that fits ``marks``
+    """Every fleet of the one to three ``afloat`` ships (longest first) that fits ``marks``
     and explains each open hit, ships of equal length once (so every fleet weighs alike):
     row i of ``boards`` (ship index per cell, -1 for water) and of ``lefts`` (each ship's
     cells not hit yet). Their number, or -1 when more than ``boards`` has rows."""
+    ships = afloat.shape[0]
     n_hits = 0
     for cell in range(marks.shape[0]):
         n_hits += marks[cell] == 2
     occupied = np.zeros(t.masks.shape[1], np.uint64)
-    first, second = afloat[0], afloat[-1]
+    chosen = np.zeros(3, np.int64)
     n = 0
-    for p in range(t.ranges[first, 0], t.ranges[first, 1]):
+    for p in range(t.ranges[afloat[0], 0], t.ranges[afloat[0], 1]):
         occupied[:] = 0
         k = _covers(p, marks, occupied, t)
         if k < 0:
             continue
-        if afloat.shape[0] == 1:
-            stops = (p, p + 1)
-        else:
-            stops = (t.ranges[second, 0] if second != first else p + 1, t.ranges[second, 1])
-            for word in range(occupied.shape[0]):
-                occupied[word] = t.masks[p, word]
-        both = afloat.shape[0] == 2
-        for q in range(stops[0], stops[1]):
-            more = _covers(q, marks, occupied, t) if both else 0
-            if more < 0 or k + more != n_hits:
+        chosen[0] = p
+        if ships == 1:
+            if k == n_hits:
+                if n == boards.shape[0]:
+                    return -1
+                _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
+                n += 1
+            continue
+        start = p + 1 if afloat[1] == afloat[0] else t.ranges[afloat[1], 0]
+        for q in range(start, t.ranges[afloat[1], 1]):
+            occupied[:] = t.masks[p]
+            kq = _covers(q, marks, occupied, t)
+            if kq < 0:
                 continue
-            if n == boards.shape[0]:
-                return -1
-            boards[n] = -1
-            for ship in range(afloat.shape[0]):
-                r = q if ship else p
-                lefts[n, ship] = 0
-                for j in range(t.lengths[r]):
-                    boards[n, t.cells[r, j]] = ship
-                    lefts[n, ship] += marks[t.cells[r, j]] == 0
-            n += 1
+            chosen[1] = q
+            if ships == 2:
+                if k + kq == n_hits:
+                    if n == boards.shape[0]:
+                        return -1
+                    _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
+                    n += 1
+                continue
+            occupied |= t.masks[q]
+            start = q + 1 if afloat[2] == afloat[1] else t.ranges[afloat[2], 0]
+            for r in range(start, t.ranges[afloat[2], 1]):
+                kr = _covers(r, marks, occupied, t)
+                if kr < 0 or k + kq + kr != n_hits:
+                    continue
+                if n == boards.shape[0]:
+                    return -1
+                chosen[2] = r
+                _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
+                n += 1
     return n
 
 

@@ -45,6 +45,7 @@ ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_THREADS = 64
 ENDGAME_CANDIDATES = 8  # cells an endgame decision rolls out at most (README, "The endgame")
+MAX_ENDGAME_SHIPS = 3  # the most afloat ships whose fleets ``endgame_fleets`` writes out
 MAX_FLEETS = 1_000_000  # a decision's rollout fleets (rounds × fleets): 8 MB a candidate, and
 # a round's drawn fleets a byte a cell and 8 a ship each
 TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
@@ -100,6 +101,10 @@ class ExpertShooter:
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
                 raise BattleshipError(f"{what} must be True or False, not {getattr(self, what)!r}")
+        if self.endgame_ships > MAX_ENDGAME_SHIPS:
+            raise BattleshipError(
+                f"endgame_ships must be at most {MAX_ENDGAME_SHIPS}, not {self.endgame_ships}"
+            )
         if self.threads is not None and self.threads > MAX_THREADS:
             raise BattleshipError(f"threads must be at most {MAX_THREADS}, not {self.threads:,}")
         fleets = APART_FLEETS if self.fleets is None else self.fleets
