@@ -565,14 +565,15 @@ def start_stats(request: Request, body: StatsJob) -> Progress:
 
 def warm_up() -> None:
     """Compile the kernels a game needs (a random fleet, one density decision, one expert
-    decision in each mode, an exact map where ships may not touch)."""
+    decision in each mode, its endgame included, an exact map where ships may not touch)."""
     rules = bs.Rules.classic()
     fleet = bs.random_fleet(rules, game_stream(0, FLEET_STREAM))
     ocean = bs.Ocean(fleet)
     shooter = bs.get_shooter("hard")
     ocean.fire(shooter.choose(ocean.observation, game_stream(0, SHOOTER_STREAM)))
     expert = bs.ExpertShooter(fleets=2)
-    for observation in (ocean.observation, bs.Observation.from_marks(rules, hit=["E5"])):
+    endgame = bs.Observation.start(bs.Rules.custom(4, [2, 1]))  # two afloat: every fleet
+    for observation in (ocean.observation, bs.Observation.from_marks(rules, hit=["E5"]), endgame):
         expert.choose(observation, game_stream(0, SHOOTER_STREAM))
     russian = bs.Observation.from_marks(bs.Rules.russian(), sunk=[["A1"]], hit=["E5"])
     level_shooter("expert", "russian").choose(russian, game_stream(0, SHOOTER_STREAM))
