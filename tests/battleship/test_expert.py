@@ -61,7 +61,7 @@ def ranked_order(obs: Observation) -> list[int]:
     """The unknown cells by the ranked density shooter's preference: greatest ``ranked_d``
     first, of least rank among equals; with no hit open where ships may touch and the
     shortest ship afloat has two cells, those with r + c even and d > 0 before the rest."""
-    d, rank = ranked_d(obs), rollout_tables(obs.rules).rank
+    d, rank = ranked_d(obs), np.argsort(rollout_tables(obs.rules).order)
     cols = obs.rules.cols
     checker = obs.rules.touching and min(obs.afloat) == 2 and not len(obs.open_hits)
 

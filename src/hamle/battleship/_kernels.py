@@ -866,12 +866,23 @@ def _put_fleet(chosen, ships, marks, t, board, left):
 
 
 @njit(cache=True)
+def _following(afloat, ship, previous, t):
+    """The placements ship ``ship`` of ``afloat`` may take after ``previous`` of the ship
+    before it (later ones only when the two are equal, so equal ships come once), as a
+    start and stop; (-1, 0) when there is no such ship: one pass with no placement."""
+    if ship >= afloat.shape[0]:
+        return -1, 0
+    if afloat[ship] == afloat[ship - 1]:
+        return previous + 1, t.ranges[afloat[ship], 1]
+    return t.ranges[afloat[ship], 0], t.ranges[afloat[ship], 1]
+
+
+@njit(cache=True)
 def endgame_fleets(marks, afloat, t, boards, lefts):
     """Every fleet of the one to three ``afloat`` ships (longest first) that fits ``marks``
     and explains each open hit, ships of equal length once (so every fleet weighs alike):
     row i of ``boards`` (ship index per cell, -1 for water) and of ``lefts`` (each ship's
     cells not hit yet). Their number, or -1 when more than ``boards`` has rows."""
-    ships = afloat.shape[0]
     n_hits = 0
     for cell in range(marks.shape[0]):
         n_hits += marks[cell] == 2
@@ -884,37 +895,24 @@ def endgame_fleets(marks, afloat, t, boards, lefts):
         if k < 0:
             continue
         chosen[0] = p
-        if ships == 1:
-            if k == n_hits:
-                if n == boards.shape[0]:
-                    return -1
-                _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
-                n += 1
-            continue
-        start = p + 1 if afloat[1] == afloat[0] else t.ranges[afloat[1], 0]
-        for q in range(start, t.ranges[afloat[1], 1]):
+        start, stop = _following(afloat, 1, p, t)
+        for q in range(start, stop):
             occupied[:] = t.masks[p]
-            kq = _covers(q, marks, occupied, t)
+            kq = _covers(q, marks, occupied, t) if q >= 0 else 0
             if kq < 0:
                 continue
             chosen[1] = q
-            if ships == 2:
-                if k + kq == n_hits:
-                    if n == boards.shape[0]:
-                        return -1
-                    _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
-                    n += 1
-                continue
-            occupied |= t.masks[q]
-            start = q + 1 if afloat[2] == afloat[1] else t.ranges[afloat[2], 0]
-            for r in range(start, t.ranges[afloat[2], 1]):
-                kr = _covers(r, marks, occupied, t)
+            if q >= 0:
+                occupied |= t.masks[q]
+            first, last = _following(afloat, 2, q, t)
+            for r in range(first, last):
+                kr = _covers(r, marks, occupied, t) if r >= 0 else 0
                 if kr < 0 or k + kq + kr != n_hits:
                     continue
                 if n == boards.shape[0]:
                     return -1
                 chosen[2] = r
-                _put_fleet(chosen, ships, marks, t, boards[n], lefts[n])
+                _put_fleet(chosen, afloat.shape[0], marks, t, boards[n], lefts[n])
                 n += 1
     return n
 

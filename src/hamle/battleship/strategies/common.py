@@ -27,6 +27,12 @@ def pick(cells, rng: np.random.Generator) -> int:
             return int(cells[word % n])
 
 
+def some_afloat(observation) -> None:
+    """BattleshipError when every ship of ``observation`` is sunk: nothing to fire at."""
+    if not observation.afloat:
+        raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+
+
 def pcg_words(rng: np.random.Generator) -> np.ndarray:
     """The PCG64 state of ``rng`` as the kernels' ``pcg64_next`` takes it: uint64
     [state high, state low, increment high, increment low].

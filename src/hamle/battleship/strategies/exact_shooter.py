@@ -11,11 +11,11 @@ from functools import lru_cache
 import numpy as np
 
 from ..density import NO_LAYOUT, density
-from ..errors import BattleshipError, MarksError
+from ..errors import MarksError
 from ..exact import occupancy, symmetries
 from ..observation import UNKNOWN, Observation
 from ..rules import Rules
-from .common import pick
+from .common import pick, some_afloat
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,7 @@ class ExactShooter:
     kernel = None
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
-        if not observation.afloat:
-            raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+        some_afloat(observation)
         return pick(best_cells(observation), rng)
 
 

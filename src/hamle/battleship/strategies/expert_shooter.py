@@ -35,7 +35,7 @@ from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
 from ..observation import Observation
 from ..rules import Rules, placement_table
-from .common import pcg_words, pick, set_pcg_words
+from .common import pcg_words, pick, set_pcg_words, some_afloat
 from .density_shooter import DensityShooter
 from .exact_shooter import best_cells
 from .openings import opening_shot
@@ -114,8 +114,7 @@ class ExpertShooter:
             )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
-        if not observation.afloat:
-            raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+        some_afloat(observation)
         if self.openings and (cell := opening_shot(observation)) is not None:
             return cell
         if self._exact_target(observation):
@@ -270,8 +269,8 @@ class RolloutTables(NamedTuple):
     keeps from other ships (its own, and their surroundings when ships may not touch) and
     ``forbid[p]`` is their bitboard; ``through[c]`` and ``near[c]`` list the placements
     covering cell c and those whose zone holds it; ``ranges[n]`` gives the start and stop
-    of the placements of length n, ``rank`` the fixed tie-break order of cells, ``order``
-    the cells by rank (``checker_order`` those with r + c even) and ``keys`` a random
+    of the placements of length n, ``order`` the cells by a fixed rank, the tie-break
+    (``checker_order`` those with r + c even) and ``keys`` a random
     64-bit key per cell (to hash sets of cells). ``room_weight[z]`` weighs a
     placement with z unknown cells in its zone: 1 where ships may touch, else
     ROOM_SCALE · e^(−ROOM_BETA · z) rounded (1 if that could outgrow int64). ``checker``:
@@ -289,7 +288,6 @@ class RolloutTables(NamedTuple):
     through: np.ndarray
     near: np.ndarray
     ranges: np.ndarray
-    rank: np.ndarray
     order: np.ndarray
     checker_order: np.ndarray
     keys: np.ndarray
@@ -309,8 +307,7 @@ def rollout_tables(rules: Rules) -> RolloutTables:
     lengths = table.lengths.astype(np.int64)
     zone = table.zone.astype(np.int64)
     rng = np.random.default_rng(RANK_SEED)
-    rank = rng.permutation(rules.cells).astype(np.int64)
-    order = np.argsort(rank)
+    order = np.argsort(rng.permutation(rules.cells)).astype(np.int64)
     keys = rng.integers(0, 2**64, rules.cells, np.uint64, endpoint=False)
     room = np.arange(zone.shape[1] + 1)
     room_weight = np.ones_like(room)
@@ -328,7 +325,6 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         through=_inverse(cells, rules.cells),
         near=_inverse(zone, rules.cells),
         ranges=table.bounds,
-        rank=rank,
         order=order,
         checker_order=order[(order // rules.cols + order % rules.cols) % 2 == 0],
         keys=keys,
