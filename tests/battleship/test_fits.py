@@ -3,6 +3,8 @@ legal, and density refuses marks no layout fits (library, CLI, lab API)."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from battleship import reference as ref
@@ -109,6 +111,19 @@ def test_a_map_out_of_reach_both_ways_says_it_is_undecided():
     assert text.exit_code == 0 and "Undecided: no layout was found" in text.stdout
     plain = CliRunner().invoke(app, ["battleship", "density", "--miss", "A1"])
     assert plain.exit_code == 0 and "Undecided" not in plain.stdout
+
+
+def test_without_the_count_a_map_the_search_leaves_open_is_undecided(monkeypatch):
+    density_module = importlib.import_module("hamle.battleship.density")  # (not the function)
+    exact_module = importlib.import_module("hamle.battleship.exact")
+
+    obs = Observation.from_marks(Rules.russian(), miss=["A1"], hit=["E5"])
+    monkeypatch.setattr(density_module, "fits", lambda observation: None)
+    counted = density(obs)
+    assert not counted.undecided  # the exact count decided it
+    monkeypatch.setattr(exact_module, "occupancy", lambda *args: pytest.fail("counted"))
+    report = density(obs, count=False)
+    assert report.undecided and report.best == counted.best
 
 
 @pytest.mark.parametrize(("rules", "marks", "message"), IMPOSSIBLE[:4])

@@ -1,6 +1,8 @@
 """The density lab API: seed 000's numbers, sunk ships and water, contradictions with
 the engine's text, and hostile input (always 4xx JSON, never 500)."""
 
+import importlib
+
 import pytest
 
 URL = "/api/battleship/density"
@@ -247,6 +249,26 @@ def test_exact_says_when_it_is_busy(client):
         for _ in filter(None, taken):
             lab._exact_slots.release()
     assert client.post(EXACT, json={"rules": "russian", "nope": 1}).status_code == 422
+
+
+def test_density_counts_what_the_search_leaves_open_in_an_exact_slot(client, monkeypatch):
+    density_module = importlib.import_module("hamle.battleship.density")  # (not the function)
+    from hamle.web import lab
+
+    marks = {"rules": "russian", "miss": ["A1"], "hit": ["E5"]}
+    plain = density(client, **marks)
+    monkeypatch.setattr(density_module, "fits", lambda observation: None)
+    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    try:
+        busy = refused(client, marks, 409)
+        assert "busy" in busy
+    finally:
+        for _ in filter(None, taken):
+            lab._exact_slots.release()
+    assert density(client, **marks) == plain
+    assert refused(client, {"rules": "russian", "hit": ["A1", "B2"]}) == (
+        "no layout of the afloat ships fits these marks"
+    )
 
 
 def test_exact_answers_known_maps_and_bad_marks_while_busy(client):

@@ -30,8 +30,8 @@ class DensityMap:
 
     ``counts[k, cell]`` is the number of consistent placements covering the cell with
     k open hits, so d = Σ counts[k] · w^k; ``d`` is int64 when it fits, else Python ints.
-    ``undecided``: whether a layout fits the marks was out of reach both ways (the search
-    and the exact count), so the map may be of marks no layout fits.
+    ``undecided``: whether a layout fits the marks was out of reach (of the search, and of
+    the exact count unless it was left out), so the map may be of marks no layout fits.
     """
 
     observation: Observation
@@ -70,9 +70,16 @@ def weight(afloat) -> int:
     return 1 + 2 * sum(afloat)
 
 
-def density(observation: Observation, check: bool = True) -> DensityMap:
+def density(observation: Observation, check: bool = True, count: bool = True) -> DensityMap:
     """The density map of an observation; with ``check``, marks no afloat ship can
-    explain raise MarksError naming the cell or ship."""
+    explain raise MarksError naming the cell or ship. Whether any layout fits is searched
+    for, and where the search leaves it open counted exactly (seconds on an open board),
+    unless ``count`` is False: then the map is ``undecided``.
+
+    >>> obs = Observation.from_marks(Rules.classic(), miss=["E5"])
+    >>> density(obs).best_names, density(obs, count=False).undecided
+    (['F6'], False)
+    """
     rules = as_observation(observation).rules
     marks = observation.marks
     afloat = Counter(observation.afloat)
@@ -114,7 +121,7 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
                     code="battleship.hit_unexplained",
                     cell=name,
                 )
-    undecided = check and not check_fits(observation)
+    undecided = check and not check_fits(observation, count)
     d = combine(counts, w)
     unknown = marks == UNKNOWN
     d = np.where(unknown, d, 0)
@@ -125,14 +132,16 @@ def density(observation: Observation, check: bool = True) -> DensityMap:
     return DensityMap(observation, w, counts, d, best, undecided)
 
 
-def check_fits(observation: Observation) -> bool:
+def check_fits(observation: Observation, count: bool = True) -> bool:
     """MarksError unless some layout of the afloat ships fits the marks (``fits``, else
-    the exact count where the search leaves it open and the board can be counted); False
-    where both are out of reach (undecided), else True."""
+    with ``count`` the exact count where the search leaves it open and the board can be
+    counted); False where that is out of reach (undecided), else True."""
     from .exact import occupancy  # (exact imports this module)
 
     found = fits(observation)
     if found is None:
+        if not count:
+            return False
         sunk = tuple(ship.length for ship in observation.sunk)
         try:
             total, _ = occupancy(observation.rules, observation.marks, observation.afloat, sunk)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Response
@@ -109,14 +110,18 @@ def lab_rules() -> list[RulesInfo]:
 
 
 # A density map and the search for a layout that fits take a millisecond or two, but marks
-# the search cannot decide are counted exactly: off the event loop, in a worker thread.
+# the search cannot decide are counted exactly, as /exact counts: in one of its slots, off
+# the event loop in a worker thread.
 @router.post("/density", response_model=Density)
 def density(marks: Marks) -> Response:
     """The density map of a marked board (400 with the engine's text if the marks
-    contradict the rules)."""
+    contradict the rules; 409 while the exact counter is busy, should they need it)."""
     rules = RULES[marks.rules]
     observation = bs.Observation.from_marks(rules, marks.miss, marks.hit, marks.sunk, marks.afloat)
-    report = bs.density(observation)
+    report = bs.density(observation, count=False)
+    if report.undecided:
+        with _exact_slot():
+            report = bs.density(observation)
     grid = observation.grid
     unshot = [int(cell) for cell in observation.unshot]
     top = int(report.d[report.best[0]]) if report.best else 0
@@ -167,20 +172,27 @@ def exact(marks: Marks) -> Exact:
             return _exact_answers[key]
     name, miss, hit, sunk, afloat = key
     observation = bs.Observation.from_marks(RULES[name], miss, hit, sunk, afloat)
+    with _exact_slot():
+        answer = _exact(key, observation)
+    with _exact_lock:
+        _exact_answers[key] = answer
+        while len(_exact_answers) > EXACT_KEPT:
+            _exact_answers.popitem(last=False)
+    return answer
+
+
+@contextmanager
+def _exact_slot():
+    """One of the exact counter's slots while the block runs; Refused (409) if none is free."""
     if not _exact_slots.acquire(blocking=False):
         raise Refused(
             "the exact counter is busy with other boards; try again in a moment",
             code="battleship.exact_busy",
         )
     try:
-        answer = _exact(key, observation)
+        yield
     finally:
         _exact_slots.release()
-    with _exact_lock:
-        _exact_answers[key] = answer
-        while len(_exact_answers) > EXACT_KEPT:
-            _exact_answers.popitem(last=False)
-    return answer
 
 
 def _exact(key: tuple, observation: bs.Observation) -> Exact:
