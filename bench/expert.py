@@ -26,6 +26,7 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
 - ``site_moves``: games 1..``--site-games`` at the site's Expert level of each rule set,
   every move request (your shot and the computer's reply) timed through the site's API.
   ``--speed-only`` writes these two alone (``results/expert_speed.json``, minutes).
+  ``--classic-only`` leaves out every Russian part but the speed figures (the slower half).
 - ``base``: the rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games
   1..``--base-games`` of each rule set, whole games in one kernel call, beside the same base
   without its opening (``strategies/openings.py``) and without the classic checkerboard
@@ -42,7 +43,7 @@ median; the Russian 1000-game exact run under 10 core-minutes.
                                      [--russian-games R] [--exact-run-games E]
                                      [--base-games B] [--advantage-games A]
                                      [--thread-games T] [--site-games S] [--jobs J]
-                                     [--quick] [--speed-only]
+                                     [--quick] [--speed-only] [--classic-only]
 """
 
 from __future__ import annotations
@@ -297,6 +298,25 @@ def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, ba
     return table
 
 
+def russian_part(report: dict, games: int, exact_run_games: int, advantage_games: int, jobs: int):
+    """The Russian table, the exact shooter's run in one process and the finer means."""
+    russian = bs.Rules.russian()
+    counts = dict.fromkeys(("density", "expert", "exact"), games)
+    report["russian"] = table(russian, counts, jobs)
+    report["russian_exact_run"] = run(russian, "exact", exact_run_games, 1)
+    advantage = advantage_table(
+        "russian",
+        ["expert", "exact"],
+        advantage_games,
+        jobs,
+        report["base"]["russian"]["without_opening"],
+    )
+    advantage["expert_fewer_than_exact"] = advantage_bench.fewer_shots(
+        advantage["expert"], advantage["exact"]
+    )
+    report["russian_advantage"] = advantage
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -315,6 +335,11 @@ def main() -> int:
         "--speed-only",
         action="store_true",
         help="only thread_times and site_moves (minutes, not hours)",
+    )
+    parser.add_argument(
+        "--classic-only",
+        action="store_true",
+        help="no Russian games (the speed figures still cover both rule sets)",
     )
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
@@ -340,6 +365,7 @@ def main() -> int:
         "benchmark": "expert",
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": args.quick,
+        "classic_only": args.classic_only,
         "machine": machine(),
         "thread_times": {
             "classic": thread_times(classic, thread_games),
@@ -355,23 +381,13 @@ def main() -> int:
     if args.speed_only:
         write_report(report, out)
         return 0
-    report["base"] = {"classic": base_games(classic, base), "russian": base_games(russian, base)}
+    report["base"] = {"classic": base_games(classic, base)}
+    if not args.classic_only:
+        report["base"]["russian"] = base_games(russian, base)
     report["exact_map"] = exact_bench.bench_classic(quick=True)
-    counts = dict.fromkeys(("density", "expert", "exact"), russian_games)
-    report["russian"] = table(russian, counts, args.jobs)
-    report["russian_exact_run"] = run(russian, "exact", exact_run_games, 1)
-    advantage = advantage_table(
-        "russian",
-        ["expert", "exact"],
-        advantage_games,
-        args.jobs,
-        report["base"]["russian"]["without_opening"],
-    )
-    advantage["expert_fewer_than_exact"] = advantage_bench.fewer_shots(
-        advantage["expert"], advantage["exact"]
-    )
-    report["russian_advantage"] = advantage
-    write_report(report, out)  # the part done so far, should a long run be cut short
+    if not args.classic_only:
+        russian_part(report, russian_games, exact_run_games, advantage_games, args.jobs)
+        write_report(report, out)  # the part done so far, should a long run be cut short
     counts = {"density": games, "expert": games, "exact": exact_games}
     report["classic"] = table(classic, counts, args.jobs)
     report["classic_advantage"] = advantage_table(
@@ -381,7 +397,8 @@ def main() -> int:
         args.jobs,
         report["base"]["classic"]["without_opening"],
     )
-    c, r = report["classic"], report["russian"]
+    c = report["classic"]
+    tables = [c] if args.classic_only else [c, report["russian"]]
     exact_map = report["exact_map"]
     report["aims"] |= {
         "classic_expert_at_most_43_5": c["shooters"]["expert"]["mean"] <= AIM_CLASSIC_MEAN,
@@ -392,18 +409,22 @@ def main() -> int:
             c["expert_vs_density"]["z"] and c["expert_vs_density"]["z"] < -3
         ),
         "expert_median_decision_under_100_ms": all(
-            t["shooters"]["expert"]["decision_ms"]["median"] < AIM_MEDIAN_MS for t in (c, r)
-        ),
-        "russian_expert_ahead_of_exact": r["expert_vs_exact"]["mean_difference"] < 0,
-        "russian_expert_ahead_of_exact_by_advantage": (
-            report["russian_advantage"]["expert_fewer_than_exact"]["mean"] > 0
+            t["shooters"]["expert"]["decision_ms"]["median"] < AIM_MEDIAN_MS for t in tables
         ),
         **exact_map["aims"],
-        "russian_exact_run_under_10_core_minutes": (
-            report["russian_exact_run"]["games"] >= 1000
-            and report["russian_exact_run"]["core_minutes"] < AIM_EXACT_CORE_MINUTES
-        ),
     }
+    if not args.classic_only:
+        r = report["russian"]
+        report["aims"] |= {
+            "russian_expert_ahead_of_exact": r["expert_vs_exact"]["mean_difference"] < 0,
+            "russian_expert_ahead_of_exact_by_advantage": (
+                report["russian_advantage"]["expert_fewer_than_exact"]["mean"] > 0
+            ),
+            "russian_exact_run_under_10_core_minutes": (
+                report["russian_exact_run"]["games"] >= 1000
+                and report["russian_exact_run"]["core_minutes"] < AIM_EXACT_CORE_MINUTES
+            ),
+        }
     report["checks_passed"] = exact_map["checks_passed"]
     write_report(report, out)
     return 0 if report["checks_passed"] else 1
