@@ -73,8 +73,8 @@ def weight(afloat) -> int:
 def density(observation: Observation, check: bool = True, count: bool = True) -> DensityMap:
     """The density map of an observation; with ``check``, marks no afloat ship can
     explain raise MarksError naming the cell or ship. Whether any layout fits is searched
-    for, and where the search leaves it open counted exactly (seconds on an open board),
-    unless ``count`` is False: then the map is ``undecided``.
+    for and, where the search leaves it open, counted exactly (seconds on an open board);
+    with ``count`` False such a map is ``undecided`` instead.
 
     >>> obs = Observation.from_marks(Rules.classic(), miss=["E5"])
     >>> density(obs).best_names, density(obs, count=False).undecided
