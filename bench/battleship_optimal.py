@@ -15,7 +15,7 @@ and all, and whether that was the last). States are remembered, and a cell is dr
 soon as the shots every layout still needs (its ship cells not hit yet) show it cannot beat
 the best so far. Totals are whole numbers: the mean is exact.
 
-Beside it, exact policy improvement (``rollout_totals``): the greedy shooter (the cell most
+Beside it, exact policy improvement (``Rounds``): the greedy shooter (the cell most
 layouts hold), then STEPS rounds each firing the cell after which the round before needs
 fewest shots, every fitting layout rolled out; the first round is what the expert does with
 sampled fleets. On the LARGER_BOARDS, out of the search's reach, the last round stands in
@@ -201,41 +201,62 @@ def optimal_total(rules: bs.Rules, state_limit: int = STATE_LIMIT) -> tuple[int,
     return value(tree.everything, 0), len(tree.fleets), len(memo)
 
 
-def rollout_totals(rules: bs.Rules, steps: int) -> list[int]:
-    """The total shots over every layout of the greedy shooter (the cell most layouts
-    hold, the lowest index on a tie) and of each of ``steps`` rounds of policy improvement
-    on it: round k fires the cell after which round k − 1 needs the fewest shots, every
-    layout that fits rolled out (the lowest index on a tie), so round 1 is the exact
-    one-step rollout of the greedy shooter.
+class Rounds:
+    """Exact policy improvement on the greedy shooter (the cell most layouts hold, the
+    lowest index on a tie): round k fires the cell after which round k − 1 needs the fewest
+    shots, every layout that fits rolled out (the lowest index on a tie), so round 1 is the
+    exact one-step rollout of the greedy shooter. Values are totals over a state's layouts.
 
-    >>> rollout_totals(bs.Rules.custom((3, 3), [2]), 1)
+    >>> Rounds(bs.Rules.custom((3, 3), [2])).totals(1)
     [54, 54]
     """
-    tree = Tree(rules)
-    memo: list[dict[tuple[int, int], int]] = [{} for _ in range(steps + 1)]
 
-    def after(k: int, subset: int, hit: int, c: int) -> int:
-        total = subset.bit_count()
-        for group, hit_after, over in tree.answers(subset, hit, c):
-            if not over:
-                total += value(k, group, hit_after)
-        return total
+    def __init__(self, rules: bs.Rules) -> None:
+        self.tree = Tree(rules)
+        self.memo: dict[tuple[int, int, int], int] = {}
 
-    def value(k: int, subset: int, hit: int) -> int:
-        known = memo[k].get((subset, hit))
-        if known is not None:
-            return known
-        cells = tree.cells(subset, hit)
+    def choice(self, k: int, subset: int, hit: int) -> int:
+        cells = self.tree.cells(subset, hit)
         if k == 0:
-            total = after(0, subset, hit, cells[0])  # most held, lowest index
-        else:
-            total = after(
-                k, subset, hit, min(cells, key=lambda c: (after(k - 1, subset, hit, c), c))
-            )
-        memo[k][(subset, hit)] = total
+            return cells[0]  # most held, lowest index
+        return min(cells, key=lambda c: (self.after(k - 1, subset, hit, c), c))
+
+    def after(self, k: int, subset: int, hit: int, c: int) -> int:
+        """The shots round k needs in all once ``c`` is fired, that one included."""
+        total = subset.bit_count()
+        for group, hit_after, over in self.tree.answers(subset, hit, c):
+            if not over:
+                total += self.value(k, group, hit_after)
         return total
 
-    return [value(k, tree.everything, 0) for k in range(steps + 1)]
+    def value(self, k: int, subset: int, hit: int) -> int:
+        key = (k, subset, hit)
+        if key not in self.memo:
+            self.memo[key] = self.after(k, subset, hit, self.choice(k, subset, hit))
+        return self.memo[key]
+
+    def totals(self, steps: int) -> list[int]:
+        """The total shots over every layout of rounds 0..``steps``."""
+        return [self.value(k, self.tree.everything, 0) for k in range(steps + 1)]
+
+    def gains(self, k: int) -> dict[str, int]:
+        """Where round k + 1 gains on round k: summed over the states round k + 1 reaches
+        where the two differ, what its cell saves round k there, apart for states with a
+        hit open (target) and without (hunt). By the performance difference lemma the two
+        add up to the difference of their totals."""
+        gains = {"hunt": 0, "target": 0}
+        states = [(self.tree.everything, 0)]
+        while states:
+            subset, hit = states.pop()
+            old, new = self.choice(k, subset, hit), self.choice(k + 1, subset, hit)
+            if old != new:
+                ships = self.tree.fleets[(subset & -subset).bit_length() - 1]
+                phase = "target" if any(m & hit and m & ~hit for m in ships) else "hunt"
+                gains[phase] += self.after(k, subset, hit, old) - self.after(k, subset, hit, new)
+            for group, hit_after, over in self.tree.answers(subset, hit, new):
+                if not over:
+                    states.append((group, hit_after))
+        return gains
 
 
 def shooter_total(rules: bs.Rules, shooter, seed: int) -> int:
@@ -261,10 +282,10 @@ def shooter_total(rules: bs.Rules, shooter, seed: int) -> int:
 
 
 def measure(board: str, solve: bool) -> dict:
-    """One board's row: the optimum (when ``solve``), the greedy shooter and its STEPS rounds
-    of improvement (``rollout_totals``), and each of SHOOTERS played with each of SEEDS (the
-    expert only where the optimum is known), as means and as percent above the best known
-    play (the optimum, else the last round)."""
+    """One board's row: the optimum (when ``solve``); the greedy shooter, its STEPS rounds of
+    improvement (``Rounds``) and where each gains on the one before; each of SHOOTERS
+    played with each of SEEDS (the expert only where the optimum is known). Means, and
+    percent above the best known play (the optimum, else the last round)."""
     rules = parse_board(board)
     n = len(layouts(rules))
     row: dict = {"board": board, "layouts": n}
@@ -278,7 +299,8 @@ def measure(board: str, solve: bool) -> dict:
             solve = False
         row["optimal"]["seconds"] = perf_counter() - started
     started = perf_counter()
-    totals = rollout_totals(rules, STEPS)
+    rounds = Rounds(rules)
+    totals = rounds.totals(STEPS)
     best = best if solve else totals[-1]
     row["best_known"] = {"mean": best / n, "optimal": solve}
 
@@ -291,6 +313,9 @@ def measure(board: str, solve: bool) -> dict:
         }
 
     row["rollouts"] = [figures([t]) for t in totals]
+    row["round_gains"] = [
+        {phase: g / n for phase, g in rounds.gains(k).items()} for k in range(STEPS)
+    ]
     row["rollouts_seconds"] = perf_counter() - started
     row["shooters"] = {}
     for name, shooter in SHOOTERS.items():

@@ -125,7 +125,7 @@ def greedy_total(rules: bs.Rules) -> int:
 @pytest.mark.parametrize("board", ["3x3:2", "2x4:1,2", "3x4:2,2", "3x3:1,2/apart"])
 def test_the_greedy_round_plays_as_a_plain_greedy_shooter(bench, board):
     rules = bench.parse_board(board)
-    greedy = bench.rollout_totals(rules, 0)[0]
+    greedy = bench.Rounds(rules).totals(0)[0]
     assert greedy * len(fleets(rules)) == greedy_total(rules) * len(bench.layouts(rules))
 
 
@@ -133,10 +133,15 @@ def test_the_greedy_round_plays_as_a_plain_greedy_shooter(bench, board):
 def test_each_round_of_improvement_is_no_worse_and_none_beats_the_optimum(bench, board):
     rules = bench.parse_board(board)
     optimum = bench.optimal_total(rules)[0]
-    rounds = bench.rollout_totals(rules, 3)
-    assert rounds == sorted(rounds, reverse=True)
-    assert rounds[-1] >= optimum
-    assert rounds[0] > optimum  # greedy play is not optimal on these boards
+    rounds = bench.Rounds(rules)
+    totals = rounds.totals(3)
+    assert totals == sorted(totals, reverse=True)
+    assert totals[-1] >= optimum
+    assert totals[0] > optimum  # greedy play is not optimal on these boards
+    for k in range(3):  # the performance difference lemma, exactly
+        gains = rounds.gains(k)
+        assert gains["hunt"] + gains["target"] == totals[k] - totals[k + 1]
+        assert min(gains.values()) >= 0
 
 
 def test_layouts_tell_equal_ships_apart_once(bench):
