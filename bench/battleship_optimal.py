@@ -301,7 +301,8 @@ def measure(board: str, solve: bool) -> dict:
     started = perf_counter()
     rounds = Rounds(rules)
     totals = rounds.totals(STEPS)
-    best = best if solve else totals[-1]
+    if not solve:
+        best = totals[-1]
     row["best_known"] = {"mean": best / n, "optimal": solve}
 
     def figures(total_by_seed: list[int]) -> dict:
