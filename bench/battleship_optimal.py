@@ -111,8 +111,7 @@ def layouts(rules: bs.Rules) -> list[tuple[int, ...]]:
         first = previous + 1 if i and lengths[i - 1] == length else 0
         for k in range(first, len(masks[length])):
             if masks[length][k] & taken == 0:
-                kept = keep_off[length][k] if not rules.touching else masks[length][k]
-                place(i + 1, taken | kept, (*ships, masks[length][k]), k)
+                place(i + 1, taken | keep_off[length][k], (*ships, masks[length][k]), k)
 
     place(0, 0, (), -1)
     return found
