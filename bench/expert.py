@@ -18,8 +18,9 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
   ``exact`` under Russian rules) save on the rollouts' base along their own games
   1..``--advantage-games`` (``bench/advantage.py``, 4000 fleets a decision); the base's
   whole-game mean (``base``, without its opening) minus that saving, a mean far finer than
-  whole games give; and under Russian rules the savings' difference paired by game: how
-  many shots fewer ``expert`` needs than ``exact``.
+  whole games give; how many shots fewer than ``density`` that is (the saving plus what the
+  base saves on ``density`` in ``base``); and under Russian rules the savings' difference
+  paired by game: how many shots fewer ``expert`` needs than ``exact``.
 - ``thread_times``: the expert's decisions on games 1..``--thread-games`` of each rule set
   in one process alone, as on the site, on one thread and on every core (its default; the
   picks are the same), interleaved game by game: median, p99, maximum and the speed-up.
@@ -30,10 +31,11 @@ shot by shot, each decision timed with ``time.perf_counter``, in ``--jobs`` proc
 - ``base``: the rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games
   1..``--base-games`` of each rule set, whole games in one kernel call, beside the same base
   without its opening (``strategies/openings.py``) and without the classic checkerboard
-  either, paired.
+  either, and ``density`` on the same games, paired.
 
 Aims (``aims``): ``expert`` at most 43.5 shots under classic rules (by whole games, and by
-the finer mean), ``expert − density`` below zero by more than 3 standard errors, median
+the finer mean), ``expert − density`` below zero by more than 3 standard errors (by whole
+games, and by the finer measure), median
 decision under 100 ms, the site's Expert moves within 300 ms at the 99th percentile; under
 Russian rules ``expert`` ahead of ``exact`` (by whole games, and
 by the finer measure); the empty classic map under 2 s and later exact shots under 50 ms
@@ -238,20 +240,27 @@ def paired(ours: dict, other: dict) -> dict:
 def base_games(rules: bs.Rules, games: int) -> dict:
     """The rollouts' base (``ExpertShooter(candidates=1, exact_targets=0)``) on games 1..games,
     whole games in one kernel call, beside the same base without its opening and without the
-    checkerboard either (paired)."""
+    checkerboard either, and ``density`` (paired)."""
     fleets = [random_fleet(rules, game_stream(game, FLEET_STREAM)) for game in range(1, games + 1)]
     boards = np.array([fleet.board() for fleet in fleets])
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
     tables = rollout_tables(rules)
     opening, none = opening_cells(rules), np.empty(0, np.int64)
+    runs = {
+        name: lambda checker=checker, cells=cells: _kernels.ranked_games(
+            boards, afloat, tables._replace(checker=checker), cells
+        )
+        for name, checker, cells in (
+            ("base", tables.checker, opening),
+            ("without_opening", tables.checker, none),
+            ("without_checkerboard", False, none),
+        )
+    }
+    runs["density"] = lambda: bs.play_games(rules, "density", range(1, games + 1)).shots
     rows = {}
-    for name, checker, cells in (
-        ("base", tables.checker, opening),
-        ("without_opening", tables.checker, none),
-        ("without_checkerboard", False, none),
-    ):
+    for name, play in runs.items():
         start = process_time()
-        shots = _kernels.ranked_games(boards, afloat, tables._replace(checker=checker), cells)
+        shots = play()
         rows[name] = {
             "strategy": name,
             "games": games,
@@ -265,6 +274,7 @@ def base_games(rules: bs.Rules, games: int) -> dict:
         "opening": [rules.grid.name(int(cell)) for cell in opening],
         "opening_difference": paired(rows["base"], rows["without_opening"]),
         "checkerboard_difference": paired(rows["without_opening"], rows["without_checkerboard"]),
+        "density_difference": paired(rows["density"], rows["without_opening"]),
     }
 
 
@@ -282,7 +292,11 @@ def table(rules: bs.Rules, counts: dict[str, int], jobs: int) -> dict:
 def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, base: dict) -> dict:
     """What the picks of each shooter of ``names`` save on the rollouts' base along its own
     games 1..games (``bench/advantage.py``), and the mean shots that puts it at: the base's
-    whole-game mean (``base``, without its opening) minus the saving."""
+    whole-game mean (``base_games``, without its opening) minus the saving; and how many
+    shots fewer than ``density`` that is: the saving plus what the base saves on
+    ``density`` along the same games as its mean, paired."""
+    without_opening = base["without_opening"]
+    on_density = base["density_difference"]
     numbers = list(range(1, games + 1))
     table = {"games": [1, games], "fleets": ADVANTAGE_FLEETS}
     for name in names:
@@ -291,8 +305,15 @@ def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, ba
         )
         saved = row["saved_on_base"]["all"]
         row["mean_shots"] = {
-            "mean": round(base["mean"] - saved["mean"], 3),
-            "se": round(math.hypot(base["standard_error"], saved["se"]), 3),
+            "mean": round(without_opening["mean"] - saved["mean"], 3),
+            "se": round(math.hypot(without_opening["standard_error"], saved["se"]), 3),
+        }
+        fewer = saved["mean"] + on_density["mean_difference"]
+        se = math.hypot(saved["se"], on_density["standard_error"])
+        row["fewer_than_density"] = {
+            "mean": round(fewer, 3),
+            "se": round(se, 3),
+            "z": round(fewer / se, 2) if se else None,
         }
         table[name] = row
     return table
@@ -309,7 +330,7 @@ def russian_part(report: dict, games: int, exact_run_games: int, advantage_games
         ["expert", "exact"],
         advantage_games,
         jobs,
-        report["base"]["russian"]["without_opening"],
+        report["base"]["russian"],
     )
     advantage["expert_fewer_than_exact"] = advantage_bench.fewer_shots(
         advantage["expert"], advantage["exact"]
@@ -395,7 +416,7 @@ def main() -> int:
         ["expert"],
         advantage_games,
         args.jobs,
-        report["base"]["classic"]["without_opening"],
+        report["base"]["classic"],
     )
     c = report["classic"]
     tables = [c] if args.classic_only else [c, report["russian"]]
@@ -407,6 +428,9 @@ def main() -> int:
         ),
         "classic_expert_below_density_by_3_se": bool(
             c["expert_vs_density"]["z"] and c["expert_vs_density"]["z"] < -3
+        ),
+        "classic_expert_below_density_by_3_se_by_advantage": bool(
+            (z := report["classic_advantage"]["expert"]["fewer_than_density"]["z"]) and z > 3
         ),
         "expert_median_decision_under_100_ms": all(
             t["shooters"]["expert"]["decision_ms"]["median"] < AIM_MEDIAN_MS for t in tables

@@ -63,3 +63,26 @@ def test_site_moves_time_every_move_of_an_expert_game_through_the_api(bench, mon
     assert moves["games"] == [1, 1] and moves["shooter"] == "expert"
     assert 17 <= moves["moves"] <= 100
     assert 0 < moves["median"] <= moves["p99"] <= moves["max"]
+
+
+def test_base_games_play_density_on_the_same_games_paired_with_the_base(bench):
+    base = bench.base_games(bs.Rules.classic(), 12)
+    density = [
+        bs.play_game(bs.Rules.classic(), "density", game).shots_fired for game in range(1, 13)
+    ]
+    assert base["density"]["shots"] == density
+    diffs = [d - b for d, b in zip(density, base["without_opening"]["shots"], strict=True)]
+    assert base["density_difference"]["mean_difference"] == round(sum(diffs) / 12, 3)
+    assert base["density_difference"]["games"] == 12
+
+
+def test_finer_mean_and_shots_fewer_than_density_add_up_the_savings(bench, monkeypatch):
+    measured = {"saved_on_base": {"all": {"mean": 0.3, "se": 0.04}}}
+    monkeypatch.setattr(bench.advantage_bench, "measure", lambda *args: dict(measured))
+    base = {
+        "without_opening": {"mean": 44.0, "standard_error": 0.03},
+        "density_difference": {"mean_difference": 0.5, "standard_error": 0.03},
+    }
+    row = bench.advantage_table("classic", ["expert"], 2, 1, base)["expert"]
+    assert row["mean_shots"] == {"mean": 43.7, "se": 0.05}
+    assert row["fewer_than_density"] == {"mean": 0.8, "se": 0.05, "z": 16.0}
