@@ -39,6 +39,33 @@ def test_usage_errors_are_one_error_line_and_status_2(args, message):
     assert result.stderr.count("\n") == 1 and "╭" not in result.output and result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["battleship", "sample", "--hit", "A1", "--hit", "B2"], "--hit"),
+        (["battleship", "density", "--miss=A1", "--miss", "C3", "--miss", "E5"], "--miss"),
+        (
+            ["battleship", "simulate", "--strategies", "density", "--shooters", "random"],
+            "--strategies/--shooters",
+        ),
+        (["battleship", "play", "--level", "hard", "--level", "easy"], "--level"),
+        (["tour", "hint", "--start", "E5", "--moves", "E8", "--moves", "G10"], "--moves"),
+        (["mastermind", "solve", "--strategy", "minimax", "--strategy", "random"], "--strategy"),
+        (["serve", "--port", "8001", "--port", "8002"], "--port"),
+    ],
+)
+def test_an_option_given_twice_is_refused_not_read_as_its_last_value(args, names):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    times = sum(arg.split("=")[0] in names.split("/") for arg in args)
+    assert f"error: {names} is given {times} times; give it once" in result.stderr
+
+
+def test_a_flag_given_twice_is_the_flag():
+    result = runner.invoke(app, ["battleship", "density", "--json", "--json", "--hit", "E5"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["afloat"] == [5, 4, 3, 3, 2]
+
+
 HUGE = "9" * 5000  # beyond the digits Python turns into an int by default
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 from typer.core import TyperGroup
 
+from .common import Command
 from .serve import serve
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def root(
     """Computer players and hint engines for Battleship, Mastermind and the Yüz Yüze tour."""
 
 
-app.command()(serve)
+app.command(cls=Command)(serve)
 for name, line in GAMES.items():
     app.add_typer(typer.Typer(cls=Game), name=name, help=line)
 

@@ -16,6 +16,7 @@ from hamle.grid import CellError, Grid
 
 from .common import (
     CLUSTER,
+    App,
     clean_errors,
     console,
     counted,
@@ -29,7 +30,7 @@ from .common import (
 if TYPE_CHECKING:
     import hamle.battleship as bs
 
-app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+app = App(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
 
 
 def _errors() -> tuple[type[Exception], ...]:

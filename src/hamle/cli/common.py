@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperOption
 
 if TYPE_CHECKING:
     import click
@@ -81,11 +81,32 @@ def one_way(jobs: int, cluster: str | None) -> None:
         Cluster(cluster)  # checks the address is given at all
 
 
+class Command(TyperCommand):
+    """A command that refuses an option given twice, which click would read as its last
+    value alone: ``--hit A1 --hit B2`` would mark B2 and silently drop A1."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        given = [p for p in order if isinstance(p, TyperOption) and not p.is_flag]
+        for param in given:
+            if (times := given.count(param)) > 1:
+                names = "/".join(param.opts)
+                ctx.fail(f"{names} is given {times} times; give it once, with all its values")
+        return super().parse_args(ctx, args)
+
+
+class App(typer.Typer):
+    """A sub-app whose commands are ``Command``s unless they name another class."""
+
+    def command(self, *args, cls: type[TyperCommand] = Command, **kwargs) -> Callable:
+        return super().command(*args, cls=cls, **kwargs)
+
+
 def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
     """A command class that writes ``names()`` where an option's help says ``{names}``, at
     the moment the help is shown: the names come from an engine's registry."""
 
-    class Listing(TyperCommand):
+    class Listing(Command):
         def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
             for param in self.params:
                 if param.help and "{names}" in param.help:

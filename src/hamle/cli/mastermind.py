@@ -14,6 +14,7 @@ import typer
 
 from .common import (
     CLUSTER,
+    App,
     clean_errors,
     console,
     errors,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     import hamle.mastermind as mm
 
-app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+app = App(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
 
 
 def _errors() -> tuple[type[Exception], ...]:

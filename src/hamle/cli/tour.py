@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import clean_errors, console, print_json
+from .common import App, clean_errors, console, print_json
 
 if TYPE_CHECKING:
     import hamle.tour as tour
 
-app = typer.Typer(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
+app = App(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
 
 
 def _errors() -> tuple[type[Exception], ...]:
