@@ -14,9 +14,15 @@ the base's. It is reported apart for decisions with a hit open (targets) and wit
 games and gives the difference of the two savings paired by game: how many shots fewer the
 first needs than the second.
 
+``--along NAME`` plays another shooter's games instead (``base``: the rollouts' base
+itself) and asks the shooter for its pick at each of that shooter's decisions (its draws
+seeded by game and decision). The sum is then what the shooter's picks would save there one
+at a time, which is not its gain: by the lemma only its own games give that, and along the
+base's games the sum is larger (README, "Along whose games").
+
     .venv/bin/python bench/advantage.py --rules russian --shooter exact --first 41 --last 240
                                         [--fleets N] [--set NAME=VALUE ...] [--against NAME]
-                                        [--jobs J] [--out FILE]
+                                        [--along NAME] [--jobs J] [--out FILE]
 
 ``--set`` changes a field of the shooter (a JSON value), e.g. ``--set exact_targets=0``.
 """
@@ -45,6 +51,8 @@ from machine import machine, write_report
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 DECISION_SEED = 99
+PICK_SEED = 98  # the shooter's draws at another shooter's decisions (--along)
+BASE = bs.ExpertShooter(candidates=1, openings=False, exact_targets=0)  # _kernels.best_cells
 
 
 class Recorder:
@@ -63,15 +71,18 @@ class Recorder:
         return cell
 
 
-def advantage(rules_name: str, shooter, game: int, fleets: int) -> dict:
-    """One game: its shots and what the shooter's picks save on the base's cells."""
+def advantage(rules_name: str, shooter, game: int, fleets: int, along=None) -> dict:
+    """One game of the shooter (of ``along`` when given): its shots and what the shooter's
+    picks save on the base's cells at each of its decisions."""
     rules = RULES[rules_name]
     tables = rollout_tables(rules)
-    recorder = Recorder(shooter)
+    recorder = Recorder(shooter if along is None else along)
     played = bs.play_game(rules, recorder, game)
     saved = {"hunt": 0.0, "targets": 0.0}
     differing = {"hunt": 0, "targets": 0}
     for i, (observation, cell) in enumerate(recorder.decisions):
+        if along is not None:
+            cell = shooter.choose(observation, np.random.default_rng([game, i, PICK_SEED]))
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         base = int(_kernels.best_cells(observation.marks, afloat, tables, 1)[0])
         if base == cell:
@@ -114,13 +125,15 @@ def summary(values: list[float]) -> dict:
     }
 
 
-def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) -> dict:
+def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int, along=None) -> dict:
     """``advantage`` over ``games`` in ``jobs`` processes (in this one for one job): what the
-    shooter's picks save on the base a game (hunt, targets, all), its shots, and every game's
-    figures."""
+    shooter's picks save on the base a game (hunt, targets, all), its shots (those of
+    ``along`` when given), and every game's figures."""
     start = perf_counter()
     n = len(games)
-    columns = ([rules_name] * n, [for_processes(shooter, jobs)] * n, games, [fleets] * n)
+    shooter = for_processes(shooter, jobs)
+    along = None if along is None else for_processes(along, jobs)
+    columns = ([rules_name] * n, [shooter] * n, games, [fleets] * n, [along] * n)
     if jobs == 1:
         rows = list(map(advantage, *columns))
     else:
@@ -130,6 +143,7 @@ def measure(rules_name: str, shooter, games: list[int], fleets: int, jobs: int) 
     targets = [row["saved"]["targets"] for row in rows]
     return {
         "shooter": repr(shooter),
+        "along": None if along is None else repr(along),
         "seconds": round(perf_counter() - start, 1),
         "shots": summary([row["shots"] for row in rows]),
         "saved_on_base": {
@@ -193,6 +207,7 @@ def main() -> int:
     parser.add_argument("--shooter", default="expert", help="a registered shooter's name")
     parser.add_argument("--set", action="append", default=[], help="a field, NAME=VALUE")
     parser.add_argument("--against", help="a second registered shooter on the same games")
+    parser.add_argument("--along", help="another shooter's games (a name, or base)")
     parser.add_argument("--first", type=int, default=1, help="first game")
     parser.add_argument("--last", type=int, default=100, help="last game")
     parser.add_argument("--fleets", type=int, default=2000, help="rollout fleets a decision")
@@ -209,6 +224,9 @@ def main() -> int:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
     shooter = shooter_of(args.shooter, args.set)
     against = shooter_of(args.against, []) if args.against else None
+    along = None
+    if args.along is not None:
+        along = BASE if args.along == "base" else shooter_of(args.along, [])
     games = list(range(args.first, args.last + 1))
     report = {
         "benchmark": "advantage",
@@ -217,10 +235,10 @@ def main() -> int:
         "rules": args.rules,
         "games": [args.first, args.last],
         "fleets": args.fleets,
-        **measure(args.rules, shooter, games, args.fleets, args.jobs),
+        **measure(args.rules, shooter, games, args.fleets, args.jobs, along),
     }
     if against is not None:
-        report["against"] = measure(args.rules, against, games, args.fleets, args.jobs)
+        report["against"] = measure(args.rules, against, games, args.fleets, args.jobs, along)
         report["fewer_shots_than_against"] = fewer_shots(report, report["against"])
     write_report(report, args.out)
     return 0

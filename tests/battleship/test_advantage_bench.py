@@ -69,3 +69,20 @@ def test_a_measure_sums_every_game(bench):
     totals = [sum(row["saved"].values()) for row in rows]
     assert result["saved_on_base"]["all"]["mean"] == pytest.approx(sum(totals) / 2, abs=1e-4)
     assert result["shots"]["mean"] == sum(row["shots"] for row in rows) / 2
+
+
+def test_along_its_own_games_a_fixed_shooter_measures_as_without_along(bench):
+    with_opening = bs.ExpertShooter(candidates=1, exact_targets=0)
+    own = bench.advantage("russian", with_opening, 3, 20)
+    assert bench.advantage("russian", with_opening, 3, 20, along=with_opening) == own
+
+
+def test_along_the_base_its_games_are_played_and_the_shooter_asked_at_each(bench):
+    shooter = bs.get_shooter("random")
+    row = bench.advantage("classic", shooter, 5, 40, along=bench.BASE)
+    assert row["shots"] == bs.play_game(bs.Rules.classic(), bench.BASE, 5).shots_fired
+    assert sum(row["differing"].values()) > 0.8 * row["shots"]
+    assert sum(row["saved"].values()) < -row["shots"] / 4  # every random pick loses on the base
+    assert row == bench.advantage("classic", shooter, 5, 40, along=bench.BASE)  # seeded
+    itself = bench.advantage("classic", bench.BASE, 5, 40, along=bench.BASE)
+    assert itself["differing"] == {"hunt": 0, "targets": 0}
