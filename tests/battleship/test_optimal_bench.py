@@ -142,6 +142,15 @@ def test_each_round_of_improvement_is_no_worse_and_none_beats_the_optimum(bench,
         gains = rounds.gains(k)
         assert gains["hunt"] + gains["target"] == totals[k] - totals[k + 1]
         assert min(gains.values()) >= 0
+        assert rounds.gains(k, along=k + 1) == gains
+        assert min(rounds.gains(k, along=k).values()) >= 0  # each cell saves its round
+
+
+def test_along_the_greedy_games_the_one_step_savings_add_up_to_more_than_the_gain(bench):
+    rounds = bench.Rounds(bench.parse_board("4x4:2,2,3"))
+    greedy, round_1 = rounds.totals(1)
+    assert sum(rounds.gains(0).values()) == greedy - round_1 == 166
+    assert sum(rounds.gains(0, along=0).values()) == 425  # 2.6 times the gain
 
 
 def test_layouts_tell_equal_ships_apart_once(bench):
