@@ -19,7 +19,9 @@ Beside it, exact policy improvement (``Rounds``): the greedy shooter (the cell m
 layouts hold), then STEPS rounds each firing the cell after which the round before needs
 fewest shots, every fitting layout rolled out; the first round is what the expert does with
 sampled fleets. On the LARGER_BOARDS, out of the search's reach, the last round stands in
-for the optimum (it can only be above it).
+for the optimum (it can only be above it). Where each round gains (``round_gains``, along its
+own games, which add up to its gain) is written beside what its cells would save along the
+round before's games (``round_gains_along_the_round_before``), a larger sum that is no gain.
 
     .venv/bin/python bench/battleship_optimal.py [--boards 4x5:2,3 ...] [--larger 6x6:2,3 ...]
                                                  [--quick] [--out FILE]
