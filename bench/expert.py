@@ -246,21 +246,11 @@ def base_games(rules: bs.Rules, games: int) -> dict:
     afloat = np.array([len(ship) for ship in fleets[0].ships], np.int64)
     tables = rollout_tables(rules)
     opening, none = opening_cells(rules), np.empty(0, np.int64)
-    runs = {
-        name: lambda checker=checker, cells=cells: _kernels.ranked_games(
-            boards, afloat, tables._replace(checker=checker), cells
-        )
-        for name, checker, cells in (
-            ("base", tables.checker, opening),
-            ("without_opening", tables.checker, none),
-            ("without_checkerboard", False, none),
-        )
-    }
-    runs["density"] = lambda: bs.play_games(rules, "density", range(1, games + 1)).shots
     rows = {}
-    for name, play in runs.items():
+
+    def add(name: str, play, *args) -> None:
         start = process_time()
-        shots = play()
+        shots = play(*args)
         rows[name] = {
             "strategy": name,
             "games": games,
@@ -269,6 +259,14 @@ def base_games(rules: bs.Rules, games: int) -> dict:
             "cpu_seconds": round(process_time() - start, 2),
             "shots": shots.tolist(),
         }
+
+    for name, checker, cells in (
+        ("base", tables.checker, opening),
+        ("without_opening", tables.checker, none),
+        ("without_checkerboard", False, none),
+    ):
+        add(name, _kernels.ranked_games, boards, afloat, tables._replace(checker=checker), cells)
+    add("density", lambda: bs.play_games(rules, "density", range(1, games + 1)).shots)
     return {
         **rows,
         "opening": [rules.grid.name(int(cell)) for cell in opening],
