@@ -44,6 +44,26 @@ def test_a_body_that_is_not_json_is_named_as_such(client):
 
 
 @pytest.mark.parametrize(
+    ("path", "body", "name"),
+    [
+        ("/api/battleship/density", '{"hit": ["A1"], "hit": ["B2"]}', "hit"),
+        ("/api/battleship/exact", '{"rules": "classic", "miss": ["C3"], "miss": []}', "miss"),
+        ("/api/battleship/games", '{"level": "easy", "level": "expert"}', "level"),
+        ("/api/mastermind/games", '{"variant": "classic", "variant": "super"}', "variant"),
+        ("/api/tour/games", '{"kind": "free", "start": "E5", "start": "A1"}', "start"),
+    ],
+)
+def test_a_name_given_twice_is_refused_not_read_as_its_last_value(client, path, body, name):
+    response = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert (
+        detail
+        == f"the request body is not valid JSON (the name '{name}' is given twice in one object)"
+    )
+
+
+@pytest.mark.parametrize(
     ("body", "detail"),
     [
         (None, "the request body is missing"),

@@ -22,9 +22,9 @@ from pydantic import BaseModel, Field
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, Strict, store_of
+from .common import GameId, Refused, Route, Strict, store_of
 
-router = APIRouter(prefix="/api/battleship", tags=["battleship"])
+router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
 KIND = "battleship"
 RuleName = Literal["classic", "russian"]

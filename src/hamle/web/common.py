@@ -1,10 +1,14 @@
-"""What the game routers share: the store, the error type and the id parameter."""
+"""What the game routers share: the store, the error type, the id parameter and bodies
+read strictly."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from typing import Annotated
 
 from fastapi import Path, Request
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict
 
 from hamle.errors import HamleError
@@ -22,6 +26,44 @@ class Strict(BaseModel):
     silently ignored option)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class OnceRequest(Request):
+    """A request whose JSON body refuses a name given twice in one object, which
+    ``json.loads`` would read as its last value alone (``{"hit": ["A1"], "hit": ["B2"]}``
+    would mark B2 and silently drop A1)."""
+
+    async def json(self):
+        if not hasattr(self, "_json"):
+            self._json = json.loads(await self.body(), object_pairs_hook=_once)
+        return self._json
+
+
+def _once(pairs: list[tuple[str, object]]) -> dict:
+    """The object of ``pairs``, or a decode error naming a name given twice.
+
+    >>> _once([("hit", 1), ("miss", 2)])
+    {'hit': 1, 'miss': 2}
+    >>> _once([("hit", 1), ("miss", 2), ("hit", 3)])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    json.decoder.JSONDecodeError: the name 'hit' is given twice in one object: ...
+    """
+    if len(pairs) > len(names := Counter(name for name, _ in pairs)):
+        twice = next(name for name, n in names.items() if n > 1)
+        raise json.JSONDecodeError(f"the name {twice!r} is given twice in one object", "", 0)
+    return dict(pairs)
+
+
+class Route(APIRoute):
+    """A route that reads its request as ``OnceRequest``."""
+
+    def get_route_handler(self):
+        handler = super().get_route_handler()
+
+        async def once(request: Request):
+            return await handler(OnceRequest(request.scope, request.receive))
+
+        return once
 
 
 class Refused(HamleError):

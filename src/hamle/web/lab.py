@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
 
-from .common import Refused, Strict
+from .common import Refused, Route, Strict
 
-router = APIRouter(prefix="/api/battleship", tags=["battleship lab"])
+router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 MOST_CELLS = max(rules.cells for rules in RULES.values())

@@ -29,9 +29,9 @@ from pydantic import BaseModel, Field
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
 
-from .common import GameId, Refused, Strict, Unoffered, store_of
+from .common import GameId, Refused, Route, Strict, Unoffered, store_of
 
-router = APIRouter(prefix="/api/mastermind", tags=["mastermind"])
+router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Route)
 
 KIND = "mastermind"
 MAX_GUESSES = 30

@@ -18,9 +18,9 @@ from pydantic_core import PydanticCustomError
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import GameId, Refused, Strict, store_of
+from .common import GameId, Refused, Route, Strict, store_of
 
-router = APIRouter(prefix="/api/tour", tags=["tour"])
+router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
 
 KIND = "tour"
 FIRST_DATE = dt.date(2000, 1, 1)
