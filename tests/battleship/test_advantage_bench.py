@@ -11,11 +11,10 @@ def bench(load_bench):
 
 
 def test_the_base_differs_from_itself_nowhere(bench):
-    base = bs.ExpertShooter(candidates=1, exact_targets=0, openings=False)
-    row = bench.advantage("russian", base, 3, 20)
+    row = bench.advantage("russian", bench.BASE, 3, 20)
     assert row["differing"] == {"hunt": 0, "targets": 0}
     assert row["saved"] == {"hunt": 0.0, "targets": 0.0}
-    assert row["shots"] == bs.play_game(bs.Rules.russian(), base, 3).shots_fired
+    assert row["shots"] == bs.play_game(bs.Rules.russian(), bench.BASE, 3).shots_fired
 
 
 def test_the_opening_is_measured_like_any_other_decision(bench):
