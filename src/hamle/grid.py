@@ -72,6 +72,7 @@ class Grid:
                 name=repr(name),
             )
         col = string.ascii_uppercase.index(letters.upper())
+        digits = digits.lstrip("0") or "0"  # A07 is A7
         row = int(digits) - 1 if len(digits) <= 3 else self.rows  # (no board is that tall)
         if col >= self.cols or not 0 <= row < self.rows:
             shown = name.strip().upper()

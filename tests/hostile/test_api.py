@@ -36,7 +36,7 @@ ENDPOINTS = [
     ("POST", "/api/mastermind/games/{mastermind}/guess", ("guess",)),
     ("GET", "/api/mastermind/games/{mastermind}/suggest", ()),
     ("GET", "/api/mastermind/games/{mastermind}/candidates", ()),
-    ("POST", "/api/mastermind/games/{maker}/answer", ("black", "white")),
+    ("POST", "/api/mastermind/games/{maker}/answer", ("guess", "black", "white")),
     ("POST", "/api/mastermind/games/{mastermind}/undo", ()),
     ("GET", "/api/tour/daily", ()),
     ("POST", "/api/tour/games", ("kind", "date", "start")),

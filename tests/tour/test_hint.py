@@ -441,7 +441,9 @@ def test_daily_puzzle_follows_the_formula():
         day += dt.timedelta(days=13)
 
 
-@pytest.mark.parametrize("bad", ["2026-13-01", "tomorrow", "", "2026-02-30", "01.12.2026"])
+@pytest.mark.parametrize(
+    "bad", ["2026-13-01", "tomorrow", "", "2026-02-30", "01.12.2026", "20261201", "2026-W49-2"]
+)
 def test_bad_dates(bad):
     with pytest.raises(DateError, match=repr(bad).replace(".", r"\.")):
         daily_puzzle(bad)

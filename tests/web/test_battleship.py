@@ -342,6 +342,14 @@ def test_games_stored_without_replies_decide_them_again_alike(client):
     ]
 
 
+def test_a_shot_is_read_like_a_player_writes_it(client):
+    game = new_game(client)
+    for written, cell in ((" a1 ", "A1"), ("B07", "B7")):
+        response = fire(client, game["id"], written)
+        assert response.status_code == 200, response.text
+        assert response.json()["game"]["enemy"]["shots"][-1]["cell"] == cell
+
+
 @pytest.mark.parametrize(
     ("cell", "status", "message"),
     [
@@ -351,7 +359,8 @@ def test_games_stored_without_replies_decide_them_again_alike(client):
         ("5E", 400, "is not a cell name"),
         ("??", 400, "is not a cell name"),
         ("A", 422, "cell"),
-        ("A1000", 422, "cell"),
+        ("A1000", 400, "A1000 is off the 10×10 board"),
+        ("A000000001", 422, "cell"),
         (5, 422, "cell"),
         (None, 422, "cell"),
         (["A1"], 422, "cell"),
@@ -638,6 +647,11 @@ def test_a_second_request_joins_the_running_job(client, held_jobs):
     release.set()
     assert wait_ready(client, params)["state"] == "ready"
     assert calls == [("classic", 30)]
+    again = client.post(f"{API}/stats", json=params).json()  # ready: not computed again
+    assert again["state"] == "ready" and calls == [("classic", 30)]
+    for games in (True, "30", 30.0):
+        response = client.post(f"{API}/stats", json={**params, "games": games})
+        assert response.status_code == 422 and response.json()["detail"].startswith("games: ")
 
 
 def test_too_many_jobs_at_once_are_refused(client, held_jobs):

@@ -31,7 +31,10 @@ def guess(client, game_id, code, status=200):
 
 
 def answer(client, game_id, black, white, status=200):
-    response = client.post(f"{API}/games/{game_id}/answer", json={"black": black, "white": white})
+    """Answer the computer's guess awaiting an answer (1111 when there is none)."""
+    proposal = client.get(f"{API}/games/{game_id}").json()["proposal"] or "1111"
+    body = {"guess": proposal, "black": black, "white": white}
+    response = client.post(f"{API}/games/{game_id}/answer", json=body)
     assert response.status_code == status, response.text
     return response.json()
 
@@ -237,15 +240,32 @@ def test_undo_takes_back_answers_even_the_winning_one(client):
     assert reopened["proposal"] == solved["turns"][-1]["guess"]
 
 
+def test_an_answer_sent_twice_is_recorded_once(client):
+    game = new_game(client, mode="maker")
+    body = {"guess": game["proposal"], "black": 0, "white": 1}
+    first = client.post(f"{API}/games/{game['id']}/answer", json=body)
+    assert first.status_code == 200 and len(first.json()["turns"]) == 1
+    again = client.post(f"{API}/games/{game['id']}/answer", json=body)
+    assert again.status_code == 409
+    assert again.json()["detail"] == (
+        f"this answer is for {game['proposal']}, "
+        f"but the guess awaiting an answer is {first.json()['proposal']}"
+    )
+    assert client.get(f"{API}/games/{game['id']}").json() == first.json()
+    wrong = client.post(f"{API}/games/{game['id']}/answer", json={**body, "guess": "12"})
+    assert wrong.status_code == 400 and "12" in wrong.json()["detail"]
+
+
 @pytest.mark.parametrize(
     ("body", "where"),
     [
-        ({"black": 9, "white": 0}, "black"),
-        ({"black": -1, "white": 0}, "black"),
-        ({"black": "1", "white": 0}, "black"),
-        ({"black": 1.5, "white": 0}, "black"),
-        ({"black": 1}, "white"),
-        ({"black": 1, "white": 0, "extra": 1}, "extra"),
+        ({"guess": "1122", "black": 9, "white": 0}, "black"),
+        ({"guess": "1122", "black": -1, "white": 0}, "black"),
+        ({"guess": "1122", "black": "1", "white": 0}, "black"),
+        ({"guess": "1122", "black": 1.5, "white": 0}, "black"),
+        ({"guess": "1122", "black": 1}, "white"),
+        ({"guess": "1122", "black": 1, "white": 0, "extra": 1}, "extra"),
+        ({"black": 1, "white": 0}, "guess"),
     ],
 )
 def test_answers_out_of_bounds_are_422(client, body, where):
@@ -265,6 +285,7 @@ def test_answers_out_of_bounds_are_422(client, body, where):
         ({"variant": "4x8", "mode": "maker", "strategy": "optimal"}, 400, "not offered: its"),
         ({"strategy": "optimal"}, 400, "optimal strategy plays only when the computer breaks"),
         ({"strategy": "s" * 41}, 422, "strategy:"),
+        ({"strategy": ""}, 422, "strategy: String should have at least 1 character"),
         ({"variant": "super", "strategy": "minimax"}, 400, "is not offered for super"),
         ({"pegs": 20}, 422, "pegs:"),
     ],
@@ -286,7 +307,12 @@ def test_moves_of_the_other_mode_are_refused(client):
     breaker = new_game(client)
     maker = new_game(client, mode="maker")
     checks = [
-        ("post", f"{breaker['id']}/answer", {"black": 0, "white": 0}, "this is a codebreaker"),
+        (
+            "post",
+            f"{breaker['id']}/answer",
+            {"guess": "1122", "black": 0, "white": 0},
+            "this is a codebreaker",
+        ),
         ("post", f"{breaker['id']}/undo", None, "only a codemaker game"),
         ("post", f"{maker['id']}/guess", {"guess": "1122"}, "this is a codemaker game"),
         ("get", f"{maker['id']}/suggest", None, "this is a codemaker game"),
@@ -309,7 +335,7 @@ def test_unknown_ids_and_ids_of_other_games_are_404(client):
             ("get", "/suggest", None),
             ("get", "/candidates", None),
             ("post", "/give-up", None),
-            ("post", "/answer", {"black": 0, "white": 0}),
+            ("post", "/answer", {"guess": "1122", "black": 0, "white": 0}),
             ("post", "/undo", None),
         ):
             kwargs = {"json": body} if body is not None else {}

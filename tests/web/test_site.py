@@ -64,6 +64,48 @@ def test_a_name_given_twice_is_refused_not_read_as_its_last_value(client, path, 
 
 
 @pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (b'{"hit": ["\xff"]}', "it is not UTF-8 text"),
+        ('{"seed": ' + "9" * 5000 + "}", "a number has more than 4300 digits"),
+        ("[" * 100_000 + "]" * 100_000, "it is nested too deeply"),
+    ],
+)
+def test_a_body_json_cannot_read_is_named_as_such(client, body, reason):
+    headers = {"content-type": "application/json"}
+    response = client.post("/api/battleship/density", content=body, headers=headers)
+    assert response.status_code == 422
+    assert response.json()["detail"] == f"the request body is not valid JSON ({reason})"
+
+
+@pytest.mark.parametrize("sent", ["text/plain", None])
+def test_a_body_not_sent_as_json_is_named_as_such(client, sent):
+    headers = {"content-type": sent} if sent else {}
+    response = client.post("/api/battleship/density", content='{"hit": ["A1"]}', headers=headers)
+    assert response.status_code == 422
+    assert response.json()["detail"] == (
+        "the request body must be sent as JSON (Content-Type: application/json), "
+        f"not as {sent or 'untyped bytes'}"
+    )
+
+
+def test_a_query_parameter_given_twice_is_refused(client):
+    response = client.get("/api/battleship/replay?game=1&game=2&strategy=parity")
+    assert response.status_code == 422
+    assert response.json()["detail"] == "game: given 2 times (give it once)"
+    assert response.json()["params"]["problems"] == [{"field": "game", "type": "repeated"}]
+    assert client.get("/api/battleship/replay?game=1&strategy=parity").status_code == 200
+
+
+def test_fields_that_do_not_go_together_are_said_plainly(client):
+    response = client.post("/api/tour/games", json={"kind": "daily", "start": "A1"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == (
+        "the daily puzzle has its own start cell; use kind free to choose"
+    )
+
+
+@pytest.mark.parametrize(
     ("body", "detail"),
     [
         (None, "the request body is missing"),
@@ -101,6 +143,19 @@ def test_a_failed_update_leaves_the_game_as_it_was(tmp_path):
         state["moves"].append("G10")
         raise RuntimeError("illegal")
     assert store.load("tour", game) == {"moves": ["E8"]}
+
+
+def test_game_locks_do_not_outlive_their_requests(tmp_path):
+    store = Store(tmp_path / "games.sqlite3")
+    game = store.create("tour", {"moves": []})
+    for n in range(50):
+        with pytest.raises(GameNotFound), store.update("tour", f"missing{n:04}"):
+            pass
+        with store.update("tour", game) as state:
+            state["moves"].append(n)
+            assert len(store._game_locks) == 1
+    assert len(store._game_locks) == 0
+    assert store.load("tour", game)["moves"] == list(range(50))
 
 
 def test_cache_round_trip(tmp_path):

@@ -63,6 +63,27 @@ def test_bad_dates_are_refused_with_the_reason(client, date, status, text):
     response = client.post("/api/tour/games", json={"kind": "daily", "date": date})
     assert response.status_code == status
     assert text in response.json()["detail"]
+    assert response.json()["code"]  # the pages say every one in their language
+
+
+def test_a_hint_is_not_saved_for_a_position_that_moved_on(client, monkeypatch):
+    game = new(client, kind="free", start="A1")
+    url = f"/api/tour/games/{game['id']}"
+    worked_out = tour.hint
+
+    def hint_then_a_move_lands(position, mode):
+        answer = worked_out(position, mode)
+        with client.app.state.store.update("tour", game["id"]) as state:  # another tab's move
+            state["path"].append(tour.GRID.index(game["legal"][0]))
+            state["combos"].append([0, 0])
+        return answer
+
+    monkeypatch.setattr(tour, "hint", hint_then_a_move_lands)
+    response = client.post(url + "/hint")
+    assert response.status_code == 409 and response.json()["code"] == "tour.moved"
+    view = client.get(url).json()
+    assert view["moves"] == ["A1", game["legal"][0]]
+    assert (view["hint"], view["hints"]) == (None, 0)
 
 
 # --- creating games -------------------------------------------------------------------
@@ -315,7 +336,8 @@ def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
     }
     for response in (move(client, game, "A1"), client.post(url + "/hint")):
         assert response.status_code == 409
-        assert response.json()["detail"].startswith("the game is over: no jump from")
+        assert response.json()["detail"] == "the tour is complete: every cell is filled"
+        assert response.json()["code"] == "tour.done"
     taken_back = client.post(url + "/undo")
     assert taken_back.status_code == 409
     assert taken_back.json()["detail"] == "the tour is complete: there is nothing to take back"

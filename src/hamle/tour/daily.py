@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -64,7 +65,9 @@ def daily_puzzle(date: str | dt.date | None = None) -> DailyPuzzle:
         day = date
     else:
         try:
-            day = dt.date.fromisoformat(str(date).strip())
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text := str(date).strip(), re.ASCII):
+                raise ValueError(text)  # fromisoformat also reads 20261201 and 2026-W49-2
+            day = dt.date.fromisoformat(text)
         except ValueError:
             raise DateError(
                 "{date!r} is not a date; write YYYY-MM-DD, like 2026-12-01",

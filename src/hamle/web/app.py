@@ -124,6 +124,24 @@ def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+def _whole_body(request: Request, error: dict) -> str:
+    """What is wrong with a request body as a whole: missing, not sent as JSON, not an
+    object, or (a model's own check) its fields do not go together."""
+    if error["type"] == "missing":
+        return "the request body is missing"
+    if error["type"] not in ("model_attributes_type", "model_type", "dict_type"):
+        return error["msg"]
+    sent = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if sent != "application/json" and not (
+        sent.startswith("application/") and sent.endswith("+json")
+    ):
+        return (
+            "the request body must be sent as JSON (Content-Type: application/json), "
+            f"not as {sent or 'untyped bytes'}"
+        )
+    return f"the request body must be a JSON object: {error['msg']}"
+
+
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's validation errors as one readable sentence per problem; ``params``
     gives each problem's field, pydantic type and limit for the pages to say it."""
@@ -135,8 +153,7 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
             continue
         where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
         if not where and error["loc"][:1] == ("body",):
-            message = "the request body is missing" if error["type"] == "missing" else None
-            said.append(message or f"the request body must be a JSON object: {error['msg']}")
+            said.append(_whole_body(request, error))
         else:
             said.append(f"{where}: {error['msg']}" if where else error["msg"])
         limit = {k: v for k, v in error.get("ctx", {}).items() if isinstance(v, int | str)}

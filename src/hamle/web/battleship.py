@@ -53,7 +53,7 @@ EARLIER_SHOOTERS: dict[tuple[str, str], bs.Shooter] = {
 STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
-CellName = Annotated[str, Field(min_length=2, max_length=3, examples=["E5"])]
+CellName = Annotated[str, Field(min_length=2, max_length=8, examples=["E5"])]
 MAX_GAME = 10**9
 MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
 MAX_JOBS = 2
@@ -88,7 +88,7 @@ class StatsJob(Strict):
     """Which simulation table to compute."""
 
     rules: RuleName = "classic"
-    games: int = Field(DEFAULT_GAMES, ge=MIN_GAMES, le=MAX_GAMES)
+    games: int = Field(DEFAULT_GAMES, ge=MIN_GAMES, le=MAX_GAMES, strict=True)
 
 
 class ShotOut(BaseModel):
@@ -539,8 +539,11 @@ def stats_progress(
 @router.post("/stats", status_code=202)
 def start_stats(request: Request, body: StatsJob) -> Progress:
     """Start computing the table in the background (joining a running job for the same
-    rules and games); follow it with /stats/progress."""
+    rules and games); follow it with /stats/progress. A table computed already is ready:
+    the games are numbered, so computing it again would give it again."""
     key = stats_key(body.rules, body.games)
+    if store_of(request).cached(key) is not None:
+        return _progress(request, body.rules, body.games)
     jobs = _jobs(request)
     with _jobs_lock:
         job = jobs.get(key)

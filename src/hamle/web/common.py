@@ -4,10 +4,12 @@ read strictly."""
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from typing import Annotated
 
 from fastapi import Path, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict
 
@@ -35,7 +37,20 @@ class OnceRequest(Request):
 
     async def json(self):
         if not hasattr(self, "_json"):
-            self._json = json.loads(await self.body(), object_pairs_hook=_once)
+            body = await self.body()
+            try:
+                self._json = json.loads(body, object_pairs_hook=_once)
+            except json.JSONDecodeError:
+                raise
+            except UnicodeDecodeError as error:
+                raise json.JSONDecodeError("it is not UTF-8 text", "", error.start) from None
+            except RecursionError:
+                raise json.JSONDecodeError("it is nested too deeply", "", 0) from None
+            except ValueError:  # a whole number past Python's digit limit
+                limit = sys.get_int_max_str_digits()
+                raise json.JSONDecodeError(
+                    f"a number has more than {limit} digits", "", 0
+                ) from None
         return self._json
 
 
@@ -55,12 +70,25 @@ def _once(pairs: list[tuple[str, object]]) -> dict:
 
 
 class Route(APIRoute):
-    """A route that reads its request as ``OnceRequest``."""
+    """A route that reads its request as ``OnceRequest`` and refuses a query parameter
+    given twice (``?game=1&game=2`` would otherwise be read as game 2 alone)."""
 
     def get_route_handler(self):
         handler = super().get_route_handler()
 
         async def once(request: Request):
+            names = Counter(name for name, _ in request.query_params.multi_items())
+            if twice := sorted(name for name, n in names.items() if n > 1):
+                raise RequestValidationError(
+                    [
+                        {
+                            "type": "repeated",
+                            "loc": ("query", name),
+                            "msg": f"given {names[name]} times (give it once)",
+                        }
+                        for name in twice
+                    ]
+                )
             return await handler(OnceRequest(request.scope, request.receive))
 
         return once

@@ -27,7 +27,7 @@ MOST_CELLS = max(rules.cells for rules in RULES.values())
 MOST_SHIPS = max(len(rules.fleet) for rules in RULES.values())
 LONGEST = max(max(rules.rows, rules.cols) for rules in RULES.values())
 
-CellName = Annotated[str, StringConstraints(max_length=4)]
+CellName = Annotated[str, StringConstraints(max_length=8)]
 Cells = Annotated[list[CellName], Field(max_length=MOST_CELLS)]
 ShipCells = Annotated[list[CellName], Field(min_length=1, max_length=LONGEST)]
 Length = Annotated[int, Field(strict=True, ge=1, le=LONGEST)]
@@ -126,9 +126,7 @@ def density(marks: Marks) -> Response:
     unshot = [int(cell) for cell in observation.unshot]
     top = int(report.d[report.best[0]]) if report.best else 0
     values = {grid.name(cell): int(report.d[cell]) for cell in unshot}
-    marked = {grid.index(name) for name in (*marks.miss, *marks.hit)}
-    marked.update(grid.index(name) for ship in marks.sunk for name in ship)
-    known = marked.union(unshot)
+    known = _marked(grid, marks).union(unshot)
     answer = Density(
         rules=marks.rules,
         rows=rules.rows,
@@ -159,21 +157,23 @@ EXACT_KEPT = 512
 def exact(marks: Marks) -> Exact:
     """Exact layout counts of a marked board (400 with the engine's text for
     contradictory marks or a board out of reach; 409 while the counter is busy)."""
-    key = (
+    observation = bs.Observation.from_marks(
+        RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
+    )
+    given = _marked(observation.grid, marks)
+    key = (  # the board as read, so " e5 " and "E5" are one map
         marks.rules,
-        tuple(sorted(marks.miss)),
-        tuple(sorted(marks.hit)),
-        tuple(sorted(tuple(sorted(ship)) for ship in marks.sunk)),
-        None if marks.afloat is None else tuple(sorted(marks.afloat)),
+        observation.marks.tobytes(),
+        tuple(sorted(ship.cells for ship in observation.sunk)),
+        observation.afloat,
+        tuple(sorted(given)),
     )
     with _exact_lock:
         if key in _exact_answers:
             _exact_answers.move_to_end(key)
             return _exact_answers[key]
-    name, miss, hit, sunk, afloat = key
-    observation = bs.Observation.from_marks(RULES[name], miss, hit, sunk, afloat)
     with _exact_slot():
-        answer = _exact(key, observation)
+        answer = _exact(marks.rules, observation, given)
     with _exact_lock:
         _exact_answers[key] = answer
         while len(_exact_answers) > EXACT_KEPT:
@@ -195,16 +195,20 @@ def _exact_slot():
         _exact_slots.release()
 
 
-def _exact(key: tuple, observation: bs.Observation) -> Exact:
-    name, miss, hit, sunk, _ = key
+def _marked(grid, marks: Marks) -> set[int]:
+    """The cells ``marks`` mark (the others the engine rules out are water)."""
+    names = (*marks.miss, *marks.hit, *(name for ship in marks.sunk for name in ship))
+    return {grid.index(name) for name in names}
+
+
+def _exact(name: str, observation: bs.Observation, given: set[int]) -> Exact:
     rules = RULES[name]
     report = bs.exact(observation)
     grid = observation.grid
     unshot = [int(cell) for cell in observation.unshot]
     top = report.counts[report.best[0]] if report.best else 0
     values = {grid.name(cell): report.counts[cell] for cell in unshot}
-    known = {grid.index(cell) for cell in (*miss, *hit, *(c for ship in sunk for c in ship))}
-    known.update(unshot)
+    known = given.union(unshot)
     return Exact(
         rules=name,
         rows=rules.rows,

@@ -84,7 +84,7 @@ class NewGame(Strict):
 
     variant: VariantName = "classic"
     mode: Mode = "breaker"
-    strategy: Annotated[str, Field(max_length=40)] | None = None
+    strategy: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
 class Guess(Strict):
@@ -92,6 +92,9 @@ class Guess(Strict):
 
 
 class Answer(Strict):
+    guess: Annotated[
+        str, Field(max_length=40, description="The computer's guess this answers, like 1122")
+    ]
     black: Count
     white: Count
 
@@ -337,7 +340,8 @@ def give_up(game_id: GameId, request: Request) -> GameView:
 def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
     """Codemaker: black and white for the computer's guess. An answer no code could
     give together with the earlier ones is refused (400, with the conflicting answers
-    and the likely typo) and not recorded."""
+    and the likely typo) and not recorded; so is an answer to a guess already answered (a
+    request sent twice), 409."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "maker")
         if len(state["turns"]) >= MAX_GUESSES:
@@ -347,6 +351,13 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
                 most=MAX_GUESSES,
             )
         variant = VARIANTS[state["variant"]]
+        if variant.parse(body.guess) != state["proposal"]:
+            raise Refused(
+                "this answer is for {answered}, but the guess awaiting an answer is {guess}",
+                code="mastermind.not_the_guess",
+                answered=body.guess,
+                guess=variant.format(state["proposal"]),
+            )
         history = _history(state).then(state["proposal"], variant.answer(body.black, body.white))
         history.candidates()  # raises InconsistentError with the explanation
         state["turns"] = [list(turn) for turn in history.turns]

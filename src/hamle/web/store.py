@@ -17,6 +17,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,7 +55,11 @@ class Store:
         self.path = str(path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        self._game_locks: dict[str, threading.Lock] = {}
+        # A game's lock lives while a request holds it, so ids that come and go (or were
+        # never games) do not pile up.
+        self._game_locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         with self._lock:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")

@@ -196,8 +196,8 @@ def undo(request: Request, game_id: GameId) -> dict:
 
 
 # The hint takes well under a millisecond at the median and a few at worst, so it runs on
-# the event loop: a thread per request cost more than the hint itself under load. It never
-# awaits, so no other request can change the game between its load and its update.
+# the event loop: a thread per request cost more than the hint itself under load. Moves run
+# on threads, so one can land between its load and its update: the hint is then not saved.
 @router.post("/games/{game_id}/hint", response_model=HintView)
 async def hint(request: Request, game_id: GameId, body: HintRequest | None = None) -> dict:
     """The engine's best next move and every candidate's value. The first hint at a
@@ -211,7 +211,13 @@ async def hint(request: Request, game_id: GameId, body: HintRequest | None = Non
     cell = answer.move_name
     shown = {"cell": cell, "mode": mode, "value": answer.value, "exact": answer.exact}
     if state["hint"] != shown:  # the same hint again changes nothing: no write
+        path = state["path"]
         with store.update(KIND, game_id) as state:
+            if state["path"] != path:
+                raise Refused(
+                    "the game moved on while the hint was worked out; ask again",
+                    code="tour.moved",
+                )
             if state["hint"] is None:
                 state["hints"] += 1
             state["hint"] = shown
@@ -245,8 +251,11 @@ def _puzzle(date: str | None) -> tour.DailyPuzzle:
     puzzle = tour.daily_puzzle(date)
     if not FIRST_DATE <= puzzle.date <= LAST_DATE:
         raise tour.DateError(
-            f"there is no daily puzzle for {puzzle.date.isoformat()}; "
-            f"choose a date from {FIRST_DATE.isoformat()} to {LAST_DATE.isoformat()}"
+            "there is no daily puzzle for {date}; choose a date from {first} to {last}",
+            code="tour.no_puzzle",
+            date=puzzle.date.isoformat(),
+            first=FIRST_DATE.isoformat(),
+            last=LAST_DATE.isoformat(),
         )
     return puzzle
 
@@ -260,6 +269,8 @@ def _combo(state: dict) -> tour.Combo:
 
 
 def _refuse_if_over(position: tour.Position) -> None:
+    if position.count == CELLS:
+        raise Refused("the tour is complete: every cell is filled", code="tour.done")
     if position.over:
         here = tour.GRID.name(position.current)
         raise Refused(

@@ -507,10 +507,13 @@ function renderMaker() {
 async function answer() {
   const black = Number(document.getElementById("black").value);
   const white = Number(document.getElementById("white").value);
+  const button = document.getElementById("answer");
+  if (button.disabled) return;
+  button.disabled = true; // one answer per guess, however often it is clicked
   try {
     const next = await api(`/api/mastermind/games/${game.id}/answer`, {
       method: "POST",
-      body: { black, white },
+      body: { guess: game.proposal, black, white },
     });
     for (const id of ["black", "white"]) document.getElementById(id).value = "0";
     note = null;
@@ -519,6 +522,8 @@ async function answer() {
     // (read at each render, so the explanation follows a change of language)
     note = { key: "mm.refused", vars: { get detail() { return error.message; } }, kind: "error" };
     render();
+  } finally {
+    button.disabled = false;
   }
 }
 
