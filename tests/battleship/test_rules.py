@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from hamle.battleship import Fleet, Ocean, Rules, RulesError, ShotError, placements, random_fleet
-from hamle.battleship.rules import segment, zone
+from hamle.battleship.rules import Ship, segment, zone
 
 
 def test_classic_and_russian_presets():
@@ -57,6 +57,7 @@ def test_rules_take_a_fleet_of_lengths_directly():
         ((10, 10, 5), "a fleet is a sequence of ship lengths"),
         ((10, 10, "54"), "a fleet is a sequence of ship lengths"),
         ((10, 10, [5, None]), "a ship length is a whole number, not None"),
+        ((10, 10, [Ship("Raft", True)]), "Raft: a ship length is a whole number, not True"),
         ((10, 10, [5, 4], "yes"), "touching is True or False"),
     ],
 )

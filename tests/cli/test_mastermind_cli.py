@@ -403,6 +403,9 @@ def test_a_damaged_tree_is_rejected_naming_the_node(tmp_path):
     assert f"has no child for answer '{key}'" in result.output
     out.write_text("[1, 2")
     assert "is not JSON" in run("verify", str(out)).output
+    out.write_text("[" * 200_000)
+    result = run("verify", str(out))
+    assert result.exit_code == 2 and "is nested too deeply to be a tree file" in result.output
 
 
 def test_solve_refuses_a_strategy_too_slow_for_the_variant_before_guessing():

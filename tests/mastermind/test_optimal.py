@@ -314,6 +314,8 @@ def test_a_leaf_for_two_secrets_is_named():
         (lambda d: d.update(root={"guess": 5}), "root: a node must be"),
         (lambda d: d["root"].update(guess="9999"), "root: '9999' is not a code"),
         (lambda d: d["root"].update(answers=[1]), "root: 'answers' must be an object"),
+        (lambda d: d["root"].update(answers=[]), "root: 'answers' must be an object"),
+        (lambda d: d["variant"].update(repeat="false"), "repeat must be true or false"),
     ],
 )
 def test_malformed_trees_are_clear_errors(change, message):

@@ -559,3 +559,12 @@ def test_solve_proves_the_best_count_where_no_full_board_is_left():
     assert (solution.complete, solution.proven, solution.score) == (False, True, best)
     assert solution.path[: position.count] == position.path
     assert Position(solution.path).over
+
+
+def test_what_is_not_a_position_is_named():
+    for call in (lambda: hint("A1"), lambda: solve("A1"), lambda: hint(None, "quick")):
+        with pytest.raises(TourError, match="expected a Position"):
+            call()
+    with pytest.raises(TourError, match="moves must be a list of cells, like"):
+        Position.from_moves("A1", "D1")
+    assert Position.from_moves("A1", ["D1"]).path == (0, 3)

@@ -1063,10 +1063,12 @@ class _Dp:
             entries = self._band(*forward[-1], *self._open(len(forward[-1][0]))).size
             if self._buffer_bytes(entries, 1, want_map) > ESTIMATE_LIMIT:
                 raise CountTooLargeError(
-                    "counting this board exactly needs too much memory (its estimate passed "
-                    "the {limit} GiB allowed); try a smaller board or fleet",
+                    "counting this board exactly needs too much memory (an estimate from "
+                    "above passed {estimate} GiB, where {limit} GiB are allowed); try a "
+                    "smaller board or fleet",
                     code="battleship.memory_estimate",
-                    limit=ESTIMATE_LIMIT // 2**30,
+                    estimate=ESTIMATE_LIMIT // 2**30,
+                    limit=MEMORY_LIMIT // 2**30,
                 )
         missed = np.zeros(len(steps), np.bool_)
         kept = profiles if want_map and not self.touching else None  # (only rows_map reads them)

@@ -55,7 +55,10 @@ def _ships(fleet) -> tuple[Ship, ...]:
     ships = []
     for ship in fleet:
         if isinstance(ship, Ship):
-            ships.append(ship)
+            length = ship.length
+            if isinstance(length, bool | np.bool_) or not isinstance(length, int | np.integer):
+                raise RulesError(f"{ship.name}: a ship length is a whole number, not {length!r}")
+            ships.append(Ship(str(ship.name), int(length)))
         elif isinstance(ship, int | np.integer) and not isinstance(ship, bool | np.bool_):
             seen[int(ship)] += 1
             ships.append(Ship(f"{ship}-cell ship {seen[int(ship)]}", int(ship)))

@@ -216,6 +216,8 @@ def verify(
         raise TreeError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TreeError(f"{path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise TreeError(f"{path} is nested too deeply to be a tree file") from None
     check = check_tree(data)
     if as_json:
         print_json(check.as_dict())

@@ -61,7 +61,12 @@ class Variant:
 
     @classmethod
     def named(cls, name: str) -> Variant:
-        """A preset: classic (4×6), 4x8, super (5×8), 6x9, bulls-and-cows (4 of 0-9)."""
+        """A preset: classic (4×6), 4x8, super (5×8), 6x9, bulls-and-cows (4 of 0-9); case
+        and surrounding spaces do not matter.
+
+        >>> Variant.named(" Super ") == Variant(5, 8)
+        True
+        """
         presets = {
             "classic": (4, 6, True),
             "4x8": (4, 8, True),
@@ -70,9 +75,10 @@ class Variant:
             "6x9": (6, 9, True),
             "bulls-and-cows": (4, 10, False),
         }
-        if name not in presets:
+        key = name.strip().lower() if isinstance(name, str) else name
+        if key not in presets:
             raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(presets)}")
-        return cls(*presets[name])
+        return cls(*presets[key])
 
     @property
     def size(self) -> int:

@@ -104,8 +104,10 @@ def verify(data: dict) -> Check:
     spec = data.get("variant")
     if not isinstance(spec, dict) or set(spec) != {"pegs", "colours", "repeat"}:
         raise TreeError("'variant' must give pegs, colours and repeat")
+    if not isinstance(spec["repeat"], bool):
+        raise TreeError(f"'variant': repeat must be true or false, not {spec['repeat']!r}")
     try:
-        variant = Variant(spec["pegs"], spec["colours"], bool(spec["repeat"]))
+        variant = Variant(spec["pegs"], spec["colours"], spec["repeat"])
     except VariantError as error:
         raise TreeError(f"'variant': {error}") from None
     if "root" not in data:
@@ -126,7 +128,7 @@ def verify(data: dict) -> Check:
                 histogram[guesses] += 1
                 break
             key = f"{black} {white}"
-            answers = node.get("answers") or {}
+            answers = node.get("answers", {})
             if not isinstance(answers, dict):
                 raise TreeError(f"{path}: 'answers' must be an object")
             if key not in answers:

@@ -22,7 +22,7 @@ import numpy as np
 from hamle.grid import CellError, Grid
 from hamle.rng import fnv1a32
 
-from .errors import MoveError
+from .errors import MoveError, TourError
 
 SIDE = 10
 CELLS = SIDE * SIDE
@@ -96,6 +96,8 @@ class Position:
     @classmethod
     def from_moves(cls, start: str | int, moves) -> Position:
         """The position after playing ``moves`` (names or indices) from ``start``."""
+        if isinstance(moves, str):
+            raise TourError(f"moves must be a list of cells, like ['D1'], not the text {moves!r}")
         position = cls.start(start)
         for move in moves:
             position = position.play(move)
@@ -167,3 +169,15 @@ class Position:
             line = " ".join(f"{numbers.get(r * SIDE + c, '.'):>3}" for c in range(SIDE))
             rows.append(f"{r + 1:>3} {line}")
         return "\n".join(rows)
+
+
+def need_position(position) -> Position:
+    """``position`` itself, or a TourError if it is not a Position.
+
+    >>> need_position("E5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hamle.tour.errors.TourError: expected a Position (like Position.start('E5')), not 'E5'
+    """
+    if not isinstance(position, Position):
+        raise TourError(f"expected a Position (like Position.start('E5')), not {position!r}")
+    return position

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .board import CELLS, GRID, TARGETS, Position
+from .board import CELLS, GRID, TARGETS, Position, need_position
 from .errors import MoveError, TourError
 
 ROLLOUTS = {"hint": 120, "quick": 30}
@@ -111,6 +111,7 @@ def hint(position: Position, mode: str = "hint") -> Hint:
         raise TourError(
             "unknown hint mode {mode!r}; choose hint or quick", code="tour.hint_mode", mode=mode
         )
+    need_position(position)
     mode = mode.lower()
     moves = position.legal_moves()
     if not moves:

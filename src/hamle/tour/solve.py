@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import CELLS, GRID, TARGETS, Position
+from .board import CELLS, GRID, TARGETS, Position, need_position
 
 SOLVE_ROLLOUTS = 20_000
 SOLVE_BUDGET = 20_000_000
@@ -50,6 +50,7 @@ def solve(position: Position) -> Solution:
     search gets half of SOLVE_BUDGET nodes."""
     from . import _kernels  # numba: imported on first use, not with the package
 
+    need_position(position)
     if position.over:
         return Solution(position.path, True)
     state = np.array([position.seed()], np.uint64)

@@ -33,7 +33,7 @@ export const ERRORS_TR = {
   "battleship.memory":
     "Bu tahtayı tam saymak yaklaşık {need} GiB bellek ister, izin verilen {limit} GiB'tan fazla; daha küçük bir tahta ya da filo dene.",
   "battleship.memory_estimate":
-    "Bu tahtayı tam saymak çok fazla bellek ister (tahmini, izin verilen {limit} GiB'ı aştı); daha küçük bir tahta ya da filo dene.",
+    "Bu tahtayı tam saymak çok fazla bellek ister (üstten tahmini {estimate} GiB'ı aştı, izin verilen {limit} GiB); daha küçük bir tahta ya da filo dene.",
   "battleship.no_layout": "Yüzen gemilerin hiçbir dizilişi bu işaretlere uymuyor.",
   "battleship.fleet_does_not_fit": "Yüzen gemiler ({afloat}) hiç işaret olmasa da bu tahtaya birlikte sığmıyor.",
   "battleship.no_room": "Tahtada {length} karelik yüzen gemiye yer kalmadı.",
