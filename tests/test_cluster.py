@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -16,9 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 import hamle.battleship as bs
+import hamle.cluster
 import hamle.mastermind as mm
 from hamle.cli import app
-from hamle.cluster import ClusterError
+from hamle.cluster import Cluster, ClusterError
 
 DASK = Path(sys.executable).with_name("dask")
 
@@ -121,3 +123,67 @@ def test_a_scheduler_without_workers_says_so():
             bs.simulate(bs.Rules.classic(), "parity", 2, cluster=running.address)
     finally:
         running.stop()
+
+
+@pytest.fixture
+def listener():
+    """A loopback port whose connections get ``greeting`` (maybe nothing) and are then
+    held open unanswered, as a server of another protocol would."""
+    sockets = []
+
+    def start(greeting: bytes) -> str:
+        server = socket.create_server(("127.0.0.1", 0))
+        sockets.append(server)
+
+        def serve() -> None:
+            while True:
+                try:
+                    connection, _ = server.accept()
+                except OSError:  # closed at the end of the test
+                    return
+                sockets.append(connection)
+                connection.sendall(greeting)
+
+        threading.Thread(target=serve, daemon=True).start()
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    yield start
+    for opened in sockets:
+        opened.close()
+
+
+def test_a_port_that_never_answers_is_one_error_line(listener, monkeypatch):
+    monkeypatch.setattr(hamle.cluster, "CONNECT_SECONDS", 0.2)
+    address = listener(b"")
+    result = CliRunner().invoke(
+        app, ["battleship", "simulate", "--games", "2", "--cluster", address]
+    )
+    assert result.exit_code == 2
+    assert result.stderr == f"error: no Dask scheduler answered at {address} within 0.4 s\n"
+
+
+def test_a_port_of_another_protocol_is_not_a_scheduler(listener, monkeypatch):
+    monkeypatch.setattr(hamle.cluster, "CONNECT_SECONDS", 2)
+    address = listener(b"SSH-2.0-OpenSSH_9.2\r\n")
+    args = ["mastermind", "evaluate", "--cluster", address]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    expected = f"error: {address} is not a Dask scheduler: something else answered there\n"
+    assert result.stderr == expected
+
+
+@pytest.mark.parametrize(
+    ("address", "wrong"),
+    [
+        ("foo", "missing port number"),
+        ("xyz://host:1", "unknown address scheme 'xyz'"),
+        ("tcp://127.0.0.1:99999", "port 99999 is not 1 to 65535"),
+    ],
+)
+def test_a_malformed_address_is_refused_before_connecting(address, wrong):
+    with pytest.raises(ClusterError, match=f"^{re.escape(address)} is not .*{re.escape(wrong)}"):
+        Cluster(address)
+    args = ["battleship", "tournament", "--games", "2", "--cluster", address]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {address} is not") and result.stderr.count("\n") == 1

@@ -10,20 +10,27 @@ address (``--cluster tcp://HOST:PORT`` on the command line)::
 
     dask scheduler --host 127.0.0.1 --port 8786
     dask worker tcp://127.0.0.1:8786 --nthreads 1      # once per worker
+
+A local run uses ``local_pool`` instead, which an interrupt (Ctrl-C) stops at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import TYPE_CHECKING
 
 from hamle.errors import HamleError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 CONNECT_SECONDS = 5
 
 
 class ClusterError(HamleError, RuntimeError):
-    """A cluster that cannot be reached or has no workers."""
+    """An address that is no Dask scheduler's, or a cluster that cannot be reached or has
+    no workers."""
 
 
 class Cluster:
@@ -35,12 +42,24 @@ class Cluster:
     hamle.cluster.ClusterError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: ...
     """
 
-    def __init__(self, address: str, connect_seconds: float = CONNECT_SECONDS) -> None:
+    def __init__(self, address: str, connect_seconds: float | None = None) -> None:
         if not isinstance(address, str) or not address.strip():
             raise ClusterError(
                 "a cluster is the address of a Dask scheduler, like tcp://127.0.0.1:8786"
             )
-        self.address, self.connect_seconds = address.strip(), connect_seconds
+        from distributed.comm.addressing import get_address_host_port
+
+        self.address = address.strip()
+        try:
+            _, port = get_address_host_port(self.address)
+        except ValueError as exc:
+            raise ClusterError(
+                f"{self.address} is not the address of a Dask scheduler, like "
+                f"tcp://127.0.0.1:8786 ({exc})"
+            ) from None
+        if not 0 < port < 65536:
+            raise ClusterError(f"{self.address} is not an address: port {port} is not 1 to 65535")
+        self.connect_seconds = CONNECT_SECONDS if connect_seconds is None else connect_seconds
         self.client = None
 
     @staticmethod
@@ -54,12 +73,12 @@ class Cluster:
     def __enter__(self) -> Cluster:
         from distributed import Client
 
+        self._check_scheduler()
         try:
             self.client = Client(self.address, timeout=self.connect_seconds, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {reason}"
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
             ) from None
         try:
             self.client.wait_for_workers(1, timeout=self.connect_seconds)
@@ -78,6 +97,46 @@ class Cluster:
         if self.client is not None:
             self.client.close()
             self.client = None
+
+    def _check_scheduler(self) -> None:
+        """ClusterError unless a Dask scheduler answers at the address in time. Dask's own
+        client waits for ever on a port that accepts and stays silent, and reads another
+        protocol's bytes as a message of any size, so the address is asked first."""
+        import asyncio
+        from concurrent.futures import ThreadPoolExecutor
+
+        from distributed.comm import connect
+
+        seconds = self.connect_seconds
+
+        async def identity():
+            comm = await connect(self.address, timeout=seconds)
+            try:
+                await comm.write({"op": "identity"})
+                return await comm.read()
+            finally:
+                comm.abort()
+
+        try:
+            # A thread of its own runs the loop: the caller may be running one (a notebook).
+            # The connection may take ``seconds``, and the answer as long again.
+            with ThreadPoolExecutor(1) as thread:
+                asked = asyncio.wait_for(identity(), 2 * seconds)
+                reply = thread.submit(asyncio.run, asked).result()
+        except TimeoutError:
+            raise ClusterError(
+                f"no Dask scheduler answered at {self.address} within {2 * seconds:g} s"
+            ) from None
+        except OSError as exc:
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
+            ) from None
+        except Exception:
+            reply = None
+        if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+            kind = reply.get("type") if isinstance(reply, dict) else None
+            what = f"a Dask {kind}" if isinstance(kind, str) else "something else"
+            raise ClusterError(f"{self.address} is not a Dask scheduler: {what} answered there")
 
     @property
     def threads(self) -> int:
@@ -99,3 +158,38 @@ class Cluster:
             if done:
                 done(i, results[-1])
         return results
+
+
+@contextmanager
+def local_pool(jobs: int, threads: bool = False) -> Iterator[Executor]:
+    """An executor of ``jobs`` processes (or threads) that, when the block raises or is
+    interrupted, drops the work still queued and stops its processes at once, where
+    ``with ProcessPoolExecutor(...)`` would first finish every task submitted.
+
+    >>> with local_pool(2) as pool:
+    ...     sorted(pool.map(abs, [-2, 1]))
+    [1, 2]
+    """
+    import signal
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    if threads:
+        pool = ThreadPoolExecutor(jobs)
+    else:  # Ctrl-C reaches every process of the terminal's group; only this one acts on it
+        ignore = (signal.SIGINT, signal.SIG_IGN)
+        pool = ProcessPoolExecutor(jobs, initializer=signal.signal, initargs=ignore)
+    try:
+        yield pool
+    except BaseException:
+        # ProcessPoolExecutor.terminate_workers() does this from Python 3.14 on.
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        raise
+    pool.shutdown()
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of an exception's message, or its type's name."""
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -31,7 +31,7 @@ from hamle.battleship import (
 )
 from hamle.battleship.exact import symmetries
 from hamle.battleship.fleet import Ocean, random_fleet
-from hamle.battleship.observation import HIT, SUNK, UNKNOWN
+from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN
 from hamle.battleship.strategies.exact_shooter import best_cells
 
 exact_module = importlib.import_module("hamle.battleship.exact")  # the package exports exact()
@@ -266,6 +266,18 @@ def assert_as_fresh(obs: Observation) -> None:
     assert report.counts == expected.counts
 
 
+def sink(obs: Observation, ship: tuple[int, ...]) -> Observation:
+    """``obs`` with ``ship`` marked sunk as the lab marks it, however much of it was hit
+    (``after`` sinks only a ship whose other cells are open hits)."""
+    marks = obs.marks
+    return Observation.from_marks(
+        obs.rules,
+        miss=np.flatnonzero(marks == MISS).tolist(),
+        hit=[c for c in np.flatnonzero(marks == HIT).tolist() if c not in ship],
+        sunk=[*(s.cells for s in obs.sunk), ship],
+    )
+
+
 def turned(obs: Observation, turn: np.ndarray) -> Observation:
     """The observation with its marks turned (cell j of the result is ``turn[j]``)."""
     return Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
@@ -405,7 +417,7 @@ def test_a_ship_marked_sunk_over_its_open_hits_is_counted_afresh(
     exact_module._MEMOS.clear()
     with contextlib.suppress(MarksError):  # no longer ship may hold the hits
         exact(hits)
-    sunk = obs.after(ship[0], "sunk", ship)
+    sunk = sink(obs, ship)
     assert_as_fresh(sunk)
 
 
@@ -446,7 +458,7 @@ def test_maps_agree_with_fresh_ones_whatever_order_marks_come_in(rows, cols, fle
             obs = obs.after(left[which % len(left)], "hit") if left else obs
         else:
             ship = ships.pop(at % len(ships))
-            obs = obs.after(ship[0], "sunk", ship)
+            obs = sink(obs, ship)
         shown = turned(obs, symmetries(rows, cols)[which % len(symmetries(rows, cols))])
         total, cells = occupancy_of(shown)
         expected_total, expected_cells = fresh(shown, occupancy_of)

@@ -24,7 +24,12 @@ from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.density_shooter import DensityShooter
 from hamle.battleship.strategies.exact_shooter import best_cells
-from hamle.battleship.strategies.expert_shooter import ExpertShooter, rollout_tables, rollouts
+from hamle.battleship.strategies.expert_shooter import (
+    MAX_FLEETS,
+    ExpertShooter,
+    rollout_tables,
+    rollouts,
+)
 from hamle.battleship.strategies.openings import opening_cells
 from hamle.rng import FLEET_STREAM, game_stream
 
@@ -466,6 +471,13 @@ def test_bad_endgame_settings_are_refused():
             ExpertShooter(**{what: 2.5})
     with pytest.raises(BattleshipError, match="endgame_ships must be at most 3, not 4"):
         ExpertShooter(endgame_ships=4)
+    # The endgame keeps a third of its rollouts as fleets: at most MAX_FLEETS of them.
+    assert ExpertShooter(endgame_rollouts=3 * MAX_FLEETS).endgame_rollouts == 3 * MAX_FLEETS
+    for value in (3 * MAX_FLEETS + 1, 10**15):
+        with pytest.raises(
+            BattleshipError, match=f"endgame_rollouts must be at most 3,000,000, not {value:,}"
+        ):
+            ExpertShooter(endgame_rollouts=value)
 
 
 @pytest.mark.parametrize("what", ["z", "tolerance"])

@@ -138,4 +138,6 @@ def test_the_experts_exact_targets_name_it_too():
     with pytest.raises(MarksError, match="no afloat ship can explain the hit at A1"):
         ExpertShooter().choose(obs, np.random.default_rng(0))
     with pytest.raises(BattleshipError, match="every ship is sunk"):
-        ExactShooter().choose(Observation.from_marks(Rules.classic(), afloat=[]), None)
+        ExactShooter().choose(
+            Observation.from_marks(Rules.classic(), afloat=[]), np.random.default_rng(0)
+        )

@@ -16,6 +16,7 @@ from hamle.battleship import (
     sample,
 )
 from hamle.battleship.fleet import Ocean, random_fleet
+from hamle.battleship.observation import SunkShip
 
 CLASSIC = Rules.classic()
 
@@ -110,7 +111,7 @@ def test_numpy_lengths_are_lengths():
         (lambda obs: obs.after(0, "sunk", (0,)), "length 1; no ship in the fleet"),
         (lambda obs: obs.after(0, "sunk", (0, 55)), "not a straight unbroken line"),
         (
-            lambda obs: obs.after(0, "sunk", (0, 1)).after(10, "sunk", (10, 11)),
+            lambda obs: obs.after(1, "hit").after(0, "sunk", (0, 1)).after(10, "sunk", (10, 11)),
             "the sunk ship A2,B2 \\(2 cells\\) is not one of the ships afloat",
         ),
     ],
@@ -118,6 +119,93 @@ def test_numpy_lengths_are_lengths():
 def test_a_shot_answer_that_cannot_be_is_refused(shot, message):
     with pytest.raises(MarksError, match=message):
         shot(Observation.start(CLASSIC))
+
+
+RUSSIAN = Rules.russian()
+
+
+@pytest.mark.parametrize(
+    ("rules", "shots", "code", "message"),
+    [
+        # Two sunk 1-cell boats touching diagonally, which from_marks refuses too.
+        (
+            RUSSIAN,
+            [(0, "sunk", (0,)), (11, "sunk", (11,))],
+            "touches_sunk",
+            "B2 \\(sunk\\) touches",
+        ),
+        (RUSSIAN, [(0, "sunk", (0,)), (11, "hit")], "touches_sunk", "B2 \\(hit\\) touches"),
+        (RUSSIAN, [(1, "hit"), (0, "sunk", (0,))], "touches_sunk", "B1 \\(hit\\) touches .* A1"),
+        (
+            CLASSIC,
+            [(0, "miss"), (0, "hit")],
+            "marked_twice",
+            "A1 is marked twice \\(miss and hit\\)",
+        ),
+        (
+            CLASSIC,
+            [(0, "hit"), (0, "miss")],
+            "marked_twice",
+            "A1 is marked twice \\(hit and miss\\)",
+        ),
+        (CLASSIC, [(0, "miss"), (0, "miss")], "marked_twice", "A1 is marked twice"),
+        (CLASSIC, [(0, "hit"), (0, "hit")], "marked_twice", "A1 is marked twice"),
+        (CLASSIC, [(0, "miss"), (1, "sunk", (0, 1))], "marked_twice", "A1 .*\\(miss and sunk\\)"),
+        (CLASSIC, [(1, "sunk", (0, 1))], "sunk_not_hit", "A1,B1 covers A1, which was never hit"),
+        (CLASSIC, [(0, "hit"), (0, "sunk", (0, 1))], "marked_twice", "A1 is marked twice"),
+        (
+            CLASSIC,
+            [(1, "hit"), (0, "sunk", (0, 1)), (2, "hit"), (3, "sunk", (1, 2, 3))],
+            "sunk_overlap",
+            "two sunk ships overlap at B1",
+        ),
+        (Rules.custom(3, [1]), [(0, "sunk", (0,)), (4, "hit")], "hit_none_afloat", "hit at B2"),
+    ],
+)
+def test_a_shot_answer_the_board_contradicts_is_refused(rules, shots, code, message):
+    obs = Observation.start(rules)
+    *before, last = shots
+    for shot in before:
+        obs = obs.after(*shot)
+    with pytest.raises(MarksError, match=message) as raised:
+        obs.after(*last)
+    assert raised.value.code == f"battleship.{code}"
+
+
+def test_a_contradiction_after_refuses_is_one_from_marks_refuses_too():
+    with pytest.raises(MarksError, match="B2 \\(sunk\\) touches the sunk ship at A1") as marked:
+        Observation.from_marks(RUSSIAN, sunk=[["A1"], ["B2"]])
+    with pytest.raises(MarksError) as shot:
+        Observation.start(RUSSIAN).after(0, "sunk", (0,)).after(11, "sunk", (11,))
+    assert shot.value.code == marked.value.code
+
+
+def test_water_beside_a_sunk_ship_may_still_be_missed():
+    obs = Observation.start(RUSSIAN).after(0, "sunk", (0,)).after(11, "miss")
+    assert obs.marks[11] == 1 and obs.afloat == RUSSIAN.lengths[:-1]
+
+
+@pytest.mark.parametrize(
+    ("parts", "message"),
+    [
+        (
+            {"marks": np.zeros(50, np.uint8)},
+            "uint8 array of the board's 100 cells, not uint8 \\(50,\\)",
+        ),
+        ({"marks": np.zeros(100, np.int64)}, "not int64 \\(100,\\)"),
+        ({"marks": [0] * 100}, "not \\[0, 0"),
+        ({"marks": np.full(100, 9, np.uint8)}, "marks are 0..4"),
+        ({"afloat": (5, 4, 3, 3, 7)}, "afloat ship of length 7 is not in the fleet"),
+        ({"afloat": (5, 5)}, "afloat ship of length 5 is not in the fleet"),
+        ({"afloat": (2,), "sunk": (SunkShip(2, (0, 1)),)}, "afloat ship of length 2"),
+        ({"sunk": ((0, 1),)}, "sunk is a tuple of SunkShip"),
+        ({"rules": "classic"}, "expected Rules"),
+    ],
+)
+def test_an_observation_built_directly_is_checked(parts, message):
+    given = {"rules": CLASSIC, "marks": np.zeros(100, np.uint8), "sunk": (), "afloat": (5, 4)}
+    with pytest.raises(BattleshipError, match=message):
+        Observation(**{**given, **parts})
 
 
 def test_a_shot_at_a_bool_or_off_the_board_is_refused():
@@ -152,3 +240,12 @@ def test_the_wrong_kind_of_argument_is_named(call, error, message):
 def test_rules_names_and_sizes_in_any_plain_form():
     assert Rules.named(" Classic ") == CLASSIC and Rules.named("RUSSIAN") == Rules.russian()
     assert Rules.custom(np.int64(6), [2]) == Rules.custom(6, [2]) == Rules.custom([6, 6], [2])
+
+
+def test_a_hit_on_water_marked_by_hand_is_refused():
+    marks = np.zeros(100, np.uint8)
+    marks[0] = 4
+    obs = Observation(CLASSIC, marks, (), CLASSIC.lengths)
+    with pytest.raises(MarksError, match="A1 is water, so it cannot be a hit"):
+        obs.after(0, "hit")
+    assert obs.after(0, "miss").marks[0] == 1

@@ -3,6 +3,7 @@ play every pairing on the same games as ``simulate``, with any number of process
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections import Counter
 from itertools import combinations
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import hamle.battleship as bs
 from hamle.battleship.fits import fits
 from hamle.battleship.fleet import placed_fleet
-from hamle.battleship.placers import TILTED, Placer, _tilt, tuned_weights
+from hamle.battleship.placers import TILTED, TUNED, Placer, _tilt, mixture_weights, tuned_weights
 from hamle.battleship.rules import placement_table, segment
 from hamle.rng import FLEET_STREAM, game_stream
 
@@ -189,9 +190,11 @@ def test_no_two_placers_share_a_name():
     assert len(set(names)) == len(names) and all(a != b for a, b in combinations(names, 2))
 
 
-def test_mixed_draws_each_game_from_one_tuned_placer():
-    rules = bs.Rules.custom(6, [3, 2, 2])
-    weights = tuned_weights(rules)
+@pytest.mark.parametrize(
+    "rules", [bs.Rules.classic(), bs.Rules.custom(6, [3, 2, 2])], ids=["classic", "6×6"]
+)
+def test_mixed_draws_each_game_from_one_weighed_placer(rules):
+    weights = dict(bs.get_placer("mixed").settled(rules).parts)
     assert list(weights) == list(TILTED) and sum(weights.values()) == pytest.approx(1, abs=0.03)
     mixed = bs.get_placer("mixed")
     for game in range(1, 30):
@@ -215,3 +218,25 @@ def test_the_tuned_mixture_is_at_least_as_hard_for_the_best_shooter_as_any_one_p
     value = min(mixture_mean(s) for s in table.shooters)
     best_single = max(min(table.cell(s, p).row()["mean"] for s in table.shooters) for p in TILTED)
     assert value >= best_single - 0.05
+
+
+@pytest.mark.parametrize("preset", ["classic", "russian"])
+def test_the_presets_stored_weights_are_their_tuned_ones(preset):
+    rules = bs.Rules.named(preset)
+    assert mixture_weights(rules) == TUNED[rules.describe()] == tuned_weights(rules)
+
+
+def test_mixed_plays_at_once_under_any_rules(monkeypatch):
+    # Tuning plays 2,400 games first (minutes on a tight board): other rules weigh the
+    # four placers equally instead, and the presets use their stored weights.
+    def no_tournament(*args, **kwargs):
+        raise AssertionError("mixed ran a tuning tournament")
+
+    monkeypatch.setattr(
+        importlib.import_module("hamle.battleship.tournament"), "tournament", no_tournament
+    )
+    tight = bs.Rules.custom(8, [4, 3, 3, 2, 2, 2, 1, 1, 1, 1], touching=False)
+    assert bs.get_placer("mixed").settled(tight).parts == tuple(dict.fromkeys(TILTED, 0.25).items())
+    for rules in (tight, bs.Rules.classic(), bs.Rules.russian()):
+        table = bs.simulate(rules, "density", games=2, placer="mixed")
+        assert table.placer == "mixed"

@@ -1,3 +1,4 @@
+import importlib
 import itertools
 import math
 from fractions import Fraction
@@ -139,3 +140,19 @@ def test_play_game_reports_every_shot():
     seen = []
     record = play_game(Rules.classic(), "density", 4, progress=seen.append)
     assert seen == list(range(1, record.shots_fired + 1))
+
+
+def test_the_exact_shooter_is_refused_before_any_game_on_a_board_too_wide(monkeypatch):
+    from hamle.battleship import CountTooLargeError, tournament
+
+    module = importlib.import_module("hamle.battleship.simulate")  # (not the function)
+
+    def refuse(*args):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(module, "_play_chunk", refuse)
+    wide = Rules.custom(16, [3, 3])
+    with pytest.raises(CountTooLargeError, match=r"16 cells across .* too wide for exact"):
+        simulate(wide, ["density", "exact"], games=2)
+    with pytest.raises(CountTooLargeError, match="too wide for exact counting"):
+        tournament(wide, ["exact"], ["uniform"], games=2, jobs=2)

@@ -10,6 +10,7 @@ from hamle.battleship import (
     Rules,
     get_shooter,
     play_game,
+    play_games,
 )
 from hamle.battleship.strategies.hunt_target import candidates, hunt_pattern
 
@@ -114,3 +115,37 @@ def test_custom_rules_games():
     record = play_game(rules, "density", 3)
     assert Fleet.from_cells(rules, record.fleet.ships) == record.fleet
     assert record.shots_fired >= 8
+
+
+@pytest.mark.parametrize("name", list(SHOOTERS))
+@pytest.mark.parametrize(
+    ("observation", "rng", "message"),
+    [
+        (Observation.start(CLASSIC), None, "rng must be a numpy Generator .*not None"),
+        (Observation.start(CLASSIC), 3, "rng must be a numpy Generator .*not 3"),
+        ("E5", np.random.default_rng(1), "expected an Observation .*not 'E5'"),
+        (None, np.random.default_rng(1), "expected an Observation .*not None"),
+    ],
+)
+def test_every_shooter_names_a_wrong_argument(name, observation, rng, message):
+    with pytest.raises(BattleshipError, match=message):
+        get_shooter(name).choose(observation, rng)
+
+
+@pytest.mark.parametrize("games", [5, "12", None])
+def test_play_games_names_games_that_are_not_a_list(games):
+    with pytest.raises(BattleshipError, match=f"games is a list of game numbers .*not {games!r}"):
+        play_games(CLASSIC, "density", games)
+
+
+def test_game_numbers_may_be_numpy_integers_and_bad_ones_are_named():
+    record = play_game(CLASSIC, "density", np.int64(7))
+    assert record.shots == play_game(CLASSIC, "density", 7).shots
+    assert play_games(CLASSIC, "density", np.arange(7, 9)).games == (7, 8)
+    for game, message in (
+        (0, "game numbers start at 1, not 0"),
+        (2.0, "not 2.0"),
+        (True, "not True"),
+    ):
+        with pytest.raises(BattleshipError, match=message):
+            play_game(CLASSIC, "density", game)

@@ -1,6 +1,7 @@
 """random_fleet draws every legal fleet equally often (spec § 2): a chi-square test on
 small boards where brute force lists every legal fleet, and proof that the same test
-rejects the biased ship-by-ship sampler."""
+rejects the biased ship-by-ship sampler. Fleets too tight for whole-fleet rejection are
+drawn by counting, as uniformly and as reproducibly."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 from battleship import reference as ref
 from battleship.reference import chi_square, chi_square_critical
 
+from hamle.battleship import CountTooLargeError, RulesError, get_placer, play_game
+from hamle.battleship import fleet as fleet_module
 from hamle.battleship.fleet import random_fleet
 from hamle.battleship.rules import Rules
 
@@ -81,3 +84,68 @@ def test_ship_by_ship_sampler_fails_the_same_test(rules):
     draws = ship_by_ship(rules, rng, n)
     statistic = chi_square(draws, fleets)
     assert statistic > chi_square_critical(len(fleets) - 1)
+
+
+# --- fleets too tight for rejection ------------------------------------------------------
+
+# 406,664 layouts, but only about one fleet in 8·10^9 drawn ship by ship is legal.
+TIGHT = Rules.custom(7, Rules.russian().lengths, touching=False)
+
+
+def test_a_fleet_too_tight_for_rejection_is_drawn_legal_and_replays():
+    assert fleet_module._rejection_fails(TIGHT)
+    fleets = [random_fleet(TIGHT, seed) for seed in range(20)]
+    for fleet in fleets:
+        assert [len(ship) for ship in fleet.ships] == list(TIGHT.lengths)
+        fleet.check()  # raises where ships overlap or touch
+    assert [random_fleet(TIGHT, seed) for seed in range(20)] == fleets
+    assert len({fleet.ships for fleet in fleets}) == 20
+    for name in ("uniform", "edges", "spread"):
+        get_placer(name).place(TIGHT, np.random.default_rng(5)).check()
+    record = play_game(TIGHT, "density", 3)
+    assert record.fleet == play_game(TIGHT, "density", 3).fleet and record.shots_fired >= 20
+
+
+@pytest.mark.parametrize("rules", [*CASES, Rules.classic(), Rules.russian()], ids=str)
+def test_rules_where_rejection_works_keep_it(rules):
+    assert not fleet_module._rejection_fails(rules)  # so their seeds keep their fleets
+
+
+COUNTED_CASES = [CASES[1], CASES[3]]  # (CASES[2] takes 12 s this way)
+
+
+@pytest.mark.parametrize("rules", COUNTED_CASES, ids=[r.describe() for r in COUNTED_CASES])
+def test_fleets_drawn_by_counting_are_uniform(rules, monkeypatch):
+    # The same chi-square test as above, which the ship-by-ship sampler fails on these
+    # rules, with every fleet drawn by counting (3×5: two equal ships, labelled at random).
+    monkeypatch.setattr(fleet_module, "_rejection_fails", lambda rules: True)
+    fleets = ref.fleets(rules)
+    rng = np.random.default_rng(54321)
+    draws = [random_fleet(rules, rng).ships for _ in range(PER_FLEET * len(fleets))]
+    assert len(set(draws)) == len(fleets)
+    assert chi_square(draws, fleets) < chi_square_critical(len(fleets) - 1)
+
+
+def test_a_seed_rejection_gives_up_on_is_drawn_by_counting(monkeypatch):
+    rules = CASES[2]
+    monkeypatch.setattr(fleet_module, "_rejection", lambda rules, seed: np.full(3, -1))
+    fleets = [random_fleet(rules, seed) for seed in range(10)]
+    for fleet in fleets:
+        fleet.check()
+    assert fleets == [random_fleet(rules, seed) for seed in range(10)]
+
+
+def test_a_fleet_that_does_not_fit_is_named():
+    with pytest.raises(RulesError, match="3,3,1 cannot all be placed on this board") as raised:
+        random_fleet(Rules.custom(3, [3, 3, 1], touching=False), 1)
+    assert raised.value.code == "battleship.fleet_does_not_fit"
+
+
+def test_a_fleet_out_of_reach_of_both_samplers_says_so(monkeypatch):
+    def too_many(*args):
+        raise CountTooLargeError("too many", code="battleship.too_many_layouts")
+
+    monkeypatch.setattr(fleet_module, "_rejection_fails", lambda rules: True)
+    monkeypatch.setattr(fleet_module, "sample", too_many)
+    with pytest.raises(RulesError, match="too many to draw one by counting them"):
+        random_fleet(TIGHT, 1)

@@ -1,5 +1,13 @@
+import contextlib
 import json
 import math
+import os
+import pty
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -284,6 +292,8 @@ def test_tournament_writes_its_matrix_as_json_a_file_and_a_chart(tmp_path):
     assert data == table.as_dict()
     text = run("tournament", *args[:-2], "--rules", "russian", "--games", "5").stdout
     assert "density against uniform: anti-density +" in text and "fleet 4,3,3,2,2,2" in text
+    alone = run("tournament", "--shooters", "density", "--placers", "uniform", "--games", "3")
+    assert alone.exit_code == 0 and "against uniform" not in alone.stdout
 
 
 @pytest.mark.parametrize(
@@ -292,7 +302,7 @@ def test_tournament_writes_its_matrix_as_json_a_file_and_a_chart(tmp_path):
         (["--placers", "uniform,nowhere"], "unknown placer 'nowhere'"),
         (["--shooters", "psychic"], "unknown strategy 'psychic'"),
         (["--placers", ","], "--placers names nothing"),
-        (["--size", "3", "--fleet", "3,3,3", "--no-touch"], "no legal fleet found"),
+        (["--size", "3", "--fleet", "3,3,3", "--no-touch"], "cannot all be placed on this board"),
         (["--chart", "matrix.txt"], "must end in .png"),
         (["--out", "/no/such/dir/t.json"], "does not exist"),
         (["--chart", "m\x00.png"], "an argument holds a NUL byte"),
@@ -312,3 +322,74 @@ def test_simulate_against_a_placer():
     assert data == table.as_dict() and data["placer"] == "edges"
     result = run("simulate", "--games", "2", "--placer", "corner")
     assert result.exit_code == 2 and "unknown placer 'corner'" in result.stderr
+
+
+def test_an_interrupt_stops_a_run_on_processes_at_once():
+    """Ctrl-C (SIGINT to the terminal's whole process group) after the first games stops a
+    run of a million games on two processes, which would otherwise play them all first."""
+    hamle = Path(sys.executable).with_name("hamle")
+    args = ["battleship", "simulate", "--games", "1000000", "--jobs", "2", "--shooters", "density"]
+    leader, terminal = pty.openpty()  # stderr a terminal, so the progress bar shows
+    running = subprocess.Popen(
+        [hamle, *args], stdout=subprocess.PIPE, stderr=terminal, start_new_session=True
+    )
+    os.close(terminal)
+    try:
+        shown = b""
+        while not re.search(rb"[1-9][0-9]*/1000000", shown):  # games have finished
+            shown += os.read(leader, 4096)
+        os.killpg(running.pid, signal.SIGINT)
+        out, _ = running.communicate(timeout=120)  # (the whole run takes hours)
+        with contextlib.suppress(OSError):  # (the end of a terminal's output)
+            while chunk := os.read(leader, 4096):
+                shown += chunk
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.pid, signal.SIGKILL)
+        os.close(leader)
+    assert running.returncode == 130 and out == b""
+    assert shown.endswith(b"interrupted\r\n") and b"Traceback" not in shown
+
+
+def refuse_to_play(*args, **kwargs):
+    raise AssertionError("a game was played")
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        ("simulate", "--chart", "shots.png"),
+        ("tournament", "--chart", "matrix.svg"),
+        ("tournament", "--out", "matrix.json"),
+    ],
+)
+def test_an_output_that_is_a_folder_is_refused_before_any_game(
+    tmp_path, monkeypatch, command, option, name
+):
+    monkeypatch.setattr(bs, "simulate", refuse_to_play)
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    (tmp_path / name).mkdir()
+    result = run(command, "--games", "2", option, str(tmp_path / name))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {option}: {tmp_path / name} is a folder, not a file\n"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    locked = tmp_path / "t.json"
+    locked.write_text("{}")
+    locked.chmod(0o444)
+    result = run("tournament", "--games", "2", "--out", str(locked))
+    assert result.exit_code == 2 and "cannot be written (permission denied)" in result.stderr
+    assert locked.read_text() == "{}"
+
+
+def test_play_refuses_a_level_that_cannot_play_the_rules_before_the_first_shot():
+    args = ["battleship", "play", "--level", "exact", "--size", "16", "--fleet", "3,3"]
+    result = runner.invoke(app, [*args, "--game", "1"], "A1\nq\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    message = "a board 16 cells across with ships up to 3 long is too wide for exact counting"
+    assert result.stderr == f"error: {message}\n"
+    narrower = runner.invoke(app, [*args[:-3], "12", *args[-2:], "--game", "1"], "A1\nq\n")
+    assert narrower.exit_code == 0 and "stopped after 1 shot" in narrower.stdout

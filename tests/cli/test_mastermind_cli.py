@@ -421,3 +421,16 @@ def test_play_says_why_it_has_no_suggestion_and_goes_on():
     assert result.exit_code == 0, result.output
     assert "no suggestion: minimax on 531,441 codes would take hours" in result.stdout
     assert "black" in result.stdout and "the secret was" in result.stdout
+
+
+def test_a_tree_is_not_built_for_an_out_that_is_a_folder(tmp_path, monkeypatch):
+    import hamle.mastermind.tree
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the tree was built")
+
+    monkeypatch.setattr(hamle.mastermind.tree, "strategy_tree", refuse)
+    (tmp_path / "tree.json").mkdir()
+    result = run("tree", "--strategy", "minimax", "--out", str(tmp_path / "tree.json"))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: --out: {tmp_path / 'tree.json'} is a folder, not a file\n"

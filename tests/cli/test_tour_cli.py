@@ -105,10 +105,10 @@ def test_play_scripted():
     expected_hint = tour.GRID.name(tour.hint(tour.Position.start("A1")).move)
     quick = tour.GRID.name(tour.hint(tour.Position.start("A1"), "quick").move)
     # hint, a legal move (the quick hint: combo 1), an illegal one, undo, quit
-    result = run("play", "--start", "A1", input=f"h\n{quick}\nE4\nu\nq\n")
+    result = run("play", "--start", " a01 ", input=f"h\n{quick}\nE4\nu\nq\n")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "free play from A1" in out
+    assert "free play from A1." in out
     boards = out.split("      A   B   C")
     # After 'h' the hinted cell shows '?'.
     col, row = ord(expected_hint[0]) - ord("A"), int(expected_hint[1:])

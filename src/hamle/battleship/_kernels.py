@@ -37,8 +37,8 @@ def below(state, n):
 
 
 @njit(cache=True)
-def sample_fleet(cells, check, starts, counts, n_cells, seed):
-    """Placement indices of a uniformly random legal fleet, or -1s after too many tries.
+def sample_fleet(cells, check, starts, counts, n_cells, seed, tries=MAX_FLEET_TRIES):
+    """Placement indices of a uniformly random legal fleet, or -1s after ``tries`` tries.
 
     Ship i takes a uniform placement in ``starts[i] .. starts[i] + counts[i]``; the whole
     fleet is redrawn as soon as a ship's ``check`` cells meet an occupied cell, which keeps
@@ -49,7 +49,7 @@ def sample_fleet(cells, check, starts, counts, n_cells, seed):
     n = starts.shape[0]
     occupied = np.zeros(n_cells, np.bool_)
     chosen = np.full(n, -1, np.int64)
-    for _ in range(MAX_FLEET_TRIES):
+    for _ in range(tries):
         occupied[:] = False
         ok = True
         for i in range(n):

@@ -16,10 +16,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+
+from hamle.cluster import local_pool
 
 from . import _kernels, exact
 from .errors import CountTooLargeError
@@ -121,7 +122,7 @@ def count_fleets(
     chunks = [firsts[i : i + 4] for i in range(0, len(firsts), 4)]
     layouts = 0
     if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with local_pool(jobs) as pool:
             for done, part in enumerate(pool.map(problem.count_from, chunks), 1):
                 layouts += part
                 if progress:

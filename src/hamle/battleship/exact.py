@@ -278,6 +278,33 @@ def layouts(rules: Rules) -> int:
     return total
 
 
+def check_countable(rules: Rules) -> None:
+    """CountTooLargeError if the boards of ``rules`` are too wide for exact counting at
+    all; nothing is counted. (A board within reach may still be refused for the memory
+    its marks would take.)
+
+    >>> check_countable(Rules.custom(16, [3, 3]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hamle.battleship.errors.CountTooLargeError: a board 16 cells across ... too wide for exact ...
+    """
+    _key_bits(min(rules.rows, rules.cols), max(rules.lengths), rules.touching)
+
+
+def _key_bits(cols: int, longest: int, touching: bool) -> int:
+    """The bits of a cell of the DP's profile keys, if a row of ``cols`` cells fits in a
+    key with ships up to ``longest`` long; else CountTooLargeError."""
+    bits = (4 * longest - 1).bit_length()
+    if cols * bits + (0 if touching else 1) > KEY_BITS:
+        raise CountTooLargeError(
+            "a board {cols} cells across with ships up to {longest} long is too wide for "
+            "exact counting",
+            code="battleship.too_wide",
+            cols=cols,
+            longest=longest,
+        )
+    return bits
+
+
 def labelled(afloat) -> int:
     """How many fleets of labelled ships one layout of ``afloat`` stands for: m! for
     each group of m ships of one length.
@@ -588,15 +615,7 @@ class _Dp:
         self.rows, self.cols, self.marks, self.touching = rows, cols, marks, touching
         have = Counter(afloat)
         self.lmax = max(have)
-        self.bits = (4 * self.lmax - 1).bit_length()
-        if cols * self.bits + (0 if touching else 1) > KEY_BITS:
-            raise CountTooLargeError(
-                "a board {cols} cells across with ships up to {longest} long is too wide for "
-                "exact counting",
-                code="battleship.too_wide",
-                cols=cols,
-                longest=self.lmax,
-            )
+        self.bits = _key_bits(cols, self.lmax, touching)
         self._count_tables(have)
         self.in_fleet = np.array([n in have for n in range(self.lmax + 1)])
         self.at_least = np.array(

@@ -8,17 +8,23 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
 from hamle.grid import CellError
 
 from . import _kernels
-from .errors import RulesError, ShotError
+from .errors import CountTooLargeError, MarksError, RulesError, ShotError
+from .exact import labelled, layouts, sample
 from .observation import HIT, MISS, SUNK, Observation, draw
 from .rules import Rules, as_rules, placement_table, segment, zone
+
+# The trial that tells rules where rejection works (most) from those where it fails.
+PILOT_SEED, PILOT_TRIES = 1, 200_000
 
 
 @dataclass(frozen=True)
@@ -107,24 +113,74 @@ def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
 
 
 def random_placements(rules: Rules, rng: np.random.Generator | int) -> np.ndarray:
-    """``random_fleet`` as the index of each ship's placement in ``placement_table``."""
+    """``random_fleet`` as the index of each ship's placement in ``placement_table``.
+
+    Whole fleets are redrawn until one is legal; where that would take too long (a
+    tight fleet), the fleet is drawn exactly uniformly from the counting DP instead
+    (``exact.sample``), seeded from ``rng`` all the same.
+    """
     as_rules(rules)
     if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
         rng = np.random.default_rng(int(rng))
     if not isinstance(rng, np.random.Generator):
         raise RulesError(f"expected a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}")
+    seed = int(rng.integers(0, 2**63))
+    if not _rejection_fails(rules):
+        chosen = _rejection(rules, seed)
+        if chosen[0] >= 0:
+            return chosen
+    return _counted(rules, seed)
+
+
+def _rejection(rules: Rules, seed: int, tries: int = _kernels.MAX_FLEET_TRIES) -> np.ndarray:
+    """The rejection kernel's fleet from ``seed`` (-1s when ``tries`` fleets all fail)."""
     table = placement_table(rules)
     starts = np.array([table.ranges[s.length][0] for s in rules.fleet], np.int64)
     stops = np.array([table.ranges[s.length][1] for s in rules.fleet], np.int64)
     check = table.cells if rules.touching else table.zone
-    seed = int(rng.integers(0, 2**63))
-    chosen = _kernels.sample_fleet(table.cells, check, starts, stops - starts, rules.cells, seed)
-    if chosen[0] < 0:
+    return _kernels.sample_fleet(
+        table.cells, check, starts, stops - starts, rules.cells, seed, tries
+    )
+
+
+@cache
+def _rejection_fails(rules: Rules) -> bool:
+    """Whether fewer than one fleet in MAX_FLEET_TRIES drawn ship by ship is legal (so
+    rejection would mostly give up). A function of the rules alone, so that a seed gives
+    the same fleet in every process. A short trial settles most rules at once; the rest
+    are counted exactly (unless that is out of reach: then rejection is tried)."""
+    if _rejection(rules, PILOT_SEED, PILOT_TRIES)[0] >= 0:
+        return False
+    try:
+        fleets = layouts(rules) * labelled(rules.lengths)
+    except CountTooLargeError:
+        return False
+    table = placement_table(rules)
+    drawn = math.prod(table.ranges[s.length][1] - table.ranges[s.length][0] for s in rules.fleet)
+    return fleets * _kernels.MAX_FLEET_TRIES < drawn
+
+
+def _counted(rules: Rules, seed: int) -> np.ndarray:
+    """A fleet drawn exactly uniformly by the counting DP from ``seed``, as placements."""
+    try:
+        (fleet,) = sample(Observation.start(rules), 1, np.random.default_rng(seed))
+    except CountTooLargeError as exc:
         raise RulesError(
             f"no legal fleet found for {rules.describe()} after "
-            f"{_kernels.MAX_FLEET_TRIES:,} tries: the fleet does not fit (or barely fits)"
-        )
-    return chosen
+            f"{_kernels.MAX_FLEET_TRIES:,} random tries, and its fleets are too many to draw "
+            f"one by counting them ({exc})"
+        ) from None
+    except MarksError as exc:
+        raise exc.recast(RulesError, rules.describe()) from None
+    index = _placement_index(rules)
+    return np.array([index[cells] for cells in fleet], np.int64)
+
+
+@cache
+def _placement_index(rules: Rules) -> dict[tuple[int, ...], int]:
+    """Each placement's index in ``placement_table``, by its sorted cells."""
+    cells = placement_table(rules).cells.tolist()
+    return {tuple(c for c in row if c >= 0): p for p, row in enumerate(cells)}
 
 
 def placed_fleet(rules: Rules, placements) -> Fleet:

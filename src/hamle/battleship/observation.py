@@ -21,6 +21,7 @@ from .rules import Rules, as_rules, segment, zone
 UNKNOWN, MISS, HIT, SUNK, WATER = 0, 1, 2, 3, 4
 # SHIP and PATTERN are for drawing only: a player's own ship, an unshot hunt-pattern cell.
 SHIP, PATTERN = 5, 6
+LABELS = {MISS: "miss", HIT: "hit", SUNK: "sunk"}  # the marks a shot leaves
 SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~", SHIP: "S", PATTERN: "+"}
 
 
@@ -43,6 +44,35 @@ class Observation:
     sunk: tuple[SunkShip, ...]
     afloat: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        rules, marks = as_rules(self.rules), self.marks
+        if not (
+            isinstance(marks, np.ndarray)
+            and marks.dtype == np.uint8
+            and marks.shape == (rules.cells,)
+        ):
+            got = f"{marks.dtype} {marks.shape}" if isinstance(marks, np.ndarray) else repr(marks)
+            raise MarksError(
+                f"marks must be a uint8 array of the board's {rules.cells} cells, not {got} "
+                "(Observation.from_marks builds one)"
+            )
+        if marks.max(initial=0) > WATER:
+            raise MarksError(
+                f"marks are 0..{WATER} (unknown, miss, hit, sunk, water), not {marks.max()}"
+            )
+        if not all(isinstance(ship, SunkShip) for ship in self.sunk):
+            raise MarksError(f"sunk is a tuple of SunkShip, not {self.sunk!r}")
+        left = Counter(rules.lengths)
+        left.subtract(ship.length for ship in self.sunk)
+        for length in self.afloat:
+            if not isinstance(length, int) or not _take(left, length):
+                raise MarksError(
+                    "an afloat ship of length {length} is not in the fleet once the sunk "
+                    "ships are taken out",
+                    code="battleship.afloat_not_in_fleet",
+                    length=repr(length),
+                )
+
     @classmethod
     def start(cls, rules: Rules) -> Observation:
         """The empty board before the first shot."""
@@ -64,23 +94,25 @@ class Observation:
 
     def after(self, cell: int, answer: str, sunk_cells: tuple[int, ...] = ()) -> Observation:
         """The observation after a shot at ``cell`` answered ``miss``, ``hit`` or ``sunk``
-        (with the sunk ship's cells, a straight line through ``cell`` of an afloat length).
+        (with the sunk ship's cells, a straight line through ``cell`` of an afloat length
+        whose other cells are open hits). An answer the board contradicts is refused.
 
-        >>> obs = Observation.start(Rules.classic()).after(0, "sunk", (0, 1))
+        >>> obs = Observation.start(Rules.classic()).after(1, "hit").after(0, "sunk", (0, 1))
         >>> obs.afloat, obs.grid.name(obs.sunk[0].cells[1])
         ((5, 4, 3, 3), 'B1')
         >>> obs.after(-1, "miss")
         Traceback (most recent call last):
         hamle.battleship.errors.MarksError: cell index -1 is off the 10×10 board
+        >>> obs.after(1, "miss")
+        Traceback (most recent call last):
+        hamle.battleship.errors.MarksError: B1 is marked twice (sunk and miss)
         """
         cell = _parse(self.grid, [cell])[0]
-        marks = self.marks.copy()
-        if answer == "miss":
-            marks[cell] = MISS
-            return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
-        if answer == "hit":
-            marks[cell] = HIT
-            return Observation(self.rules, _frozen(marks), self.sunk, self.afloat)
+        if answer in ("miss", "hit"):
+            self._unshot(cell, answer)
+            marks = self.marks.copy()
+            marks[cell] = MISS if answer == "miss" else HIT
+            return self._next(_frozen(marks), self.sunk, self.afloat)
         sunk = _parse(self.grid, sunk_cells) if answer == "sunk" else []
         if cell not in sunk:
             raise MarksError(
@@ -97,13 +129,54 @@ class Observation:
                 cells=",".join(self.grid.name(c) for c in ship.cells),
                 length=ship.length,
             )
+        self._unshot(cell, answer)
+        marks = self.marks.copy()
+        for other in ship.cells:
+            if other != cell and marks[other] != HIT:
+                if marks[other] in LABELS:
+                    raise _twice(self.grid, other, LABELS[marks[other]], "sunk")
+                raise MarksError(
+                    "the sunk ship {cells} covers {cell}, which was never hit",
+                    code="battleship.sunk_not_hit",
+                    cells=",".join(self.grid.name(c) for c in ship.cells),
+                    cell=self.grid.name(other),
+                )
         for other in zone(self.rules, ship.cells):
             if marks[other] == UNKNOWN:
                 marks[other] = WATER
+            elif marks[other] in (HIT, SUNK) and other not in ship.cells:
+                raise _touching(self.grid, other, LABELS[marks[other]], ship)
         marks[list(ship.cells)] = SUNK
         afloat = list(self.afloat)
         afloat.remove(ship.length)
-        return Observation(self.rules, _frozen(marks), (*self.sunk, ship), tuple(afloat))
+        return self._next(_frozen(marks), (*self.sunk, ship), tuple(afloat))
+
+    def _next(self, marks: np.ndarray, sunk: tuple, afloat: tuple) -> Observation:
+        """The next observation from parts ``after`` has checked, without checking them
+        again in ``__post_init__`` (games call ``after`` on every shot)."""
+        out = object.__new__(Observation)
+        out.__dict__.update(rules=self.rules, marks=marks, sunk=sunk, afloat=afloat)
+        return out
+
+    def _unshot(self, cell: int, answer: str) -> None:
+        """MarksError unless ``cell`` may take ``answer``: it has not been shot, and (for
+        a hit or a sinking) is not water beside a sunk ship, and some ship is afloat."""
+        mark = int(self.marks[cell])
+        if mark in LABELS:
+            raise _twice(self.grid, cell, LABELS[mark], answer)
+        if answer == "miss":
+            return
+        if not self.afloat:
+            raise MarksError(
+                "hit at {cell}, but no ship is afloat to explain it",
+                code="battleship.hit_none_afloat",
+                cell=self.grid.name(cell),
+            )
+        if mark == WATER:
+            near = next((s for s in self.sunk if cell in zone(self.rules, s.cells)), None)
+            if near is None:  # water marked by hand, with no sunk ship beside it
+                raise MarksError(f"{self.grid.name(cell)} is water, so it cannot be a {answer}")
+            raise _touching(self.grid, cell, answer, near)
 
     @classmethod
     def from_marks(
@@ -131,20 +204,8 @@ class Observation:
         marked_as: dict[int, str] = {}
 
         def put(cell: int, mark: int, label: str) -> None:
-            if marked_as.get(cell) == label == "sunk":
-                raise MarksError(
-                    "two sunk ships overlap at {cell}",
-                    code="battleship.sunk_overlap",
-                    cell=grid.name(cell),
-                )
             if cell in marked_as:
-                raise MarksError(
-                    "{cell} is marked twice ({first} and {second})",
-                    code="battleship.marked_twice",
-                    cell=grid.name(cell),
-                    first=marked_as[cell],
-                    second=label,
-                )
+                raise _twice(grid, cell, marked_as[cell], label)
             marked_as[cell] = label
             marks[cell] = mark
 
@@ -197,14 +258,7 @@ class Observation:
                 for other in zone(rules, ship.cells) - set(ship.cells):
                     label = marked_as.get(other)
                     if label in ("sunk", "hit"):
-                        raise MarksError(
-                            "{cell} ({mark}) touches the sunk ship at {ship}, but ships may "
-                            "not touch",
-                            code="battleship.touches_sunk",
-                            cell=grid.name(other),
-                            mark=label,
-                            ship=grid.name(ship.cells[0]),
-                        )
+                        raise _touching(grid, other, label, ship)
                     if label is None:
                         marks[other] = WATER
         return cls(rules, _frozen(marks), tuple(ships), afloat_lengths)
@@ -241,6 +295,33 @@ def draw(grid: Grid, marks: np.ndarray) -> str:
         line = " ".join(SYMBOLS[int(m)] for m in marks[r * grid.cols : (r + 1) * grid.cols])
         rows.append(f"{r + 1:>3} {line}")
     return "\n".join(rows)
+
+
+def _twice(grid: Grid, cell: int, first: str, second: str) -> MarksError:
+    """The error for a cell marked ``first`` and then ``second``."""
+    if first == second == "sunk":
+        return MarksError(
+            "two sunk ships overlap at {cell}", code="battleship.sunk_overlap", cell=grid.name(cell)
+        )
+    return MarksError(
+        "{cell} is marked twice ({first} and {second})",
+        code="battleship.marked_twice",
+        cell=grid.name(cell),
+        first=first,
+        second=second,
+    )
+
+
+def _touching(grid: Grid, cell: int, label: str, ship: SunkShip) -> MarksError:
+    """The error for a ``label`` mark at ``cell`` beside the sunk ``ship`` under no-touch
+    rules."""
+    return MarksError(
+        "{cell} ({mark}) touches the sunk ship at {ship}, but ships may not touch",
+        code="battleship.touches_sunk",
+        cell=grid.name(cell),
+        mark=label,
+        ship=grid.name(ship.cells[0]),
+    )
 
 
 def _take(left: Counter, length: int) -> bool:

@@ -14,9 +14,12 @@ a few such sweeps tilt the fleet towards low scores (a Gibbs sampler of the law
 - ``clustered``: a ship scores its distance to the nearest other ship (clusters touch
   where the rules allow).
 
-``mixed`` draws each game's fleet from one of those four, picked with the weights that
-keep the mean shots of the best of ``TUNED_AGAINST`` highest: tuned once per rule set by
-a tournament on games 1..``TUNE_GAMES`` (``tuned_weights``).
+``mixed`` draws each game's fleet from one of those four, picked with fixed weights
+(``mixture_weights``). Under the classic and Russian rules they are the ones that keep the
+mean shots of the best of ``TUNED_AGAINST`` highest, as a tournament on games
+1..``TUNE_GAMES`` found them (``tuned_weights``, stored in ``TUNED``); under any other rules
+the four are weighed equally, as tuning there would first play thousands of games (a
+``Placer`` with ``parts=tuple(tuned_weights(rules).items())`` is the tuned mixture).
 
 >>> from hamle.rng import game_stream, FLEET_STREAM
 >>> fleet = get_placer("edges").place(Rules.classic(), game_stream(7, FLEET_STREAM))
@@ -46,7 +49,7 @@ TUNE_GAMES = 300
 class Placer:
     """Fleets drawn uniformly (``kind`` "uniform"), tilted by a score (module docstring)
     with ``strength``, or from the placers ``parts`` names with their weights ("mixture";
-    tuned for the rules at hand while ``parts`` is empty)."""
+    ``mixture_weights`` for the rules at hand while ``parts`` is empty)."""
 
     name: str
     summary: str
@@ -67,11 +70,10 @@ class Placer:
         return placed_fleet(rules, chosen)
 
     def settled(self, rules: Rules) -> Placer:
-        """This placer with its mixture's weights for ``rules`` worked out, so that the
-        processes a run is spread over need not tune them again."""
+        """This placer with its mixture's weights for ``rules`` filled in."""
         if self.kind != "mixture" or self.parts:
             return self
-        return replace(self, parts=tuple(tuned_weights(as_rules(rules)).items()))
+        return replace(self, parts=tuple(mixture_weights(as_rules(rules)).items()))
 
 
 PLACERS = {
@@ -82,10 +84,25 @@ PLACERS = {
         Placer("anti-density", "ships where the density shooter looks last", "density", 3.0),
         Placer("spread", "ships far apart from each other", "spread", 1.5),
         Placer("clustered", "ships side by side in clusters", "clustered", 1.5),
-        Placer("mixed", "one of the four above, mixed against the best shooter", "mixture"),
+        Placer("mixed", "one of the four above (classic, Russian: tuned weights)", "mixture"),
     )
 }
 TILTED = ("edges", "anti-density", "spread", "clustered")
+# ``tuned_weights`` of the presets, kept so that ``mixed`` needs no tournament to start.
+TUNED = {
+    Rules.classic().describe(): {
+        "edges": 0.66,
+        "anti-density": 0.26,
+        "spread": 0.07,
+        "clustered": 0.0,
+    },
+    Rules.russian().describe(): {
+        "edges": 0.01,
+        "anti-density": 0.99,
+        "spread": 0.0,
+        "clustered": 0.0,
+    },
+}
 
 
 def get_placer(name: str) -> Placer:
@@ -102,6 +119,16 @@ def get_placer(name: str) -> Placer:
 def as_placer(placer: str | Placer) -> Placer:
     """A placer given by name or as itself."""
     return placer if isinstance(placer, Placer) else get_placer(placer)
+
+
+def mixture_weights(rules: Rules) -> dict[str, float]:
+    """The weights of ``mixed`` under ``rules``: the tuned ones of the classic and Russian
+    rules, equal ones under any other.
+
+    >>> mixture_weights(Rules.custom(6, [3, 2]))
+    {'edges': 0.25, 'anti-density': 0.25, 'spread': 0.25, 'clustered': 0.25}
+    """
+    return dict(TUNED.get(rules.describe(), dict.fromkeys(TILTED, 0.25)))
 
 
 @cache

@@ -15,12 +15,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster
+from hamle.cluster import Cluster, local_pool
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
@@ -28,11 +27,12 @@ from . import _kernels
 from .analysis import RandomLaw
 from .density import kernel_plan
 from .errors import BattleshipError
+from .exact import check_countable
 from .fleet import Fleet, Ocean
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
 from .placers import Placer, as_placer
 from .rules import Rules, as_rules, placement_table
-from .strategies import Shooter, as_shooter
+from .strategies import ExactShooter, Shooter, as_shooter
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
@@ -155,13 +155,24 @@ def play_game(
     """Play numbered game ``game`` with a strategy (a name or a shooter) against the
     fleet ``placer`` hides, to the last sunk ship; ``progress(shots)`` is called after
     every shot."""
-    _check_game(game)
+    game = _game_number(game)
     return _play(as_rules(rules), as_shooter(strategy), game, progress, as_placer(placer))
 
 
-def _check_game(game: int) -> None:
-    if not isinstance(game, int) or isinstance(game, bool) or game < 1:
-        raise BattleshipError(f"game numbers start at 1, not {game!r}")
+def _game_number(game) -> int:
+    """``game`` as a game number (a whole number from 1; NumPy's too).
+
+    >>> _game_number(np.int64(5))
+    5
+    >>> _game_number("5")
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: a game number is a whole number, not '5'
+    """
+    if not isinstance(game, int | np.integer) or isinstance(game, bool | np.bool_):
+        raise BattleshipError(f"a game number is a whole number, not {game!r}")
+    if game < 1:
+        raise BattleshipError(f"game numbers start at 1, not {int(game)}")
+    return int(game)
 
 
 def _play(
@@ -268,9 +279,9 @@ def play_games(
     shooter = as_shooter(strategy)
     as_rules(rules)
     placer = as_placer(placer)
-    numbers = tuple(games)
-    for game in numbers:
-        _check_game(game)
+    if isinstance(games, str) or not hasattr(games, "__iter__"):
+        raise BattleshipError(f"games is a list of game numbers (like range(1, 11)), not {games!r}")
+    numbers = tuple(_game_number(game) for game in games)
     cells = np.full((len(numbers), rules.cells), -1, np.int64)
     if not _has_kernel(rules, shooter):
         records = [_play(rules, shooter, game, placer=placer) for game in numbers]
@@ -362,6 +373,8 @@ def play_pairings(
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not isinstance(jobs, int) or jobs < 1:
         raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
+    for shooter, _ in pairings:
+        check_playable(rules, shooter)
     numbers = list(range(first, first + games))
     total, done = len(pairings) * games, 0
     outcomes: list[list] = [[] for _ in pairings]
@@ -390,11 +403,22 @@ def play_pairings(
             collect(k, chunk, _play_chunk(rules, *pairings[k], chunk))
     else:
         tasks = split(jobs)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with local_pool(jobs) as pool:
             futures = [pool.submit(_play_chunk, *task) for task in work(tasks)]
             for (k, chunk), future in zip(tasks, futures, strict=True):
                 collect(k, chunk, future.result())
     return outcomes
+
+
+def check_playable(rules: Rules, shooter: str | Shooter) -> None:
+    """CountTooLargeError if ``shooter`` could not fire its first shot under ``rules``:
+    the exact shooter on boards too wide for exact counting. Cheap, so that a game or a
+    run is refused before it starts.
+
+    >>> check_playable(Rules.custom(16, [3, 3]), "density")
+    """
+    if isinstance(as_shooter(shooter), ExactShooter):
+        check_countable(as_rules(rules))
 
 
 def listed(values, what: str) -> list:

@@ -47,6 +47,14 @@ class Root(TyperGroup):
             return result
         sys.exit(result if isinstance(result, int) else 0)
 
+    def invoke(self, ctx: click.Context):
+        """Run the command; an interrupt (Ctrl-C) says so and exits with status 130."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            sys.stderr.write("\ninterrupted\n")
+            raise typer.Exit(130) from None
+
 
 class Game(TyperGroup):
     """A game in the root's help: a name and a help line. Only when it runs is the module

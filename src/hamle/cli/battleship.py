@@ -25,6 +25,7 @@ from .common import (
     one_way,
     print_json,
     progress_bar,
+    unwritable,
 )
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ def count(
     console.print(table)
     console.print(f"overlap-allowed product  {result.product:,}")
     console.print(
-        f"legal fleets (labelled)  {result.fleets:,}  ({result.ratio:.1%} of the product)"
+        f"legal fleets (labelled)  {result.fleets:,}  ({_percent(result.ratio)} of the product)"
     )
     console.print(f"layouts (equal ships alike)  {result.layouts:,}")
     console.print(f"[dim]{seconds:.2f} s[/dim]")
@@ -283,7 +284,7 @@ def tournament(
         return
     console.print(f"Mean shots ± standard error, {counted(data['games'], 'game')}, {data['rules']}")
     console.print(table.text(), markup=False)
-    if "uniform" in data["placers"]:
+    if "uniform" in data["placers"] and len(data["placers"]) > 1:
         for shooter in data["shooters"]:
             added = [
                 f"{placer} {versus['mean']:+.2f} ± {versus['stderr']:.2f}"
@@ -299,9 +300,18 @@ def tournament(
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
 
 
+def _percent(ratio: float) -> str:
+    """``ratio`` as a percentage, to two significant digits below 0.1 %.
+
+    >>> _percent(0.658), _percent(2.3e-6), _percent(0.0)
+    ('65.8%', '0.00023%', '0.0%')
+    """
+    return f"{ratio:.1%}" if ratio >= 0.001 or ratio == 0 else f"{100 * ratio:.2g}%"
+
+
 def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> None:
-    """BattleshipError unless ``path`` (if given) ends in one of ``suffixes`` and its
-    folder exists, so a run is refused before it starts rather than after."""
+    """BattleshipError unless ``path`` (if given) ends in one of ``suffixes`` and can be
+    written, so a run is refused before it starts rather than after."""
     import hamle.battleship as bs
 
     if path is None:
@@ -311,8 +321,8 @@ def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> No
             ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
         )
         raise bs.BattleshipError(f"{option} must end in {listing}, not {path.name!r}")
-    if not path.resolve().parent.is_dir():
-        raise bs.BattleshipError(f"{option}: the folder {path.parent} does not exist")
+    if wrong := unwritable(path):
+        raise bs.BattleshipError(f"{option}: {wrong}")
 
 
 def _write_chart(draw, chart: Path | None) -> None:
@@ -572,10 +582,12 @@ def play(
     same game number and moves replay the same game.
     """
     import hamle.battleship as bs
+    from hamle.battleship.simulate import check_playable
     from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
     chosen = make_rules(rules, size, fleet, no_touch)
     shooter = bs.get_shooter(level)
+    check_playable(chosen, shooter)
     number = game if game is not None else secrets.randbelow(999_999) + 1
     theirs = bs.Ocean(bs.random_fleet(chosen, game_stream(number, FLEET_STREAM)))
     yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -114,6 +116,19 @@ def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
             super().format_help(ctx, formatter)
 
     return Listing
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at ``path``, or None: asked before a long run, so that
+    its result is not lost at the end."""
+    folder = path.resolve().parent
+    if path.is_dir():
+        return f"{path} is a folder, not a file"
+    if not folder.is_dir():
+        return f"the folder {path.parent} does not exist"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{path} cannot be written (permission denied)"
+    return None
 
 
 def counted(n: int, word: str) -> str:

@@ -22,6 +22,7 @@ from .common import (
     one_way,
     print_json,
     progress_bar,
+    unwritable,
 )
 
 if TYPE_CHECKING:
@@ -179,11 +180,13 @@ def tree(
     jobs: int = JOBS,
 ) -> None:
     """Write a strategy's whole decision tree as JSON (format in the README)."""
-    from hamle.mastermind import optimal
+    from hamle.mastermind import MastermindError, optimal
     from hamle.mastermind.tree import strategy_tree, tree_json, verify
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
     breaker = _strategy(strategy, chosen, max_guesses, jobs)
+    if wrong := unwritable(out):
+        raise MastermindError(f"--out: {wrong}")
     if breaker.name == "optimal":
         data = optimal.cached_tree(chosen, max_guesses)
     else:

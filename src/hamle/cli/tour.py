@@ -112,7 +112,9 @@ def play(
     puzzle = tour.daily_puzzle(date) if start is None else None
     position = tour.Position.start(start if puzzle is None else puzzle.start)
     combo, history = tour.Combo(), []
-    title = f"daily {puzzle.date}" if puzzle else f"free play from {start.upper()}"
+    title = (
+        f"daily {puzzle.date}" if puzzle else f"free play from {tour.GRID.name(position.path[0])}"
+    )
     console.print(f"Yüz Yüze, {title}. Type a cell; h hint, u undo, q quit.")
     marked = None
     while not position.over:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster
+from hamle.cluster import Cluster, local_pool
 
 from . import _vector
 from .codes import Variant
@@ -109,11 +109,8 @@ def evaluate(
                 progress(done, len(subtrees))
     else:
         # The kernels let go of the GIL, so threads share the codes; the rest needs processes.
-        from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-
         threads = isinstance(chosen, Partition) and variant.size > _vector.VECTOR_LIMIT
-        executor = ThreadPoolExecutor if threads else ProcessPoolExecutor
-        with executor(max_workers=jobs) as pool:
+        with local_pool(jobs, threads) as pool:
             futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
             for done, future in enumerate(futures, 1):
                 histogram.update(future.result())

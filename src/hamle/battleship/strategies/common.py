@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..errors import BattleshipError
+from ..observation import as_observation
 
 _SPAN = 2**64
 _LOW64 = _SPAN - 1
@@ -25,6 +26,19 @@ def pick(cells, rng: np.random.Generator) -> int:
         word = int(rng.bit_generator.random_raw())
         if word < limit:
             return int(cells[word % n])
+
+
+def check_choice(observation, rng) -> None:
+    """A clear error unless ``observation`` is an Observation and ``rng`` a numpy
+    Generator: what every shooter's ``choose`` takes.
+
+    >>> check_choice("E5", np.random.default_rng(0))
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: expected an Observation (like ...), not 'E5'
+    """
+    as_observation(observation)
+    if not isinstance(rng, np.random.Generator):
+        raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
 
 
 def some_afloat(observation) -> None:

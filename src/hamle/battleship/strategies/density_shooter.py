@@ -7,7 +7,7 @@ import numpy as np
 from .. import _kernels
 from ..density import best_cells
 from ..observation import Observation
-from .common import pick
+from .common import check_choice, pick
 
 
 @dataclass(frozen=True)
@@ -24,4 +24,5 @@ class DensityShooter:
     kernel = _kernels.SHOOT_DENSITY
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        check_choice(observation, rng)
         return pick(best_cells(observation), rng)

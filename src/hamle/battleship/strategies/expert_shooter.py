@@ -35,7 +35,7 @@ from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
 from ..observation import Observation
 from ..rules import Rules, placement_table
-from .common import pcg_words, pick, set_pcg_words, some_afloat
+from .common import check_choice, pcg_words, pick, set_pcg_words, some_afloat
 from .density_shooter import DensityShooter
 from .exact_shooter import best_cells
 from .openings import opening_shot
@@ -48,6 +48,8 @@ ENDGAME_CANDIDATES = 8  # cells an endgame decision rolls out at most (README, "
 MAX_ENDGAME_SHIPS = 3  # the most afloat ships whose fleets ``endgame_fleets`` writes out
 MAX_FLEETS = 1_000_000  # a decision's rollout fleets (rounds × fleets): 8 MB a candidate, and
 # a round's drawn fleets a byte a cell and 8 a ship each
+# The endgame keeps endgame_rollouts // 3 fleets (so that three cells race): MAX_FLEETS at most.
+MAX_ENDGAME_ROLLOUTS = 3 * MAX_FLEETS
 TOUCHING_FLEETS = 6000  # a decision's default where ships may touch (README, "How many fleets")
 APART_FLEETS = 8000  # where they may not, a third more pay (README, "Fewer cells, more fleets")
 # The threads a decision's rollouts share by default: the cores this process may use.
@@ -105,6 +107,11 @@ class ExpertShooter:
             raise BattleshipError(
                 f"endgame_ships must be at most {MAX_ENDGAME_SHIPS}, not {self.endgame_ships}"
             )
+        if self.endgame_rollouts > MAX_ENDGAME_ROLLOUTS:
+            raise BattleshipError(
+                f"endgame_rollouts must be at most {MAX_ENDGAME_ROLLOUTS:,}, "
+                f"not {self.endgame_rollouts:,}"
+            )
         if self.threads is not None and self.threads > MAX_THREADS:
             raise BattleshipError(f"threads must be at most {MAX_THREADS}, not {self.threads:,}")
         fleets = APART_FLEETS if self.fleets is None else self.fleets
@@ -114,6 +121,7 @@ class ExpertShooter:
             )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        check_choice(observation, rng)
         some_afloat(observation)
         if self.openings and (cell := opening_shot(observation)) is not None:
             return cell

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import _kernels
 from ..observation import HIT, UNKNOWN, Observation
-from .common import pick
+from .common import check_choice, pick
 
 
 @cache
@@ -89,4 +89,5 @@ class HuntTarget:
         return _kernels.SHOOT_PARITY if self.parity else _kernels.SHOOT_HUNT_TARGET
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        check_choice(observation, rng)
         return pick(candidates(observation, self.parity)[1], rng)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _kernels
 from ..observation import Observation
-from .common import pick
+from .common import check_choice, pick
 
 
 @dataclass(frozen=True)
@@ -22,4 +22,5 @@ class RandomShooter:
     kernel = _kernels.SHOOT_RANDOM
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        check_choice(observation, rng)
         return pick(observation.unshot, rng)

@@ -44,6 +44,7 @@ export const ERRORS_TR = {
   "battleship.ships_touch": "{ship|ship} ile {other|ship} {cell} karesinde birbirine değiyor.",
   "battleship.stats_busy": "Şu an {running} istatistik hesabı sürüyor; biri bitince yeniden dene.",
   "battleship.sunk_length": "Batık gemi {cells} {length} kare uzunluğunda; filoda bu uzunlukta gemi yok.",
+  "battleship.sunk_not_hit": "Batık gemi {cells}, hiç isabet almamış {cell} karesini kapsıyor.",
   "battleship.sunk_overlap": "İki batık gemi {cell} karesinde üst üste biniyor.",
   "battleship.too_many_hits":
     "{hits} açık isabet var, ama yüzen gemilerin toplam {cells} karesi var.",
