@@ -56,6 +56,8 @@ def test_the_icon_and_head_requests(client):
         head = client.head(page)
         assert head.status_code == 200 and head.content == b""
         assert head.headers["content-type"].startswith("text/html")
+    health = client.head("/api/health")  # as monitors ask
+    assert health.status_code == 200 and health.content == b""
 
 
 def test_the_api_docs_need_nothing_from_the_network(client):
