@@ -187,3 +187,9 @@ def test_a_malformed_address_is_refused_before_connecting(address, wrong):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {address} is not") and result.stderr.count("\n") == 1
+
+
+def test_a_local_pool_starts_no_more_workers_than_tasks():
+    with hamle.cluster.local_pool(8, tasks=2) as pool:
+        assert sorted(pool.map(abs, [-2, 1])) == [1, 2]
+        assert len(pool._processes) <= 2  # (a private field: how many processes started)

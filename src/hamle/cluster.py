@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 CONNECT_SECONDS = 5
+MAX_JOBS = 64  # local processes (or threads) a run may ask for
 
 
 class ClusterError(HamleError, RuntimeError):
@@ -161,10 +162,11 @@ class Cluster:
 
 
 @contextmanager
-def local_pool(jobs: int, threads: bool = False) -> Iterator[Executor]:
-    """An executor of ``jobs`` processes (or threads) that, when the block raises or is
-    interrupted, drops the work still queued and stops its processes at once, where
-    ``with ProcessPoolExecutor(...)`` would first finish every task submitted.
+def local_pool(jobs: int, threads: bool = False, tasks: int | None = None) -> Iterator[Executor]:
+    """An executor of ``jobs`` processes (or threads; no more than ``tasks``, if given)
+    that, when the block raises or is interrupted, drops the work still queued and stops
+    its processes at once, where ``with ProcessPoolExecutor(...)`` would first finish
+    every task submitted.
 
     >>> with local_pool(2) as pool:
     ...     sorted(pool.map(abs, [-2, 1]))
@@ -173,6 +175,7 @@ def local_pool(jobs: int, threads: bool = False) -> Iterator[Executor]:
     import signal
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
+    jobs = max(1, min(jobs, tasks if tasks is not None else jobs))
     if threads:
         pool = ThreadPoolExecutor(jobs)
     else:  # Ctrl-C reaches every process of the terminal's group; only this one acts on it

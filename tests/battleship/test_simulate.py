@@ -90,6 +90,7 @@ def test_progress_reaches_the_total():
         ({"games": 0}, "at least 1"),
         ({"first": 0}, "start at 1"),
         ({"jobs": 0}, "--jobs"),
+        ({"jobs": 10**6}, "--jobs must be from 1 to 64, not 1000000"),
         ({"strategies": ["nope"]}, "unknown strategy"),
         ({"strategies": []}, "at least one"),
         ({"strategies": [3]}, "a strategy is a shooter's name"),

@@ -430,3 +430,39 @@ def test_the_heat_line_names_six_cells_and_counts_the_rest(server, page):
     )
     assert own["y"] == enemy["y"] and own["x"] > enemy["x"] + enemy["width"]
     assert page.js_errors == []
+
+
+def test_answers_that_arrive_too_late_change_nothing(server, page):
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#ships button")).to_have_count(5)
+    held = []
+    page.route("**/api/battleship/fleet*", lambda route: held.append(route))
+    page.click("#random-fleet")
+    page.wait_for_timeout(200)
+    page.select_option("#rules", "russian")  # before the classic fleet comes back
+    expect(page.locator("#ships button")).to_have_count(10)
+    held[0].continue_()
+    page.unroute("**/api/battleship/fleet*")
+    page.wait_for_timeout(300)
+    expect(page.locator("#start")).to_be_disabled()  # no half classic fleet on Russian rules
+    page.select_option("#rules", "classic")
+    game_id = start_game(page, "easy")
+    page.route("**/api/battleship/games/*/shots", lambda route: held.append(route))
+    page.click("#enemy-grid [data-cell=A1]")
+    page.wait_for_timeout(200)
+    page.click("#new-game")  # while the shot is on its way
+    expect(page.locator("#setup")).to_be_visible()
+    held[1].continue_()
+    page.unroute("**/api/battleship/games/*/shots")
+    page.wait_for_timeout(300)
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#status")).not_to_contain_text("You fired")
+    assert game_id not in page.url
+
+
+def test_a_saved_game_that_is_gone_is_named_plainly(server, page):
+    for saved in ("short", "A" * 22):
+        page.goto(f"{server.url}/battleship?game={saved}")
+        expect(page.locator("#status")).to_have_text(
+            "The saved game was not found; place a fleet to start a new one."
+        )

@@ -122,7 +122,7 @@ def count_fleets(
     chunks = [firsts[i : i + 4] for i in range(0, len(firsts), 4)]
     layouts = 0
     if jobs > 1:
-        with local_pool(jobs) as pool:
+        with local_pool(jobs, tasks=len(chunks)) as pool:
             for done, part in enumerate(pool.map(problem.count_from, chunks), 1):
                 layouts += part
                 if progress:

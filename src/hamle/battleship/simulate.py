@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, local_pool
+from hamle.cluster import MAX_JOBS, Cluster, local_pool
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
@@ -371,8 +371,8 @@ def play_pairings(
         raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
     if not isinstance(first, int) or first < 1:
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise BattleshipError(f"--jobs must be at least 1, not {jobs!r}")
+    if not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise BattleshipError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
     for shooter, _ in pairings:
         check_playable(rules, shooter)
     numbers = list(range(first, first + games))
@@ -403,7 +403,7 @@ def play_pairings(
             collect(k, chunk, _play_chunk(rules, *pairings[k], chunk))
     else:
         tasks = split(jobs)
-        with local_pool(jobs) as pool:
+        with local_pool(jobs, tasks=len(tasks)) as pool:
             futures = [pool.submit(_play_chunk, *task) for task in work(tasks)]
             for (k, chunk), future in zip(tasks, futures, strict=True):
                 collect(k, chunk, future.result())

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, local_pool
+from hamle.cluster import MAX_JOBS, Cluster, local_pool
 
 from . import _vector
 from .codes import Variant
@@ -77,8 +77,8 @@ def evaluate(
     cluster whose scheduler is at ``cluster``. ``progress(done, total)`` counts finished
     subtrees."""
     chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
-    if not isinstance(jobs, int) or jobs < 1:
-        raise MastermindError(f"--jobs must be at least 1, not {jobs!r}")
+    if not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise MastermindError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
     chosen.check(variant)
     started = time.perf_counter()
     root = History(variant)
@@ -110,7 +110,7 @@ def evaluate(
     else:
         # The kernels let go of the GIL, so threads share the codes; the rest needs processes.
         threads = isinstance(chosen, Partition) and variant.size > _vector.VECTOR_LIMIT
-        with local_pool(jobs, threads) as pool:
+        with local_pool(jobs, threads, len(subtrees)) as pool:
             futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
             for done, future in enumerate(futures, 1):
                 histogram.update(future.result())

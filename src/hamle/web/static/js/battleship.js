@@ -86,6 +86,7 @@ addTexts({
     "bs.new": "New game",
     "bs.resumed": "Game resumed.",
     "bs.gone": "The saved game could not be loaded ({error}); place a fleet to start a new one.",
+    "bs.missing": "The saved game was not found; place a fleet to start a new one.",
   },
   tr: {
     "bs.setup.title": "Filonu yerleştir",
@@ -159,6 +160,7 @@ addTexts({
     "bs.new": "Yeni oyun",
     "bs.resumed": "Oyun kaldığı yerden sürüyor.",
     "bs.gone": "Kayıtlı oyun açılamadı ({error}); yeni bir oyun için filonu yerleştir.",
+    "bs.missing": "Kayıtlı oyun bulunamadı; yeni bir oyun için filonu yerleştir.",
   },
 });
 
@@ -479,8 +481,10 @@ function usePlacement(fleet) {
 }
 
 async function randomFleet() {
+  const asked = rules;
   try {
     const data = await api(`/api/battleship/fleet?rules=${encodeURIComponent(rules.name)}`);
+    if (rules !== asked || game) return; // the rules changed, or a game began, meanwhile
     usePlacement(data.fleet);
     setup.selected = 0;
     setup.vertical = setup.placed[0].vertical;
@@ -622,7 +626,8 @@ function renderEnd() {
   for (const ship of game.enemy_fleet) {
     const item = document.createElement("li");
     const cells = ship.cells;
-    item.textContent = `${shipName(ship.name)}: ${cells[0]}–${cells[cells.length - 1]}`;
+    const span = cells.length > 1 ? `${cells[0]}–${cells[cells.length - 1]}` : cells[0];
+    item.textContent = `${shipName(ship.name)}: ${span}`;
     list.append(item);
   }
 }
@@ -692,11 +697,13 @@ async function fire(index) {
     return;
   }
   busy = true;
+  const id = game.id;
   try {
-    const result = await api(`/api/battleship/games/${game.id}/shots`, {
+    const result = await api(`/api/battleship/games/${id}/shots`, {
       method: "POST",
       body: { cell },
     });
+    if (!game || game.id !== id) return; // a new game began meanwhile
     game = result.game;
     renderGame();
     const you = result.you;
@@ -788,7 +795,8 @@ async function init() {
     } catch (error) {
       forget();
       showSetup();
-      setStatus(() => t("bs.gone", { error: error.message }), "error");
+      const missing = error.status === 404 || error.status === 422; // (a malformed id)
+      setStatus(() => (missing ? t("bs.missing") : t("bs.gone", { error: error.message })), "error");
       return;
     }
   }

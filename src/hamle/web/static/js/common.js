@@ -18,9 +18,9 @@ const TEXTS = {
     "lang.switch": "Türkçe",
     "lang.label": "Language",
     "error.network": "The server did not answer. Is it running?",
-    "home.battleship": "Sink the computer's fleet before it sinks yours — three levels, the hardest with a heat map of its thinking.",
+    "home.battleship": "Sink the computer's fleet before it sinks yours — four levels: Hard shows a heat map of its thinking, Expert plans ahead.",
     "home.lab":
-      "Mark misses, hits and sunk ships and watch the density engine pick its next shot; under Russian rules, count every layout exactly.",
+      "Mark misses, hits and sunk ships and watch the density engine pick its next shot, or count every layout exactly, under either rule set.",
     "home.stats": "How many shots each strategy needs, over a thousand numbered games.",
     "home.replay": "Step through any numbered game, shot by shot.",
     "home.mastermind": "Break the server's code, or let the computer break yours.",
@@ -46,9 +46,9 @@ const TEXTS = {
     "lang.switch": "English",
     "lang.label": "Dil",
     "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
-    "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — üç seviye, en zorunda düşüncesinin ısı haritası.",
+    "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor düşüncesinin ısı haritasını gösterir, Uzman ilerisini planlar.",
     "home.lab":
-      "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle; Rus kurallarında her dizilişi tam olarak say.",
+      "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle ya da her dizilişi tam olarak say, iki kural setinde de.",
     "home.stats": "Her stratejinin kaç atışa ihtiyaç duyduğu, bin numaralı oyun üzerinden.",
     "home.replay": "Numaralı herhangi bir oyunu atış atış izle.",
     "home.mastermind": "Sunucunun şifresini kır ya da bilgisayar seninkini kırsın.",
