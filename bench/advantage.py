@@ -12,7 +12,8 @@ games). The opening's shots count like any other: an expert's opening decisions 
 the base's. It is reported apart for decisions with a hit open (targets) and without
 (hunt), with standard errors over games. ``--against`` measures a second shooter on the same
 games and gives the difference of the two savings paired by game: how many shots fewer the
-first needs than the second.
+first needs than the second (``fewer_shots_than_against``; with ``--along``, only the
+difference of the savings there, ``saved_more_than_against_along``).
 
 ``--along NAME`` plays another shooter's games instead (``base``: the rollouts' base
 itself) and asks the shooter for its pick at each of that shooter's decisions (its draws
@@ -47,7 +48,7 @@ from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine, write_report
+from machine import check_out, machine, write_report
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 DECISION_SEED = 99
@@ -222,6 +223,7 @@ def main() -> int:
         parser.error(f"--fleets must be 1..{MAX_FLEETS}, not {args.fleets}")
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    check_out(parser, args.out)
     shooter = shooter_of(args.shooter, args.set)
     against = shooter_of(args.against, []) if args.against else None
     along = None
@@ -235,11 +237,14 @@ def main() -> int:
         "rules": args.rules,
         "games": [args.first, args.last],
         "fleets": args.fleets,
+        "jobs": args.jobs,
         **measure(args.rules, shooter, games, args.fleets, args.jobs, along),
     }
     if against is not None:
         report["against"] = measure(args.rules, against, games, args.fleets, args.jobs, along)
-        report["fewer_shots_than_against"] = fewer_shots(report, report["against"])
+        # along another shooter's games the difference of savings is not a gain in shots
+        key = "fewer_shots_than_against" if along is None else "saved_more_than_against_along"
+        report[key] = fewer_shots(report, report["against"])
     write_report(report, args.out)
     return 0
 

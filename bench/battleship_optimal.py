@@ -47,7 +47,7 @@ import hamle.battleship as bs
 from hamle.battleship.rules import placements, zone
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine, write_report
+from machine import check_out, machine, write_report
 
 BOARDS = ("3x4:2,2", "4x4:2,3", "4x4:1,2/apart", "4x5:2,3", "4x4:2,2,3")
 LARGER_BOARDS = ("5x5:2,3", "6x6:2,3")  # out of the search's reach: the rollouts alone
@@ -345,8 +345,11 @@ def main() -> None:
     parser.add_argument("--boards", nargs="+", help="boards to solve, e.g. 4x5:2,3")
     parser.add_argument("--larger", nargs="*", help="boards for the rollouts alone")
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--out", type=Path, default=Path("bench/results/battleship_optimal.json"))
+    parser.add_argument(
+        "--out", type=Path, default=Path(__file__).parent / "results/battleship_optimal.json"
+    )
     args = parser.parse_args()
+    check_out(parser, args.out)
     boards = args.boards or (QUICK_BOARDS if args.quick else BOARDS)
     larger = args.larger if args.larger is not None else (() if args.quick else LARGER_BOARDS)
     for board in (*boards, *larger):
@@ -365,6 +368,7 @@ def main() -> None:
     report = {
         "benchmark": "battleship_optimal",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "quick": args.quick,
         "machine": machine(),
         "steps": STEPS,
         "seeds": list(SEEDS),

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
-from machine import machine, write_report
+from machine import check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 
 KINDS = ("battleship", "mastermind", "tour")
@@ -148,12 +148,15 @@ def check(url: str, players: list[Player]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=5, help="of load before each kill")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--clients", type=positive_int, default=20)
+    parser.add_argument(
+        "--seconds", type=positive_float, default=5, help="of load before each kill"
+    )
+    parser.add_argument("--rounds", type=positive_int, default=3)
     default = Path(__file__).parent / "results/site_crash.json"
     parser.add_argument("--out", type=Path, default=default)
     args = parser.parse_args()
+    check_out(parser, args.out)
     report = {"machine": machine(), "clients": args.clients, "seconds": args.seconds}
     rounds, players = [], []
     with tempfile.TemporaryDirectory() as tmp:

@@ -53,7 +53,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import machine, write_report
+from machine import check_out, machine, positive_int, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
@@ -266,11 +266,14 @@ def bench_table(rules: bs.Rules, games: int, jobs: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/exact.json")
-    parser.add_argument("--games", type=int, help="games per shooter (default 1000, quick 20)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes for the table")
+    parser.add_argument(
+        "--games", type=positive_int, help="games per shooter (default 1000, quick 20)"
+    )
+    parser.add_argument("--jobs", type=positive_int, default=2, help="processes for the table")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
-    games = args.games or (20 if args.quick else 1000)
+    check_out(parser, args.out)
+    games = args.games if args.games is not None else (20 if args.quick else 1000)
     rules = bs.Rules.russian()
     exact(bs.Observation.start(bs.Rules.custom(4, [2, 1], touching=False)))
     layouts(rules)

@@ -74,7 +74,7 @@ from hamle.web import create_app
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import advantage as advantage_bench
 import exact as exact_bench
-from machine import machine, write_report
+from machine import check_out, machine, write_report
 
 AIM_CLASSIC_MEAN = 43.5
 AIM_MEDIAN_MS = 100
@@ -379,6 +379,7 @@ def main() -> int:
     site_games = args.site_games or (2 if args.quick else 10)
     file_name = "expert_speed.json" if args.speed_only else "expert.json"
     out = args.out or Path(__file__).parent / "results" / file_name
+    check_out(parser, out)
     classic, russian = bs.Rules.classic(), bs.Rules.russian()
     report = {
         "benchmark": "expert",

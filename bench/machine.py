@@ -1,7 +1,9 @@
-"""What every benchmark shares: what it records about the machine it ran on, and how it
-writes its report."""
+"""What every benchmark shares: what it records about the machine it ran on, how it
+writes its report, and the checks of its arguments made before any work."""
 
+import argparse
 import json
+import math
 import os
 import platform
 from pathlib import Path
@@ -34,3 +36,56 @@ def write_report(report: dict, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text + "\n", encoding="utf-8")
     print(text)
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse ``type``: a finite number above 0 (not inf or nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, not {text}")
+    return value
+
+
+def check_out(parser: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
+    """Make sure ``write_report`` will be able to write ``out`` at the end of the run:
+    create its folder now, as the writer would, and stop with a usage error if it is a
+    folder or cannot be written."""
+    if out.is_dir():
+        parser.error(f"{option} {out} is a folder, not a file")
+    for folder in out.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                parser.error(f"{option} {out} is under {folder}, which is a file")
+            break
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists():
+            with out.open("a"):  # opened, not changed
+                pass
+        else:
+            with out.open("x"):
+                pass
+            out.unlink()
+    except OSError as error:
+        parser.error(f"{option} {out} cannot be written: {error.strerror or error}")
+
+
+def no_repeats(parser: argparse.ArgumentParser, option: str, names: list[str]) -> None:
+    """Stop with a usage error if a name is given twice (it would be run twice)."""
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        parser.error(f"{option} names {', '.join(repeated)} more than once")

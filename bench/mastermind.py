@@ -44,7 +44,7 @@ import hamle.mastermind as mm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_mastermind as naive
-from machine import machine, write_report
+from machine import check_out, machine, write_report
 
 AIM_CLASSIC_SECONDS = 1
 AIM_SUPER_SECONDS = 10
@@ -232,6 +232,7 @@ def main() -> int:
     )
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
+    check_out(parser, args.out)
     started = perf_counter()
     report = {
         "benchmark": "mastermind",

@@ -20,9 +20,9 @@ underestimate: the search before the optimum is found, with looser limits, is le
 
 Cases: classic 4×6 (aim: total 5625; under 0.15 s of search), classic with at most 5
 guesses (5626), 4×7 (11228; aim: under 20 s) and Bulls and Cows (26274; aim: under 10
-minutes). ``--quick``: the classic cases only.
+minutes). ``--quick``: the classic cases only; ``--cases`` given with it wins.
 
-    .venv/bin/python bench/mastermind_optimal.py [--out FILE] [--limit S] [--quick | --cases ...]
+    .venv/bin/python bench/mastermind_optimal.py [--out FILE] [--limit S] [--quick] [--cases ...]
         [--budget S] [--fancidev FILE]
 """
 
@@ -45,7 +45,7 @@ from hamle.mastermind import _kernels, optimal
 from hamle.mastermind.tree import tree_json, verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine, write_report
+from machine import check_out, machine, no_repeats, positive_float, write_report
 from peers import fancidev_run, missing
 
 SHARED = Path(__file__).resolve().parents[2] / "shared/peers/mastermind"
@@ -155,7 +155,7 @@ def sampled(variant: mm.Variant, cap, optimum: int, budget: float, **switches) -
     }
 
 
-def report(cases: dict, limit: float) -> dict:
+def report(cases: dict, limit: float, quick: bool) -> dict:
     """The JSON report of the cases run so far."""
 
     def under(name: str, seconds: float) -> bool | None:
@@ -167,6 +167,7 @@ def report(cases: dict, limit: float) -> dict:
     return {
         "benchmark": "mastermind_optimal",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "quick": quick,
         "machine": machine(),
         "limit_seconds": limit,
         "cases": cases,
@@ -183,13 +184,20 @@ def main() -> None:
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/mastermind_optimal.json"
     )
-    parser.add_argument("--limit", type=float, default=600, help="seconds per search")
-    parser.add_argument("--quick", action="store_true", help="the classic cases only")
+    parser.add_argument("--limit", type=positive_float, default=600, help="seconds per search")
+    parser.add_argument(
+        "--quick", action="store_true", help="the classic cases only (unless --cases is given)"
+    )
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="these cases only")
-    parser.add_argument("--budget", type=float, default=120, help="seconds of sampling")
+    parser.add_argument("--budget", type=positive_float, default=120, help="seconds of sampling")
     parser.add_argument("--fancidev", type=Path, default=Path("/tmp/peers/fancidev/mmstrat"))
     args = parser.parse_args()
-    names = ["classic", "classic-at-most-5"] if args.quick else args.cases or list(CASES)
+    check_out(parser, args.out)
+    if args.cases is not None:
+        no_repeats(parser, "--cases", args.cases)
+        names = args.cases
+    else:
+        names = ["classic", "classic-at-most-5"] if args.quick else list(CASES)
     gone = missing(args.fancidev, f"bash {SHARED / 'fancidev/build.sh'}")
     cases = {}
     for name in names:
@@ -212,9 +220,9 @@ def main() -> None:
                 run.update(sampled(variant, cap, published, args.budget, **switches))
             row[label] = run
         cases[name] = row
-        write_report(report(cases, args.limit), args.out)  # kept as each case ends
+        write_report(report(cases, args.limit, args.quick), args.out)  # kept as each case ends
 
-    print(json.dumps(report(cases, args.limit)["aims"]), file=sys.stderr)
+    print(json.dumps(report(cases, args.limit, args.quick)["aims"]), file=sys.stderr)
     ok = all(row["total_matches_published"] for row in cases.values() if row["hamle"]["finished"])
     sys.exit(0 if ok else 1)
 

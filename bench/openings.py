@@ -9,17 +9,23 @@ shots it saves on the ranked density's cell in the first round of rollouts.
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from hamle.battleship import Rules
 from hamle.battleship.strategies.openings import OPENINGS_FILE, SETTINGS, work_out_opening
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import check_out, no_repeats
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", choices=["classic", "russian"], nargs="*")
+    parser.add_argument("--rules", choices=["classic", "russian"], nargs="+")
     parser.add_argument("--out", type=Path, default=OPENINGS_FILE)
     args = parser.parse_args()
+    no_repeats(parser, "--rules", args.rules or [])
+    check_out(parser, args.out)  # creates a missing folder
     stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
     books = stored.get("openings", {})
     for name in args.rules or ["classic", "russian"]:

@@ -71,7 +71,7 @@ from pathlib import Path
 from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine, write_report
+from machine import check_out, machine, no_repeats, positive_int, write_report
 
 HERE = Path(__file__).resolve().parent
 
@@ -639,7 +639,7 @@ def main() -> int:
         "--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}"
     )
     parser.add_argument(
-        "--repeat", type=int, help="runs of each (default 3; 1 on 5×8 and with --quick)"
+        "--repeat", type=positive_int, help="runs of each (default 3; 1 on 5×8 and with --quick)"
     )
     parser.add_argument(
         "--mikemag",
@@ -664,8 +664,12 @@ def main() -> int:
     unknown = [r for r in chosen if r not in ROWS]
     if unknown:
         parser.error(f"unknown rows {', '.join(unknown)}; choose from {', '.join(ROWS)}")
-    fast = args.repeat or (1 if args.quick else 3)
-    slow = args.repeat or 1
+    if not chosen:
+        parser.error(f"--rows names no row; choose from {', '.join(ROWS)}")
+    no_repeats(parser, "--rows", chosen)
+    check_out(parser, args.out)
+    fast = args.repeat if args.repeat is not None else (1 if args.quick else 3)
+    slow = args.repeat if args.repeat is not None else 1
     strategies = QUICK_STRATEGIES if args.quick else tuple(STRATEGIES)
     started = perf_counter()
     report: dict = {

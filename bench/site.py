@@ -1,4 +1,4 @@
-"""Site latency under load: 20 concurrent clients on loopback for 30 s.
+"""Site latency under load: concurrent clients on loopback (by default 20 for 30 s).
 
 Starts ``hamle serve`` on a free port with a fresh database, prepares realistic requests
 (density maps of games in progress, tour positions at several depths, Mastermind games
@@ -10,6 +10,7 @@ this run, so the ratio is the cost of HTTP, JSON and the store.
 
     python bench/site.py                 # 20 clients, 30 s
     python bench/site.py --quick         # 20 clients, 5 s
+    python bench/site.py --clients 4 --seconds 10   # --seconds wins over --quick
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 import numpy as np
-from machine import machine, write_report
+from machine import check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 
 import hamle.battleship as bs
@@ -200,13 +201,19 @@ def classic_histories() -> list[mm.History]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=positive_float, help="of load (default 30, quick 5)")
+    parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument("--quick", action="store_true", help="5 s instead of 30")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/site.json")
     args = parser.parse_args()
-    seconds = 5 if args.quick else args.seconds
-    report = {"machine": machine(), "clients": args.clients, "seconds": seconds}
+    check_out(parser, args.out)
+    seconds = args.seconds if args.seconds is not None else (5 if args.quick else 30)
+    report = {
+        "machine": machine(),
+        "quick": args.quick,
+        "clients": args.clients,
+        "seconds": seconds,
+    }
     with tempfile.TemporaryDirectory() as tmp:
         server, url = start_server(Path(tmp) / "bench.sqlite3")
         try:

@@ -1,5 +1,7 @@
-"""Tour benchmark: the hint engine's quality and latency, beside a naive pure-Python
-baseline and the seed's algorithm written plainly in JavaScript (run by Node.js).
+"""Tour benchmark: the hint engine's quality and latency, beside a naive Python baseline.
+
+The baseline is pure Python; beside it, the seed's algorithm written plainly in
+JavaScript (run by Node.js).
 
 Measured on one core, with ``time.perf_counter`` (Python) and ``process.hrtime.bigint``
 (Node.js):
@@ -38,7 +40,9 @@ show up in the max and p95 more than in the median.
 
 Aims: hint median under 2 ms, quick median under 1 ms, all 100 starts filled by the hint.
 
-    .venv/bin/python bench/tour.py [--out FILE] [--quick] [--only-keep]
+    .venv/bin/python bench/tour.py [--out FILE] [--quick] [--only-keep] [--keep-positions N]
+
+``--quick`` measures 100 keeping positions unless ``--keep-positions`` is given.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ from hamle.tour.hint import ROLLOUTS, _search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
-from machine import machine, write_report
+from machine import check_out, machine, positive_int, write_report
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -379,14 +383,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/tour.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
-    parser.add_argument("--keep-positions", type=int, default=2000)
+    parser.add_argument(
+        "--keep-positions", type=positive_int, help="keeping positions (default 2000, quick 100)"
+    )
     parser.add_argument("--only-keep", action="store_true", help="only the keeping section")
     args = parser.parse_args()
+    check_out(parser, args.out)
     human_games, hint_games = (6, 2) if args.quick else (60, 12)
-    keep = 100 if args.quick else args.keep_positions
+    keep = args.keep_positions if args.keep_positions is not None else (100 if args.quick else 2000)
     if args.only_keep:
         warm_up()
-        write_report({"machine": machine(), "keeps_tours": bench_keeps_tours(keep)}, args.out)
+        report = {
+            "benchmark": "tour",
+            "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+            "quick": args.quick,
+            "only_keep": True,
+            "machine": machine(),
+            "keeps_tours": bench_keeps_tours(keep),
+        }
+        write_report(report, args.out)
         return 0
     warm_up()
     paths, games = build_positions(human_games, hint_games)

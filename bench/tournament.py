@@ -38,13 +38,18 @@ from time import perf_counter
 import hamle.battleship as bs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import machine, write_report
+from machine import check_out, machine, positive_int, write_report
 
 PLACERS = list(bs.PLACERS)
 AIM_ADDED = 1.5
 
 
 BLOCK = 50  # games per stored block of a pairing
+# sizes of a full run and of --quick, for the options not given
+FULL = {"games": 2000, "expert_games": 2000, "russian_games": 2000, "exact_games": 2000}
+FULL |= {"timed_games": 500, "repeat": 3}
+QUICK = {"games": 100, "expert_games": 20, "russian_games": 100, "exact_games": 20}
+QUICK |= {"timed_games": 100, "repeat": 1}
 
 
 class Store:
@@ -160,14 +165,15 @@ def wall_seconds(games: int, repeat: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--expert-games", type=int, default=2000)
-    parser.add_argument("--russian-games", type=int, default=2000)
-    parser.add_argument("--exact-games", type=int, default=2000)
-    parser.add_argument("--timed-games", type=int, default=500)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="100 games, 20 for expert/exact")
+    for name in FULL:
+        option = "--" + name.replace("_", "-")
+        parser.add_argument(
+            option, type=positive_int, help=f"default {FULL[name]}, quick {QUICK[name]}"
+        )
+    parser.add_argument("--jobs", type=positive_int, default=2)
+    parser.add_argument(
+        "--quick", action="store_true", help="smaller sizes for the options not given"
+    )
     parser.add_argument("--matrices-only", action="store_true", help="no timing, no aims")
     parser.add_argument(
         "--rules", choices=("both", "classic", "russian"), default="both", help="matrices to play"
@@ -176,11 +182,24 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=results / "tournament.json")
     parser.add_argument("--store", type=Path, default=results / "tournament_games.json")
     args = parser.parse_args()
-    if args.quick:
-        args.games = args.russian_games = args.timed_games = 100
-        args.expert_games = args.exact_games = 20
-        args.repeat = 1
-    report, store = {"machine": machine()}, Store(args.store)
+    if args.out.resolve() == args.store.resolve():
+        parser.error(
+            f"--out and --store are the same file ({args.out}): the report would wipe the store"
+        )
+    check_out(parser, args.out)
+    check_out(parser, args.store, "--store")
+    preset = QUICK if args.quick else FULL
+    for name, size in preset.items():
+        if getattr(args, name) is None:
+            setattr(args, name, size)
+    report = {
+        "benchmark": "tournament",
+        "quick": args.quick,
+        "jobs": args.jobs,
+        "sizes": {name: getattr(args, name) for name in FULL},
+        "machine": machine(),
+    }
+    store = Store(args.store)
     if args.rules != "russian":
         wide = {"random": args.games, "parity": args.games, "density": args.games}
         report["classic"] = matrix(

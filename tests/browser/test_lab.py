@@ -232,3 +232,24 @@ def test_quick_clicks_in_exact_mode_end_with_the_map_of_the_last_marks(server, p
     expect(page.locator("#status")).not_to_have_class(re.compile("error"))
     expect(page.locator("#best")).to_contain_text(", ".join(report.best_names[:1]))
     assert page.js_errors == []
+
+
+def test_errors_follow_a_language_switch_in_both_modes(server, page):
+    open_lab(page, server)
+    status = page.get_by_role("status")
+    english = "sunk ship A1 has length 1; no ship in the fleet has it"
+    turkish = "Batık gemi A1 1 kare uzunluğunda; filoda bu uzunlukta gemi yok."
+    page.get_by_role("button", name="Sunk").click()
+    cell(page, "A1").click()
+    expect(status).to_have_text(english)
+    page.click("#lang-switch")
+    expect(status).to_have_text(turkish)
+    page.click("#lang-switch")
+    expect(status).to_have_text(english)
+
+    with page.expect_response("**/api/battleship/exact"):
+        page.get_by_label("Exact counts: every layout of the ships afloat").check()
+    expect(status).to_have_text(english)
+    page.click("#lang-switch")
+    expect(status).to_have_text(turkish)
+    assert page.js_errors == []

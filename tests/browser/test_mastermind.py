@@ -1,9 +1,11 @@
 """Mastermind in a real browser: a codebreaker game won with "suggest", a codemaker game
 answered for a secret the test holds (one answer contradicting the others), reloads,
-and the phone layout."""
+the phone layout; double clicks, answers arriving after a new game, messages following a
+change of language, and a move refused because the game ended elsewhere."""
 
 import re
 
+import httpx2 as httpx
 from playwright.sync_api import expect
 
 import hamle.mastermind as mm
@@ -188,4 +190,140 @@ def test_digits_typed_anywhere_on_the_page_fill_the_guess(server, page):
     expect(page.locator("#slots")).to_have_attribute("data-code", "6543")
     page.keyboard.press("Backspace")
     expect(page.get_by_role("button", name="Peg 4: empty")).to_be_visible()
+    assert page.js_errors == []
+
+
+def game_of(page):
+    return page.url.split("?game=")[1]
+
+
+def turns_stored(server, game):
+    return len(httpx.get(f"{server.url}/api/mastermind/games/{game}").json()["turns"])
+
+
+def requests_to(page, action):
+    """The page's requests whose path ends with ``action``, as they are sent."""
+    sent = []
+
+    def seen(request):
+        if request.url.endswith(action):
+            sent.append(request)
+
+    page.on("request", seen)
+    return sent
+
+
+def new_breaker_game(page, server, guess="1122"):
+    open_page(page, server)
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="Guess #1")).to_be_visible()
+    page.locator("h1").click()
+    page.keyboard.type(guess)
+
+
+def test_a_double_click_on_guess_records_one_guess(server, page):
+    new_breaker_game(page, server)
+    sent = requests_to(page, "/guess")
+    page.locator("#submit").dblclick()
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(page.locator("#submit")).to_be_enabled()
+    for request in sent:
+        request.response()  # the server has dealt with every guess sent
+    assert len(sent) == 1
+    assert turns_stored(server, game_of(page)) == 1
+    assert page.js_errors == []
+
+
+def test_a_double_click_on_undo_takes_back_one_answer(server, page):
+    secret = CLASSIC.parse("3456")
+    open_page(page, server)
+    page.get_by_role("button", name="The computer breaks yours").click()
+    page.get_by_role("button", name="New game").click()
+    for turn in (1, 2):
+        expect(page.get_by_role("heading", name=f"The computer's guess #{turn}")).to_be_visible()
+        guess = CLASSIC.parse(page.locator("#proposal").get_attribute("data-code"))
+        answer(page, *mm.score(CLASSIC, secret, guess))
+    expect(rows(page, "maker")).to_have_count(2)
+    sent = requests_to(page, "/undo")
+    page.get_by_role("button", name="Undo the last answer").dblclick()
+    expect(rows(page, "maker")).to_have_count(1)
+    expect(page.get_by_role("button", name="Undo the last answer")).to_be_enabled()
+    for request in sent:
+        request.response()
+    assert len(sent) == 1
+    assert turns_stored(server, game_of(page)) == 1
+    assert page.js_errors == []
+
+
+def hold(page, action):
+    """Keep the answers to requests ending with ``action`` back; returns the held routes."""
+    held = []
+    page.route(f"**/{action}", lambda route: held.append(route))
+    return held
+
+
+def test_a_guess_answered_after_a_new_game_does_not_bring_the_old_one_back(server, page):
+    new_breaker_game(page, server)
+    old = game_of(page)
+    held = hold(page, "guess")
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.locator("#submit")).to_be_disabled()
+    page.get_by_role("button", name="New game").click()
+    expect(page).not_to_have_url(re.compile(old))
+    new = game_of(page)
+    assert len(held) == 1
+    with page.expect_response("**/guess"):
+        held[0].continue_()
+    # A request sent after the late answer arrived: by its answer, the late one is dealt with.
+    page.get_by_role("button", name="Candidates left").click()
+    expect(page.locator("#candidates")).to_have_attribute("data-count", "1296")
+    expect(rows(page, "breaker")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Guess #1")).to_be_visible()
+    expect(page.locator("#submit")).to_be_enabled()
+    assert page.url.endswith(f"?game={new}")
+    assert page.evaluate("localStorage.getItem('hamle.mastermind.game')") == new
+    assert turns_stored(server, old) == 1 and turns_stored(server, new) == 0
+    assert page.js_errors == []
+
+
+def test_a_suggestion_answered_after_a_new_super_game_leaves_its_pegs_empty(server, page):
+    new_breaker_game(page, server, guess="")
+    held = hold(page, "suggest")
+    page.get_by_role("button", name="Suggest").click()
+    page.select_option("#variant", "super")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#slots .slot")).to_have_count(5)
+    with page.expect_response("**/suggest"):
+        held[0].continue_()
+    page.get_by_role("button", name="Candidates left").click()
+    expect(page.locator("#candidates")).to_have_attribute("data-count", str(8**5))
+    expect(page.locator("#slots .slot.empty")).to_have_count(5)
+    expect(page.get_by_role("status")).to_have_text("")
+    assert page.js_errors == []
+
+
+def test_a_switch_of_language_translates_the_error_and_the_candidates(server, page):
+    new_breaker_game(page, server)
+    page.get_by_role("button", name="Guess", exact=True).click()
+    page.get_by_role("button", name="Candidates left").click()
+    expect(page.locator("#candidates")).to_have_text(re.compile(r"^\d+ codes left: \d{4}"))
+    page.get_by_role("button", name="Guess", exact=True).click()  # no peg filled
+    expect(page.get_by_role("status")).to_have_text("Fill all 4 pegs first.")
+    page.click("#lang-switch")
+    expect(page.get_by_role("status")).to_have_text("Önce 4 pimin hepsini doldur.")
+    expect(page.locator("#candidates")).to_have_text(re.compile(r"^Kalan \d+ kod: \d{4}"))
+    assert page.js_errors == []
+
+
+def test_a_move_refused_as_the_game_ended_elsewhere_shows_the_end(server, page):
+    new_breaker_game(page, server)
+    httpx.post(f"{server.url}/api/mastermind/games/{game_of(page)}/give-up").raise_for_status()
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("this game is over; start a new one")
+    expect(page.locator("#secret .peg")).to_have_count(4)
+    expect(page.locator("#compose")).to_be_hidden()
+    page.click("#lang-switch")
+    expect(page.get_by_role("status")).to_have_text("Bu oyun bitti; yeni bir oyun başlat.")
+    page.click("#lang-switch")
+    expect(page.get_by_role("status")).to_have_text("this game is over; start a new one")
     assert page.js_errors == []

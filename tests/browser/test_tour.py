@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from contextlib import contextmanager
 
 import httpx2 as httpx
 from playwright.sync_api import expect
@@ -202,4 +203,133 @@ def test_a_page_left_open_past_midnight_starts_and_shows_the_new_day(server, pag
     page.click("#daily")
     expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {today.isoformat()}")
     expect(page.locator("#daily-info")).to_contain_text(f"{today.isoformat()}, today in Turkey")
+    assert page.js_errors == []
+
+
+def tour_requests(page) -> list[str]:
+    """The tour API calls the page makes from now on, as "POST games/…/moves" and so on."""
+    seen: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            seen.append(f"{request.method} {request.url.split('/api/tour/')[1]}")
+            if "/api/tour/games" in request.url
+            else None
+        ),
+    )
+    return seen
+
+
+@contextmanager
+def held(page, pattern):
+    """Requests to ``pattern`` held until the block ends, then let through."""
+    waiting = []
+    page.route(pattern, lambda route: waiting.append(route))
+    yield
+    page.wait_for_timeout(100)
+    for route in waiting:
+        route.continue_()
+    page.unroute(pattern)
+
+
+def test_a_double_click_acts_once(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    cell(page, "A1").click()
+    expect(page.locator("#count")).to_have_text("1")
+    game = page.url.split("?game=")[1]
+    sent = tour_requests(page)
+    entries = page.evaluate("history.length")
+
+    cell(page, "D1").dblclick()
+    expect(page.locator("#count")).to_have_text("2")
+    cell(page, "G1").dblclick()  # (the second click lands on the cell just filled)
+    expect(page.locator("#count")).to_have_text("3")
+    with held(page, "**/undo"):  # the second click comes while the first is on its way
+        page.locator("#undo").dblclick()
+    expect(page.locator("#count")).to_have_text("2")
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+    with held(page, "**/api/tour/games"):
+        page.locator("#random").dblclick()
+    expect(page.locator("#count")).to_have_text("1")
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+
+    moves = [f"POST games/{game}/{action}" for action in ("moves", "moves", "undo")]
+    assert sent == [*moves, "POST games"]
+    assert page.evaluate("history.length") == entries + 3  # new, random start, new
+    expect(page.locator("#status")).not_to_have_attribute("data-kind", "error")
+    view = httpx.get(f"{server.url}/api/tour/games/{game}").json()
+    assert (view["moves"], view["undos"]) == (["A1", "D1"], 1)
+    assert page.js_errors == []
+
+
+def test_a_refused_move_is_shown_in_the_language_chosen_after(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    cell(page, "A1").click()
+    expect(page.locator("#count")).to_have_text("1")
+    cell(page, "B2").click()
+    status = page.locator("#status")
+    expect(status).to_have_text("B2 is not one jump from A1 (3 cells straight or 2 diagonally)")
+    page.click("#lang-switch")
+    expect(status).to_have_text(
+        "B2, A1 karesinden bir sıçrama uzakta değil (düz 3 kare ya da çapraz 2 kare)."
+    )
+    expect(status).to_have_attribute("data-kind", "error")
+    page.click("#lang-switch")
+    expect(status).to_have_text("B2 is not one jump from A1 (3 cells straight or 2 diagonally)")
+    assert page.js_errors == []
+
+
+def test_a_second_page_on_the_same_game_catches_up_after_a_refusal(server, page):
+    game = httpx.post(f"{server.url}/api/tour/games", json={"kind": "free", "start": "A1"})
+    address = f"{server.url}/tour?game={game.json()['id']}"
+    page.goto(address)
+    other = page.context.new_page()
+    other.goto(address)
+    expect(cell(other, "D1")).to_have_class(re.compile(r"\blegal\b"))
+    cell(page, "D1").click()
+    expect(page.locator("#count")).to_have_text("2")
+
+    cell(other, "D1").click()  # still green there: the first page has filled it
+    expect(other.locator("#status")).to_have_text("D1 is already filled")
+    expect(cell(other, "D1")).to_have_text("2")
+    expect(cell(other, "D1")).not_to_have_class(re.compile(r"\blegal\b"))
+    expect(other.locator("#count")).to_have_text("2")
+    expect(other.locator("#undo")).to_be_enabled()
+    expect(other.locator("#status")).to_have_text("D1 is already filled")
+    assert page.js_errors == []
+
+
+def test_back_and_forward_to_a_new_game_and_todays_puzzle_again(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    page.click("#daily")
+    expect(page.locator("#count")).to_have_text("1")
+    daily = page.url
+    second = page.locator("#board .cell.legal").first
+    name = second.get_attribute("data-cell")
+    second.click()
+    expect(page.locator("#count")).to_have_text("2")
+
+    # Today's puzzle again resumes today's game.
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+    page.click("#daily")
+    expect(page).to_have_url(daily)
+    expect(cell(page, name)).to_have_text("2")
+
+    # New game, back to the game, forward to the choice: a reload stays on the choice.
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+    page.go_back()
+    expect(cell(page, name)).to_have_text("2")
+    page.go_forward()
+    expect(page.locator("#setup")).to_be_visible()
+    page.reload()
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("Choose today's puzzle or a start cell.")
     assert page.js_errors == []

@@ -106,8 +106,10 @@ def test_battleship_refuses_a_stale_shot_and_a_lost_game_in_turkish(server, turk
         client.post(f"/api/battleship/games/{game['id']}/shots", json={"cell": "C3"})
     page.click("#enemy-grid [data-cell=C3]")
     expect(status(page)).to_have_text("C3 karesine zaten ateş edildi.")
+    shot = re.compile(r"\b(miss|hit|sunk)\b")  # the board now shows the shot fired elsewhere
+    expect(page.locator("#enemy-grid [data-cell=C3]")).to_have_class(shot)
     page.goto(f"{server.url}/battleship?game={'Z' * 22}")
     expect(status(page)).to_have_text(
-        "Kayıtlı oyun açılamadı (Bu kimlikle bir oyun yok.); yeni bir oyun için filonu yerleştir."
+        "Kayıtlı oyun bulunamadı; yeni bir oyun için filonu yerleştir."
     )
     assert page.js_errors == []

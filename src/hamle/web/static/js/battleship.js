@@ -716,8 +716,22 @@ async function fire(index) {
     await loadHeat();
   } catch (error) {
     setStatus(() => error.message, "error");
+    if (error.status === 400 || error.status === 409) await refresh(id); // moved on elsewhere?
   } finally {
     busy = false;
+  }
+}
+
+// The game as the server has it now (another tab may have played on), if it is still shown.
+async function refresh(id) {
+  try {
+    const latest = await api(`/api/battleship/games/${id}`);
+    if (game && game.id === id) {
+      game = latest;
+      renderGame();
+    }
+  } catch {
+    // the refusal already shown says enough
   }
 }
 

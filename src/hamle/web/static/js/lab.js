@@ -133,6 +133,12 @@ let focused = "A1";
 let lastSunk = null;
 let result = null;
 let asked = 0;
+let shown = null; // the status line: {text: () => string, kind}, re-run on a language switch
+
+function setStatus(text, kind = "info") {
+  shown = { text, kind };
+  say(status, text(), kind);
+}
 
 function emptyBoard(rules = "classic", exact = false) {
   return { rules, miss: [], hit: [], sunk: [], removed: [], exact };
@@ -303,11 +309,11 @@ async function update() {
     const answer = await api("/api/battleship/density", { method: "POST", body: request() });
     if (mine !== asked || state.exact) return;
     result = answer;
-    say(status, "");
+    setStatus(() => "");
   } catch (error) {
     if (mine !== asked || state.exact) return;
     result = null;
-    say(status, error.message, "error");
+    setStatus(() => error.message, "error");
   }
   render();
 }
@@ -326,7 +332,7 @@ async function countExactly() {
   try {
     while (state.exact) {
       stale = false;
-      say(status, t("lab.exact.busy"));
+      setStatus(() => t("lab.exact.busy"));
       let answer = null;
       let failure = null;
       try {
@@ -341,10 +347,10 @@ async function countExactly() {
       if (stale || !state.exact) continue;
       if (failure) {
         result = null;
-        say(status, failure.message, "error");
+        setStatus(() => failure.message, "error");
       } else {
         result = { ...answer, exact: true };
-        say(status, "");
+        setStatus(() => "");
       }
       render();
       return;
@@ -528,6 +534,9 @@ function chooseTool(name) {
 }
 
 async function start() {
+  document.addEventListener("languagechange", () => {
+    if (shown) say(status, shown.text(), shown.kind);
+  });
   renderChrome();
   for (const button of document.querySelectorAll("[data-tool]")) {
     button.addEventListener("click", () => chooseTool(button.dataset.tool));
@@ -535,7 +544,7 @@ async function start() {
   try {
     presets = await api("/api/battleship/lab/rules");
   } catch (error) {
-    say(status, error.message, "error");
+    setStatus(() => error.message, "error");
     return;
   }
   rulesPicker.value = state.rules;

@@ -145,13 +145,16 @@ const DARK_INK = new Set([3, 6, 9]);
 const status = document.getElementById("status");
 const variantPicker = document.getElementById("variant");
 const strategyPicker = document.getElementById("strategy");
+const newGameButton = document.getElementById("new-game");
 
 let variants = [];
 let mode = "breaker";
 let game = null;
 let guess = [];
 let active = 0;
-let note = null; // a message about the current game: {key, vars, kind} or {text, kind}
+let note = null; // a message about the current game: {text: () => string, kind}
+let candidates = null; // the last "candidates left" answer for the game shown
+let pending = null; // the request under way: {button}
 
 function variantOf(name) {
   return variants.find((variant) => variant.name === name);
@@ -262,10 +265,56 @@ function chooseMode(name) {
 async function newGame() {
   const body = { variant: variantPicker.value, mode, strategy: strategyPicker.value };
   try {
-    show(await api("/api/mastermind/games", { method: "POST", body }));
+    const next = await request(newGameButton, "/api/mastermind/games", { method: "POST", body });
+    if (!next) return;
+    show(next);
     history.replaceState(null, "", `?game=${encodeURIComponent(game.id)}`);
   } catch (error) {
-    say(status, error.message, "error");
+    note = { text: () => error.message, kind: "error" };
+    render();
+  }
+}
+
+// --- requests ---
+
+// The page's requests go one at a time: a click meanwhile is ignored (null comes back)
+// and the acting button is disabled. Only "New game" may start while another request is
+// pending, so that a request that hangs cannot trap the player. An answer, or an error,
+// that arrives once another game is shown is dropped (null): it would bring back the
+// game the player left.
+async function request(button, path, options) {
+  if (pending && (button !== newGameButton || pending.button === newGameButton)) return null;
+  if (pending?.button) pending.button.disabled = false;
+  const mine = { button };
+  pending = mine;
+  if (button) button.disabled = true;
+  const id = game?.id;
+  try {
+    const data = await api(path, options);
+    return game?.id === id ? data : null;
+  } catch (error) {
+    if (game?.id === id) throw error;
+    return null;
+  } finally {
+    if (pending === mine) {
+      pending = null;
+      if (button) button.disabled = false;
+    }
+  }
+}
+
+// A request about the game shown failed: say so (in the language of the moment). A move
+// the server refused (409: say, the game ended in another tab) means this page is behind,
+// so the game is loaded again; the refusal stays shown.
+async function failed(error, text = () => error.message) {
+  note = { text, kind: "error" };
+  render();
+  if (error.status !== 409) return;
+  try {
+    const next = await request(null, `/api/mastermind/games/${game.id}`);
+    if (next) show(next);
+  } catch {
+    // the refusal says enough
   }
 }
 
@@ -276,6 +325,7 @@ const GAME_KEY = "hamle.mastermind.game";
 
 function show(next) {
   const fresh = !game || game.id !== next.id;
+  if (fresh || next.turn !== game.turn) candidates = null;
   game = next;
   localStorage.setItem(GAME_KEY, game.id);
   if (fresh) {
@@ -291,7 +341,7 @@ function show(next) {
 
 function render() {
   if (!game) {
-    say(status, note ? noteText() : t("mm.pick"), note ? note.kind : "info");
+    say(status, note ? note.text() : t("mm.pick"), note ? note.kind : "info");
     return;
   }
   document.getElementById("breaker").classList.toggle("hidden", game.mode !== "breaker");
@@ -299,14 +349,11 @@ function render() {
   if (game.mode === "breaker") renderBreaker();
   else renderMaker();
   const ending = endText();
-  if (ending) say(status, ending.text, ending.kind);
-  else if (note) say(status, noteText(), note.kind);
+  // An error comes first: the board already shows the end.
+  if (note?.kind === "error") say(status, note.text(), note.kind);
+  else if (ending) say(status, ending.text, ending.kind);
+  else if (note) say(status, note.text(), note.kind);
   else say(status, "");
-}
-
-function noteText() {
-  if (note.error) return note.error.message;
-  return note.key ? t(note.key, note.vars) : note.text;
 }
 
 function endText() {
@@ -335,6 +382,7 @@ function renderBreaker() {
   if (game.secret) secret.append(...pegs(variant, game.secret).children);
   document.getElementById("compose-title").textContent = t("mm.compose.title", { n: game.turn + 1 });
   renderSlots();
+  renderCandidates();
   const palette = document.getElementById("palette");
   palette.innerHTML = "";
   for (let colour = 0; colour < variant.colours; colour++) {
@@ -412,64 +460,79 @@ function typed(event) {
   }
 }
 
-async function submitGuess() {
+async function submitGuess(event) {
   if (guess.includes(null)) {
-    say(status, t("mm.fill", { n: guess.length }), "error");
+    const n = guess.length;
+    note = { text: () => t("mm.fill", { n }), kind: "error" };
+    render();
     return;
   }
   const code = guess.map((c) => digit(game.variant, c)).join("");
   try {
-    const next = await api(`/api/mastermind/games/${game.id}/guess`, {
+    const next = await request(event.currentTarget, `/api/mastermind/games/${game.id}/guess`, {
       method: "POST",
       body: { guess: code },
     });
+    if (!next) return;
     guess = Array(next.variant.pegs).fill(null);
     active = 0;
     note = null;
-    document.getElementById("candidates").classList.add("hidden");
     show(next);
   } catch (error) {
-    say(status, error.message, "error");
+    await failed(error);
   }
 }
 
-async function suggest() {
+async function suggest(event) {
   try {
-    const suggestion = await api(`/api/mastermind/games/${game.id}/suggest`);
+    const path = `/api/mastermind/games/${game.id}/suggest`;
+    const suggestion = await request(event.currentTarget, path);
+    if (!suggestion) return;
     guess = [...suggestion.guess].map((c) => colourOf(game.variant, c));
     active = 0;
+    const strategy = `mm.strategy.${suggestion.strategy}`;
     note = {
-      key: "mm.suggested",
-      vars: { strategy: t(`mm.strategy.${suggestion.strategy}`), code: suggestion.guess },
+      text: () => t("mm.suggested", { strategy: t(strategy), code: suggestion.guess }),
       kind: "info",
     };
     render();
   } catch (error) {
-    say(status, error.message, "error");
+    await failed(error);
   }
 }
 
-async function showCandidates() {
+async function showCandidates(event) {
+  try {
+    const path = `/api/mastermind/games/${game.id}/candidates?limit=50`;
+    const found = await request(event.currentTarget, path);
+    if (!found) return;
+    candidates = found;
+    renderCandidates();
+  } catch (error) {
+    await failed(error);
+  }
+}
+
+function renderCandidates() {
   const box = document.getElementById("candidates");
-  try {
-    const found = await api(`/api/mastermind/games/${game.id}/candidates?limit=50`);
-    const codes = found.codes.join(" ") + (found.more ? " …" : "");
-    box.dataset.count = found.count;
-    box.textContent =
-      found.count === 1 ? t("mm.left.one", { codes }) : t("mm.left.list", { n: found.count, codes });
-    box.classList.remove("hidden");
-  } catch (error) {
-    say(status, error.message, "error");
-  }
+  box.classList.toggle("hidden", !candidates);
+  if (!candidates) return;
+  const n = candidates.count;
+  const codes = candidates.codes.join(" ") + (candidates.more ? " …" : "");
+  box.dataset.count = n;
+  box.textContent = n === 1 ? t("mm.left.one", { codes }) : t("mm.left.list", { n, codes });
 }
 
-async function post(action, body) {
+async function post(button, action) {
   try {
+    const next = await request(button, `/api/mastermind/games/${game.id}/${action}`, {
+      method: "POST",
+    });
+    if (!next) return;
     note = null;
-    show(await api(`/api/mastermind/games/${game.id}/${action}`, { method: "POST", body }));
+    show(next);
   } catch (error) {
-    note = { error, kind: "error" };
-    render();
+    await failed(error);
   }
 }
 
@@ -504,38 +567,32 @@ function renderMaker() {
   document.getElementById("undo").disabled = game.turn === 0;
 }
 
-async function answer() {
+async function answer(event) {
   const black = Number(document.getElementById("black").value);
   const white = Number(document.getElementById("white").value);
-  const button = document.getElementById("answer");
-  if (button.disabled) return;
-  button.disabled = true; // one answer per guess, however often it is clicked
   try {
-    const next = await api(`/api/mastermind/games/${game.id}/answer`, {
+    const next = await request(event.currentTarget, `/api/mastermind/games/${game.id}/answer`, {
       method: "POST",
       body: { guess: game.proposal, black, white },
     });
+    if (!next) return;
     for (const id of ["black", "white"]) document.getElementById(id).value = "0";
     note = null;
     show(next);
   } catch (error) {
-    // (read at each render, so the explanation follows a change of language)
-    note = { key: "mm.refused", vars: { get detail() { return error.message; } }, kind: "error" };
-    render();
-  } finally {
-    button.disabled = false;
+    await failed(error, () => t("mm.refused", { detail: error.message }));
   }
 }
 
 async function load(id) {
   try {
-    show(await api(`/api/mastermind/games/${encodeURIComponent(id)}`));
+    const next = await request(null, `/api/mastermind/games/${encodeURIComponent(id)}`);
+    if (next) show(next);
   } catch (error) {
     localStorage.removeItem(GAME_KEY);
     history.replaceState(null, "", location.pathname);
-    note = error.status === 404 || error.status === 422
-      ? { key: "mm.missing", kind: "error" }
-      : { error, kind: "error" };
+    const missing = error.status === 404 || error.status === 422; // (a malformed id)
+    note = { text: missing ? () => t("mm.missing") : () => error.message, kind: "error" };
     render();
   }
 }
@@ -546,7 +603,8 @@ async function start() {
   try {
     variants = await api("/api/mastermind/variants");
   } catch (error) {
-    say(status, error.message, "error");
+    note = { text: () => error.message, kind: "error" };
+    render();
     return;
   }
   fillPickers();
@@ -554,7 +612,7 @@ async function start() {
     button.addEventListener("click", () => chooseMode(button.dataset.mode));
   }
   variantPicker.addEventListener("change", () => fillStrategies(strategyPicker.value));
-  document.getElementById("new-game").addEventListener("click", newGame);
+  newGameButton.addEventListener("click", newGame);
   document.getElementById("submit").addEventListener("click", submitGuess);
   document.getElementById("clear").addEventListener("click", () => {
     guess = guess.map(() => null);
@@ -563,10 +621,14 @@ async function start() {
   });
   document.getElementById("suggest").addEventListener("click", suggest);
   document.getElementById("show-candidates").addEventListener("click", showCandidates);
-  document.getElementById("give-up").addEventListener("click", () => post("give-up"));
+  document.getElementById("give-up").addEventListener("click", (event) =>
+    post(event.currentTarget, "give-up"),
+  );
   document.addEventListener("keydown", typed);
   document.getElementById("answer").addEventListener("click", answer);
-  document.getElementById("undo").addEventListener("click", () => post("undo"));
+  document.getElementById("undo").addEventListener("click", (event) =>
+    post(event.currentTarget, "undo"),
+  );
   document.addEventListener("languagechange", () => {
     fillPickers();
     chooseMode(mode);

@@ -95,36 +95,65 @@ addTexts({
 const $ = (id) => document.getElementById(id);
 const status = $("status");
 let game = null; // the server's view of the game in progress, or null while choosing
-let shown = null; // the last status message: [key, vars, kind], redrawn on a language switch
+let shown = null; // the status line: {text: () => string, kind}, re-run on a language switch
 let queue = Promise.resolve(); // requests run one after another, in the order asked
+let pending = 0; // tasks queued or running
 
 renderChrome();
 const cells = makeGrid($("board"), {
   label: t("tour.board"),
-  onCell: (index) => run(() => onCell(index)),
+  onCell: (index) => act(() => onCell(index)),
 });
 
-function tell(key, vars = {}, kind = "info") {
-  shown = [key, vars, kind];
-  say(status, t(key, vars), kind);
+function setStatus(text, kind = "info") {
+  shown = { text, kind };
+  say(status, text(), kind);
 }
 
-// Run one request at a time; a failure shows the server's text.
+function tell(key, vars = {}, kind = "info") {
+  setStatus(() => t(key, vars), kind);
+}
+
+// Run one task at a time; a failure shows the server's text (in the language of the moment).
 function run(task) {
-  queue = queue.then(task).catch((error) => {
-    shown = null;
-    say(status, error.message, "error");
-  });
+  pending += 1;
+  queue = queue
+    .then(task)
+    .catch((error) => setStatus(() => error.message, "error"))
+    .finally(() => (pending -= 1));
   return queue;
 }
 
-// POST to the current game: action is moves, undo or hint.
-function post(action, body) {
-  return api(`/api/tour/games/${game.id}/${action}`, { method: "POST", body });
+// A player's action is dropped while a task is pending: the second click of a double click
+// would otherwise play the same move (or undo, or start a game) twice.
+function act(task) {
+  if (pending === 0) run(task);
+}
+
+// POST to the current game: action is moves, undo or hint. After a refusal the game is
+// loaded again, since the refusal may come from a move made elsewhere (another tab).
+async function post(action, body) {
+  const id = game.id;
+  try {
+    return await api(`/api/tour/games/${id}/${action}`, { method: "POST", body });
+  } catch (error) {
+    if (error.status === 400 || error.status === 409) await refresh(id);
+    throw error;
+  }
+}
+
+async function refresh(id) {
+  try {
+    game = await api(`/api/tour/games/${encodeURIComponent(id)}`);
+    render();
+  } catch {
+    // the refusal is shown either way
+  }
 }
 
 async function onCell(index) {
   if (game) {
+    if (cellName(index) === game.current) return; // the second click of a double click
     show(await post("moves", { cell: cellName(index) }));
   } else {
     await start({ kind: "free", start: cellName(index) });
@@ -132,22 +161,29 @@ async function onCell(index) {
 }
 
 async function start(request) {
-  const view = await api("/api/tour/games", { method: "POST", body: request });
+  open(await api("/api/tour/games", { method: "POST", body: request }));
+}
+
+function open(view) {
   history.pushState(null, "", `?game=${encodeURIComponent(view.id)}`);
   show(view);
 }
 
-// The game in progress, kept across visits to other pages (as Battleship keeps its own).
+// The game in progress, kept across visits to other pages (as Battleship keeps its own),
+// and the latest daily game with its date, resumed by "Today's puzzle" on the same day.
 const GAME_KEY = "hamle.tour.game";
+const DAILY_KEY = "hamle.tour.daily";
 
 function show(view) {
   const before = game;
   game = view;
   localStorage.setItem(GAME_KEY, view.id);
+  if (view.kind === "daily") {
+    localStorage.setItem(DAILY_KEY, JSON.stringify({ date: view.date, id: view.id }));
+  }
   render();
   if (view.over) {
-    shown = null;
-    say(status, "");
+    setStatus(() => "");
   } else if (before && view.count > before.count && view.combo.current > 0) {
     tell("tour.comboUp", { combo: view.combo.current }, "good");
   } else {
@@ -253,7 +289,10 @@ async function load(event) {
   }
   game = null;
   render();
-  if (!id) return tell("tour.chooseStart");
+  if (!id) {
+    localStorage.removeItem(GAME_KEY); // back or forward to the choice: a reload stays there
+    return tell("tour.chooseStart");
+  }
   try {
     show(await api(`/api/tour/games/${encodeURIComponent(id)}`));
   } catch (error) {
@@ -273,24 +312,37 @@ async function showDaily() {
 }
 
 // Today's puzzle as of the click (a page left open past midnight in Turkey moves on to the
-// new day's), started under the date it shows.
+// new day's): today's game in progress if there is one, else a new one under that date.
 async function startDaily() {
   const puzzle = await showDaily();
+  const saved = savedDaily();
+  if (saved && saved.date === puzzle.date) {
+    const view = await api(`/api/tour/games/${encodeURIComponent(saved.id)}`).catch(() => null);
+    if (view && !view.over) return open(view);
+  }
   await start({ kind: "daily", date: puzzle.date });
 }
 
-$("daily").addEventListener("click", () => run(startDaily));
-$("random").addEventListener("click", () => run(() => start({ kind: "free" })));
-$("hint").addEventListener("click", () => run(askHint));
-$("undo").addEventListener("click", () => run(undo));
-$("new").addEventListener("click", () => run(newGame));
+function savedDaily() {
+  try {
+    return JSON.parse(localStorage.getItem(DAILY_KEY));
+  } catch {
+    return null;
+  }
+}
+
+$("daily").addEventListener("click", () => act(startDaily));
+$("random").addEventListener("click", () => act(() => start({ kind: "free" })));
+$("hint").addEventListener("click", () => act(askHint));
+$("undo").addEventListener("click", () => act(undo));
+$("new").addEventListener("click", () => act(newGame));
 $("copy").addEventListener("click", () => run(copyShare));
 window.addEventListener("popstate", (event) => run(() => load(event)));
 document.addEventListener("languagechange", () => {
   render();
   const info = $("daily-info");
   if (info.dataset.date) info.textContent = t("tour.dailyInfo", { ...info.dataset });
-  if (shown) say(status, t(...shown.slice(0, 2)), shown[2]);
+  if (shown) say(status, shown.text(), shown.kind);
 });
 
 run(() => load());

@@ -1,0 +1,255 @@
+"""The benchmarks refuse arguments they cannot measure, and an output they could not write,
+with a usage error before any work; an option given explicitly wins over ``--quick``."""
+
+import argparse
+import os
+import sys
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def machine(load_bench):
+    return load_bench("machine")
+
+
+def refused(main, monkeypatch, capsys, script: str, *args: str) -> str:
+    """The usage error ``main`` stops with, given ``args`` (exit status 2)."""
+    monkeypatch.setattr(sys, "argv", [script, *args])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+class Stop(Exception):
+    """Raised by a stand-in for the first piece of work, to end ``main`` there."""
+
+
+@pytest.mark.parametrize(("text", "value"), [("1", 1), ("20", 20), (" 7 ", 7)])
+def test_positive_int_takes_whole_numbers_from_1(machine, text, value):
+    assert machine.positive_int(text) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("0", "at least 1, not 0"), ("-3", "at least 1, not -3"), ("1.5", "not a whole number")],
+)
+def test_positive_int_refuses_the_rest(machine, text, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=message):
+        machine.positive_int(text)
+
+
+def test_positive_float_takes_finite_numbers_above_0(machine):
+    assert machine.positive_float("0.25") == 0.25
+    assert machine.positive_float("600") == 600.0
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "inf", "-inf", "nan", "ten"])
+def test_positive_float_refuses_the_rest(machine, text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        machine.positive_float(text)
+
+
+def check(machine, capsys, out) -> str | None:
+    """The usage error of ``check_out`` on ``out``, or None if it passes."""
+    parser = argparse.ArgumentParser(prog="bench")
+    try:
+        machine.check_out(parser, out)
+    except SystemExit as stop:
+        assert stop.code == 2
+        return capsys.readouterr().err
+    return None
+
+
+def test_check_out_creates_a_missing_folder_and_leaves_no_file(machine, capsys, tmp_path):
+    out = tmp_path / "a" / "b" / "report.json"
+    assert check(machine, capsys, out) is None
+    assert out.parent.is_dir() and not out.exists()
+
+
+def test_check_out_leaves_an_existing_report_as_it_is(machine, capsys, tmp_path):
+    out = tmp_path / "report.json"
+    out.write_text("{}\n")
+    assert check(machine, capsys, out) is None
+    assert out.read_text() == "{}\n"
+
+
+def test_check_out_refuses_a_folder(machine, capsys, tmp_path):
+    assert "is a folder, not a file" in check(machine, capsys, tmp_path)
+
+
+def test_check_out_refuses_a_path_under_a_file(machine, capsys, tmp_path):
+    (tmp_path / "file").write_text("")
+    error = check(machine, capsys, tmp_path / "file" / "sub" / "report.json")
+    assert f"is under {tmp_path / 'file'}, which is a file" in error
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_check_out_refuses_a_folder_it_cannot_write(machine, capsys, tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir(mode=0o500)
+    try:
+        assert "cannot be written" in check(machine, capsys, folder / "report.json")
+    finally:
+        folder.chmod(0o700)
+
+
+def test_no_repeats(machine, capsys):
+    parser = argparse.ArgumentParser(prog="bench")
+    machine.no_repeats(parser, "--cases", ["classic", "4x7"])
+    with pytest.raises(SystemExit):
+        machine.no_repeats(parser, "--cases", ["classic", "4x7", "classic"])
+    assert "--cases names classic more than once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["--games", "-1"], "argument --games: must be at least 1, not -1"),
+    ],
+)
+def test_battleship_refuses_bad_sizes(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("battleship")
+    assert message in refused(bench.main, monkeypatch, capsys, "battleship.py", *args)
+
+
+def test_battleship_refuses_a_folder_as_out(load_bench, monkeypatch, capsys, tmp_path):
+    bench = load_bench("battleship")
+    error = refused(bench.main, monkeypatch, capsys, "battleship.py", "--out", str(tmp_path))
+    assert "is a folder, not a file" in error
+
+
+def test_battleship_game_kernel_ratio_is_null_when_unmeasurable(load_bench, monkeypatch):
+    bench = load_bench("battleship")
+    monkeypatch.setattr(bench, "perf_counter", lambda: 1.0)  # every time is 0
+    density = bench.bench_game_kernel(bench.bs.Rules.classic(), 1, 1)["shooters"]["density"]
+    assert density["ratio_old_over_kernel"] is None
+    assert "too small" in density["ratio_note"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--repeat", "0"], "argument --repeat: must be at least 1, not 0"),
+        (["--timed-games", "0"], "argument --timed-games: must be at least 1, not 0"),
+        (["--exact-games", "0"], "argument --exact-games: must be at least 1, not 0"),
+        (["--games", "-3"], "argument --games: must be at least 1, not -3"),
+        (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+    ],
+)
+def test_tournament_refuses_bad_sizes(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("tournament")
+    assert message in refused(bench.main, monkeypatch, capsys, "tournament.py", *args)
+
+
+def test_tournament_refuses_out_equal_to_store(load_bench, monkeypatch, capsys, tmp_path):
+    bench = load_bench("tournament")
+    same = str(tmp_path / "t.json")
+    error = refused(
+        bench.main, monkeypatch, capsys, "tournament.py", "--out", same, "--store", same
+    )
+    assert "--out and --store are the same file" in error
+
+
+def test_tournament_explicit_sizes_win_over_quick(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("tournament")
+    counts = []
+
+    def matrix(rules, games, jobs, store):
+        counts.append(games)
+        raise Stop
+
+    monkeypatch.setattr(bench, "matrix", matrix)
+    out, store = str(tmp_path / "t.json"), str(tmp_path / "s.json")
+    argv = ["tournament.py", "--quick", "--games", "2", "--out", out, "--store", store]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(Stop):
+        bench.main()
+    assert counts == [{"random": 2, "parity": 2, "density": 2, "expert": 20}]
+
+
+def test_tour_explicit_keep_positions_win_over_quick(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("tour")
+    written = []
+    monkeypatch.setattr(bench, "warm_up", lambda: None)
+    monkeypatch.setattr(bench, "bench_keeps_tours", lambda count: {"positions": count})
+    monkeypatch.setattr(bench, "write_report", lambda report, out: written.append(report))
+    out = str(tmp_path / "tour.json")
+    argv = ["tour.py", "--only-keep", "--quick", "--keep-positions", "3", "--out", out]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert bench.main() == 0
+    assert written[0]["keeps_tours"] == {"positions": 3}
+    assert written[0]["quick"] is True
+
+
+def test_tour_refuses_no_keep_positions(load_bench, monkeypatch, capsys):
+    bench = load_bench("tour")
+    error = refused(bench.main, monkeypatch, capsys, "tour.py", "--keep-positions", "0")
+    assert "argument --keep-positions: must be at least 1, not 0" in error
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--limit", "inf"], "argument --limit: must be a finite number above 0, not inf"),
+        (["--limit", "-5"], "argument --limit: must be a finite number above 0, not -5"),
+        (["--budget", "nan"], "argument --budget: must be a finite number above 0, not nan"),
+        (["--cases", "classic", "classic"], "--cases names classic more than once"),
+    ],
+)
+def test_mastermind_optimal_refuses_bad_arguments(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("mastermind_optimal")
+    assert message in refused(bench.main, monkeypatch, capsys, "mastermind_optimal.py", *args)
+
+
+def test_mastermind_optimal_cases_win_over_quick(load_bench, monkeypatch, capsys, tmp_path):
+    bench = load_bench("mastermind_optimal")
+    monkeypatch.setattr(bench, "missing", lambda *a: {"built": False})
+
+    def ours(*args, **kwargs):
+        raise Stop
+
+    monkeypatch.setattr(bench, "ours", ours)
+    out = str(tmp_path / "mo.json")
+    argv = ["mastermind_optimal.py", "--quick", "--cases", "bulls-and-cows", "--out", out]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(Stop):
+        bench.main()
+    assert capsys.readouterr().err.splitlines() == ["bulls-and-cows ..."]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--repeat", "0"], "argument --repeat: must be at least 1, not 0"),
+        (["--rows", ""], "--rows names no row"),
+        (["--rows", "classic,classic"], "--rows names classic more than once"),
+    ],
+)
+def test_peers_refuses_bad_arguments(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("peers")
+    assert message in refused(bench.main, monkeypatch, capsys, "peers.py", *args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--clients", "0"], "argument --clients: must be at least 1, not 0"),
+        (["--seconds", "-1"], "argument --seconds: must be a finite number above 0, not -1"),
+        (["--rounds", "0"], "argument --rounds: must be at least 1, not 0"),
+    ],
+)
+def test_crash_refuses_bad_arguments(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("crash")
+    assert message in refused(bench.main, monkeypatch, capsys, "crash.py", *args)
+
+
+def test_openings_creates_a_missing_folder(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("openings")
+    monkeypatch.setattr(bench, "work_out_opening", lambda rules, settings, say: [0])
+    out = tmp_path / "new" / "openings.json"
+    monkeypatch.setattr(sys, "argv", ["openings.py", "--rules", "classic", "--out", str(out)])
+    bench.main()
+    assert '"A1"' in out.read_text()
