@@ -369,6 +369,9 @@ def main() -> int:
             parser.error(f"--{name.replace('_', '-')} must be at least 2, not {value}")
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.speed_only and (unused := [name for name in sizes[:-2] if getattr(args, name)]):
+        options = ", ".join(f"--{name.replace('_', '-')}" for name in unused)
+        parser.error(f"--speed-only times only --thread-games and --site-games, not {options}")
     games = args.games or (20 if args.quick else 10_000)
     exact_games = args.exact_games or (4 if args.quick else 1000)
     russian_games = args.russian_games or (4 if args.quick else 1000)

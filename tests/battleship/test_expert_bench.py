@@ -23,6 +23,10 @@ def bench(load_bench):
         (["--jobs", "0"], "--jobs must be at least 1, not 0"),
         (["--thread-games", "1"], "--thread-games must be at least 2, not 1"),
         (["--site-games", "0"], "--site-games must be at least 2, not 0"),
+        (
+            ["--speed-only", "--games", "50", "--base-games", "9"],
+            "--speed-only times only --thread-games and --site-games, not --games, --base-games",
+        ),
     ],
 )
 def test_bad_sizes_are_refused_by_name(bench, monkeypatch, capsys, args, message):

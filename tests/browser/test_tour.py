@@ -333,3 +333,14 @@ def test_back_and_forward_to_a_new_game_and_todays_puzzle_again(server, page):
     expect(page.locator("#setup")).to_be_visible()
     expect(page.locator("#status")).to_have_text("Choose today's puzzle or a start cell.")
     assert page.js_errors == []
+
+
+def test_a_server_that_does_not_answer_is_said_in_the_language_chosen_after(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    page.route("**/api/tour/games", lambda route: route.abort())
+    cell(page, "A1").click()
+    status = page.locator("#status")
+    expect(status).to_have_text("The server did not answer. Is it running?")
+    page.click("#lang-switch")
+    expect(status).to_have_text("Sunucu yanıt vermedi. Çalışıyor mu?")

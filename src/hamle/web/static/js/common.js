@@ -112,7 +112,7 @@ export async function api(path, { method = "GET", body } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new Error(t("error.network"));
+    throw new NetworkError();
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response, data);
@@ -133,6 +133,13 @@ export class ApiError extends Error {
 
   get message() {
     return (language() === "tr" && turkishError(this)) || this.detail;
+  }
+}
+
+// No answer from the server; its message too is in the current language when read.
+export class NetworkError extends Error {
+  get message() {
+    return t("error.network");
   }
 }
 
