@@ -64,14 +64,7 @@ class Observation:
             raise MarksError(f"sunk is a tuple of SunkShip, not {self.sunk!r}")
         left = Counter(rules.lengths)
         left.subtract(ship.length for ship in self.sunk)
-        for length in self.afloat:
-            if not isinstance(length, int) or not _take(left, length):
-                raise MarksError(
-                    "an afloat ship of length {length} is not in the fleet once the sunk "
-                    "ships are taken out",
-                    code="battleship.afloat_not_in_fleet",
-                    length=repr(length),
-                )
+        _take_afloat(left, self.afloat)
 
     @classmethod
     def start(cls, rules: Rules) -> Observation:
@@ -245,14 +238,7 @@ class Observation:
             afloat_lengths = tuple(
                 int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in afloat
             )
-            for length in afloat_lengths:
-                if not isinstance(length, int) or not _take(left, length):
-                    raise MarksError(
-                        "an afloat ship of length {length} is not in the fleet once the sunk "
-                        "ships are taken out",
-                        code="battleship.afloat_not_in_fleet",
-                        length=repr(length),
-                    )
+            _take_afloat(left, afloat_lengths)
         if not rules.touching:
             for ship in ships:
                 for other in zone(rules, ship.cells) - set(ship.cells):
@@ -322,6 +308,19 @@ def _touching(grid: Grid, cell: int, label: str, ship: SunkShip) -> MarksError:
         mark=label,
         ship=grid.name(ship.cells[0]),
     )
+
+
+def _take_afloat(left: Counter, afloat) -> None:
+    """Take each afloat length out of ``left`` (the fleet less the sunk ships); a
+    MarksError names the first one that is not there."""
+    for length in afloat:
+        if not isinstance(length, int) or not _take(left, length):
+            raise MarksError(
+                "an afloat ship of length {length} is not in the fleet once the sunk "
+                "ships are taken out",
+                code="battleship.afloat_not_in_fleet",
+                length=repr(length),
+            )
 
 
 def _take(left: Counter, length: int) -> bool:
