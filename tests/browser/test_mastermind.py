@@ -305,6 +305,7 @@ def test_a_suggestion_answered_after_a_new_super_game_leaves_its_pegs_empty(serv
 def test_a_switch_of_language_translates_the_error_and_the_candidates(server, page):
     new_breaker_game(page, server)
     page.get_by_role("button", name="Guess", exact=True).click()
+    expect(rows(page, "breaker")).to_have_count(1)  # (a click while it is on its way is dropped)
     page.get_by_role("button", name="Candidates left").click()
     expect(page.locator("#candidates")).to_have_text(re.compile(r"^\d+ codes left: \d{4}"))
     page.get_by_role("button", name="Guess", exact=True).click()  # no peg filled
