@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 

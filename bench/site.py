@@ -18,12 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx2 as httpx
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 

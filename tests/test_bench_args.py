@@ -253,3 +253,24 @@ def test_openings_creates_a_missing_folder(load_bench, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "argv", ["openings.py", "--rules", "classic", "--out", str(out)])
     bench.main()
     assert '"A1"' in out.read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--clients", "0"], "argument --clients: must be at least 1, not 0"),
+        (["--seconds", "inf"], "argument --seconds: must be a finite number above 0, not inf"),
+    ],
+)
+def test_site_refuses_bad_arguments(load_bench, monkeypatch, capsys, args, message):
+    bench = load_bench("site")
+    assert message in refused(bench.main, monkeypatch, capsys, "site.py", *args)
+
+
+def test_site_refuses_a_folder_as_out_before_starting_a_server(
+    load_bench, monkeypatch, capsys, tmp_path
+):
+    bench = load_bench("site")
+    monkeypatch.setattr(bench, "start_server", lambda *args: pytest.fail("server started"))
+    err = refused(bench.main, monkeypatch, capsys, "site.py", "--out", str(tmp_path))
+    assert "--out" in err
