@@ -393,3 +393,10 @@ def test_play_refuses_a_level_that_cannot_play_the_rules_before_the_first_shot()
     assert result.stderr == f"error: {message}\n"
     narrower = runner.invoke(app, [*args[:-3], "12", *args[-2:], "--game", "1"], "A1\nq\n")
     assert narrower.exit_code == 0 and "stopped after 1 shot" in narrower.stdout
+
+
+def test_play_refuses_a_board_too_big_to_count_before_the_first_shot():
+    args = ["battleship", "play", "--level", "exact", "--size", "12", "--game", "1"]
+    result = runner.invoke(app, [*args, "--fleet", "4,4,4,3,3,3,2,2,2"], "A1\nq\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "too many partial layouts to count exactly" in result.stderr

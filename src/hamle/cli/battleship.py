@@ -593,6 +593,8 @@ def play(
     yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))
     rng = game_stream(number, SHOOTER_STREAM)
     grid = chosen.grid
+    # Decided before the first prompt, so a board the shooter cannot count is refused there.
+    reply_cell = shooter.choose(yours.observation, rng)
     console.print(f"game {number}: you against {shooter.name}, {chosen.describe()}")
     turns = 0
     while True:
@@ -612,11 +614,12 @@ def play(
         if theirs.over:
             console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
             return
-        reply = yours.fire(shooter.choose(yours.observation, rng))
+        reply = yours.fire(reply_cell)
         console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
         if yours.over:
             console.print(f"[bold red]{shooter.name} wins in {counted(turns, 'shot')}.[/bold red]")
             return
+        reply_cell = shooter.choose(yours.observation, rng)
 
 
 def _answer(shot: bs.Shot) -> str:
