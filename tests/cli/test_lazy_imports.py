@@ -58,6 +58,11 @@ def test_mastermind_score_adds_nothing_to_the_engine():
             assert heavy not in modules
 
 
+def test_mastermind_evaluate_of_a_heuristic_on_4x6_needs_no_numba():
+    modules = modules_of_cli("mastermind", "evaluate", "--strategy", "minimax", "--json")
+    assert "hamle.mastermind" in modules and "numba" not in modules
+
+
 runner = CliRunner()
 
 

@@ -143,13 +143,14 @@ def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -
     """The strategy ``name`` (capped for optimal); optimal's tree is solved (or read from
     the cache) first, showing the search's progress."""
     import hamle.mastermind as mm
-    from hamle.mastermind import optimal
 
     strategy = mm.get_strategy(name)
     if not isinstance(strategy, mm.Optimal):
         if max_guesses is not None:
             raise mm.MastermindError("--max-guesses applies to the optimal strategy only")
         return strategy
+    from hamle.mastermind import optimal  # (imports numba, which small heuristic runs avoid)
+
     with search_status() as update:
         optimal.cached_tree(variant, max_guesses, update, jobs)
     return mm.Optimal(strategy.name, strategy.summary, max_guesses)
