@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from hamle.cli import app as cli
 from hamle.web.app import PAGES
-from hamle.web.store import GameNotFound, Store
+from hamle.web.store import GameChanged, GameNotFound, Store
 
 
 @pytest.mark.parametrize("path", sorted(PAGES))
@@ -95,6 +95,20 @@ def test_a_query_parameter_given_twice_is_refused(client):
     assert response.json()["detail"] == "game: given 2 times (give it once)"
     assert response.json()["params"]["problems"] == [{"field": "game", "type": "repeated"}]
     assert client.get("/api/battleship/replay?game=1&strategy=parity").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "detail"),
+    [
+        ("/api/tour/daily?dat=2026-01-01", "dat: unknown (it takes date)"),
+        ("/api/mastermind/variants?x=1", "x: unknown (it takes none)"),
+        ("/api/battleship/replay?game=1&strategy=parity&Game=2", "Game: unknown (it takes "),
+    ],
+)
+def test_a_query_parameter_a_route_does_not_take_is_refused(client, path, detail):
+    response = client.get(path)
+    assert response.status_code == 422 and response.json()["detail"].startswith(detail)
+    assert response.json()["params"]["problems"][0]["type"] == "extra_forbidden"
 
 
 def test_fields_that_do_not_go_together_are_said_plainly(client):
@@ -184,3 +198,68 @@ def test_a_database_that_is_not_sqlite_is_refused(tmp_path):
     path.write_text("these are not games\n" * 100)
     with pytest.raises(sqlite3.DatabaseError):
         Store(path)
+
+
+def test_a_database_of_another_program_is_refused_at_start(tmp_path):
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    with pytest.raises(sqlite3.DatabaseError, match="not a hamle database: its table games"):
+        Store(path)
+    result = CliRunner().invoke(cli, ["serve", "--db", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "cannot open the database" in result.output and "columns id, name," in result.output
+
+
+def test_a_damaged_database_is_refused_at_start(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    store = Store(path)
+    for n in range(300):
+        store.create("tour", {"moves": ["E8"] * n})
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    data[8192:12288] = b"\xa5" * 4096  # the third page, past the header and the schema
+    path.write_bytes(bytes(data))
+    with pytest.raises(sqlite3.DatabaseError, match="damaged|malformed"):
+        Store(path)
+
+
+def test_a_change_by_another_process_is_kept_and_the_late_one_refused(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    mine, theirs = Store(path), Store(path)  # two servers on one file
+    game = mine.create("tour", {"moves": ["A1"]})
+    with pytest.raises(GameChanged, match="changed elsewhere"), mine.update("tour", game) as state:
+        state["moves"].append("A4")
+        with theirs.update("tour", game) as their_state:
+            their_state["moves"].append("D1")
+    assert mine.load("tour", game) == {"moves": ["A1", "D1"]}
+
+
+def test_a_game_changed_elsewhere_is_a_409_and_a_failing_store_a_503(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from hamle.web import create_app
+
+    with TestClient(create_app(tmp_path / "games.sqlite3", warm=False)) as client:
+        game = client.post("/api/tour/games", json={"kind": "free", "start": "A1"}).json()["id"]
+        store = client.app.state.store
+        read = store._text
+
+        def stale(kind, game_id):  # another server saves the game once this one has read it
+            before = read(kind, game_id)
+            with Store(store.path).update(kind, game_id) as state:
+                state["undos"] += 1
+            return before
+
+        store._text = stale
+        answer = client.post(f"/api/tour/games/{game}/moves", json={"cell": "A4"})
+        assert answer.status_code == 409 and answer.json()["code"] == "site.game_changed"
+        del store._text
+        kept = client.get(f"/api/tour/games/{game}").json()
+        assert kept["moves"] == ["A1"] and kept["undos"] == 1
+        store.close()
+        failed = client.get(f"/api/tour/games/{game}")
+        assert failed.status_code == 503 and failed.json()["code"] == "site.store_failed"
+        assert "closed database" in failed.json()["detail"]

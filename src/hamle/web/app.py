@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from hamle.errors import HamleError
 from . import battleship, lab, mastermind, tour
 from .common import Refused
 from .guard import Guard
-from .store import GameNotFound, Store
+from .store import GameChanged, GameNotFound, Store
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {
@@ -67,6 +68,7 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     app.add_exception_handler(HamleError, _error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(sqlite3.Error, _store_failed)
     app.include_router(battleship.router)
     app.include_router(lab.router)
     app.include_router(mastermind.router)
@@ -100,9 +102,21 @@ def _icon() -> FileResponse:
 def _error(request: Request, exc: HamleError) -> JSONResponse:
     """An engine's or the site's error: its English message as ``detail``, and its
     ``code`` and ``params`` for the pages to say it in their language."""
-    status = 404 if isinstance(exc, GameNotFound) else 409 if isinstance(exc, Refused) else 400
+    if isinstance(exc, GameNotFound):
+        status = 404
+    elif isinstance(exc, Refused | GameChanged):
+        status = 409
+    else:
+        status = 400
     body = {"detail": str(exc), "code": exc.code, "params": _plain(exc.params)}
     return JSONResponse(body, status_code=status)
+
+
+def _store_failed(request: Request, exc: sqlite3.Error) -> JSONResponse:
+    """The database failed under a request (its disk full or gone, say): a 503 that names
+    why, where the server would otherwise answer a bare 500."""
+    body = {"detail": f"the game store failed: {exc}", "code": "site.store_failed", "params": {}}
+    return JSONResponse(body, status_code=503)
 
 
 def _plain(value):

@@ -71,27 +71,38 @@ def _once(pairs: list[tuple[str, object]]) -> dict:
 
 class Route(APIRoute):
     """A route that reads its request as ``OnceRequest`` and refuses a query parameter
-    given twice (``?game=1&game=2`` would otherwise be read as game 2 alone)."""
+    given twice (``?game=1&game=2`` would otherwise be read as game 2 alone) or one it
+    does not take (``?dat=`` for ``?date=`` would silently give today's puzzle)."""
 
     def get_route_handler(self):
         handler = super().get_route_handler()
+        taken = _query_names(self.dependant)
+        takes = f"it takes {', '.join(sorted(taken))}" if taken else "it takes none"
 
         async def once(request: Request):
             names = Counter(name for name, _ in request.query_params.multi_items())
-            if twice := sorted(name for name, n in names.items() if n > 1):
-                raise RequestValidationError(
-                    [
-                        {
-                            "type": "repeated",
-                            "loc": ("query", name),
-                            "msg": f"given {names[name]} times (give it once)",
-                        }
-                        for name in twice
-                    ]
-                )
+            problems = [
+                {"type": "extra_forbidden", "loc": ("query", name), "msg": f"unknown ({takes})"}
+                for name in sorted(set(names) - taken)
+            ] + [
+                {
+                    "type": "repeated",
+                    "loc": ("query", name),
+                    "msg": f"given {names[name]} times (give it once)",
+                }
+                for name in sorted(name for name, n in names.items() if n > 1)
+            ]
+            if problems:
+                raise RequestValidationError(problems)
             return await handler(OnceRequest(request.scope, request.receive))
 
         return once
+
+
+def _query_names(dependant) -> set[str]:
+    """The query parameters a route's handler and its dependencies take."""
+    own = {param.alias for param in dependant.query_params}
+    return own.union(*(_query_names(inner) for inner in dependant.dependencies))
 
 
 class Refused(HamleError):

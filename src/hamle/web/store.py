@@ -40,8 +40,18 @@ CREATE TABLE IF NOT EXISTS cache (
 """
 
 
+COLUMNS = {
+    "games": ("id", "kind", "state", "created", "updated"),
+    "cache": ("key", "value", "updated"),
+}
+
+
 class GameNotFound(HamleError, LookupError):
     """No game of this kind has this id."""
+
+
+class GameChanged(HamleError):
+    """The game was changed by another process while a request worked on it."""
 
 
 class Store:
@@ -65,6 +75,26 @@ class Store:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            self._check()
+
+    def _check(self) -> None:
+        """sqlite3.DatabaseError naming why the file cannot keep games: another program's
+        tables, damage, or no right to write (found now rather than at the first move)."""
+        for table, wanted in COLUMNS.items():
+            found = tuple(row[1] for row in self._db.execute(f"PRAGMA table_info({table})"))
+            if found != wanted:
+                raise sqlite3.DatabaseError(
+                    f"it is not a hamle database: its table {table} has the columns "
+                    f"{', '.join(found)}, not {', '.join(wanted)}"
+                )
+        damage = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
+        if damage != ["ok"]:
+            raise sqlite3.DatabaseError(f"the file is damaged: {'; '.join(damage)}")
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("INSERT OR REPLACE INTO cache VALUES ('', '', 0)")
+        finally:
+            self._db.execute("ROLLBACK")
 
     def close(self) -> None:
         with self._lock:
@@ -81,6 +111,9 @@ class Store:
         return game_id
 
     def load(self, kind: str, game_id: str) -> dict:
+        return json.loads(self._text(kind, game_id))
+
+    def _text(self, kind: str, game_id: str) -> str:
         with self._lock:
             row = self._db.execute(
                 "SELECT state FROM games WHERE id = ? AND kind = ?", (game_id, kind)
@@ -89,21 +122,28 @@ class Store:
             raise GameNotFound(
                 "no {kind} game has the id {id!r}", code="site.no_game", kind=kind, id=game_id
             )
-        return json.loads(row[0])
+        return row[0]
 
     @contextmanager
     def update(self, kind: str, game_id: str) -> Iterator[dict]:
         """Load a game's state for changing; it is saved when the block ends without
-        an error, and left as it was otherwise."""
+        an error, and left as it was otherwise. GameChanged if another process (a second
+        server on the same file) saved the game meanwhile: its change is kept."""
         with self._lock:
             lock = self._game_locks.setdefault(game_id, threading.Lock())
         with lock:
-            state = self.load(kind, game_id)
+            before = self._text(kind, game_id)
+            state = json.loads(before)
             yield state
             with self._lock:
-                self._db.execute(
-                    "UPDATE games SET state = ?, updated = ? WHERE id = ?",
-                    (json.dumps(state), time.time(), game_id),
+                saved = self._db.execute(
+                    "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ?",
+                    (json.dumps(state), time.time(), game_id, before),
+                ).rowcount
+            if not saved:
+                raise GameChanged(
+                    "the game was changed elsewhere meanwhile; load it again",
+                    code="site.game_changed",
                 )
 
     def cached(self, key: str) -> dict | None:

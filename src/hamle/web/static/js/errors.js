@@ -101,6 +101,8 @@ export const ERRORS_TR = {
 
   "site.invalid_request": "Sunucu isteği anlamadı: {problems}",
   "site.no_game": "Bu kimlikle bir oyun yok.",
+  "site.game_changed": "Oyun bu arada başka bir yerde değişti; yeniden yükle.",
+  "site.store_failed": "Sunucu oyunları saklayamadı; biraz sonra yeniden dene.",
   "site.too_large": "İstek gövdesi {limit} baytı aşıyor.",
   "site.http_400": "Sunucu istek gövdesini okuyamadı.",
   "site.http_404": "Böyle bir adres yok.",
