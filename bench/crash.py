@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import httpx2 as httpx
@@ -84,7 +85,7 @@ class Player(threading.Thread):
 
     def next_move(self, view: dict) -> dict:
         if self.kind == "tour":
-            return {"cell": self.rng.choice(view["legal"])}
+            return {"cell": self.rng.choice(view["legal"]), "from": view["current"]}
         if self.kind == "mastermind":
             return {"guess": "".join(self.rng.choice("123456") for _ in range(4))}
         unknown = [i for i, mark in enumerate(view["enemy"]["marks"]) if mark == "unknown"]
@@ -112,7 +113,7 @@ class Player(threading.Thread):
             ]
         if self.kind == "mastermind":
             return [{"guess": turn["guess"]} for turn in view["turns"]]
-        return [{"cell": cell} for cell in view["moves"][1:]]
+        return [{"cell": cell, "from": here} for here, cell in pairwise(view["moves"])]
 
 
 def finished(view: dict) -> bool:

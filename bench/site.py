@@ -74,8 +74,9 @@ def tour_games(client: httpx.Client) -> list[tuple[str, tour.Position]]:
                 position = position.play(move)
                 moves.append(tour.GRID.name(move))
             game = client.post("/api/tour/games", json={"kind": "free", "start": start}).json()
-            for cell in moves:
-                client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": cell})
+            for here, cell in zip([start, *moves], moves, strict=False):
+                move = {"cell": cell, "from": here}
+                client.post(f"/api/tour/games/{game['id']}/moves", json=move)
             if not position.over:
                 games.append((game["id"], position))
     return games
@@ -98,14 +99,21 @@ def mastermind_games(client: httpx.Client) -> list[str]:
     return ids
 
 
+def here(position: tour.Position) -> str:
+    """The name of a tour position's current cell, as a move or hint names it."""
+    return tour.GRID.name(position.current)
+
+
 def requests(bodies, tours, masterminds) -> dict[str, list[tuple[str, str, dict | None]]]:
     return {
         "density": [("POST", "/api/battleship/density", body) for body in bodies],
         "tour_quick_hint": [
-            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "quick"}) for gid, _ in tours
+            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "quick", "from": here(p)})
+            for gid, p in tours
         ],
         "tour_hint": [
-            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "hint"}) for gid, _ in tours
+            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "hint", "from": here(p)})
+            for gid, p in tours
         ],
         "mastermind_suggest": [
             ("GET", f"/api/mastermind/games/{gid}/suggest", None) for gid in masterminds

@@ -1,5 +1,6 @@
 """The Yüz Yüze page in a real browser: the daily puzzle, hints, moves by click and by
-keyboard, undo, a reload, a whole game to the summary, Turkish, and a phone screen."""
+keyboard, undo, a reload, a whole game to the summary, Turkish, a phone screen, pages left
+behind by another tab, the focus and what a screen reader is told."""
 
 from __future__ import annotations
 
@@ -108,6 +109,7 @@ def test_a_whole_game_by_clicking_hints_reaches_the_summary(server, page, screen
     expect(page.locator("#board .cell.legal")).to_have_count(0)
     expect(page.locator("#hint")).to_be_disabled()
     expect(page.locator("#undo")).to_be_disabled()  # a complete tour is not taken back
+    expect(page.locator("#status")).to_have_text("Complete tour! You filled all 100 cells.")
     page.click("#copy")
     expect(page.locator("#status")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == share
@@ -129,8 +131,9 @@ def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, scree
         game_id = view["id"]
         url = f"/api/tour/games/{game_id}"
         while not view["over"]:
-            answer = client.post(url + "/hint", json={"mode": "quick"}).json()
-            view = client.post(url + "/moves", json={"cell": answer["cell"]}).json()
+            here = {"from": view["current"]}
+            answer = client.post(url + "/hint", json={"mode": "quick", **here}).json()
+            view = client.post(url + "/moves", json={"cell": answer["cell"], **here}).json()
     phone.goto(f"{server.url}/tour?game={game_id}")
     expect(phone.locator("#share")).to_have_text(view["summary"]["share"]["en"])
     phone.click("#lang-switch")
@@ -139,6 +142,7 @@ def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, scree
     expect(phone.locator("#summary-text")).to_have_text("100 karenin 100 tanesini doldurdun.")
     expect(phone.locator("#game-title")).to_have_text("J10 karesinden serbest oyun")
     expect(phone.locator("#hint")).to_have_text("İpucu")
+    expect(phone.locator("#game dt[data-i18n='tour.hints']")).to_have_text("İpuçları")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(phone, "tour-summary-phone")
     # Without a clipboard the copy button selects the line for the player to copy.
@@ -344,3 +348,157 @@ def test_a_server_that_does_not_answer_is_said_in_the_language_chosen_after(serv
     expect(status).to_have_text("The server did not answer. Is it running?")
     page.click("#lang-switch")
     expect(status).to_have_text("Sunucu yanıt vermedi. Çalışıyor mu?")
+
+
+def play_api(server, game: dict, *cells: str) -> dict:
+    """Moves made through the API, as another tab would make them."""
+    view = game
+    with httpx.Client(base_url=server.url) as client:
+        for name in cells:
+            body = {"cell": name, "from": view["current"]}
+            view = client.post(f"/api/tour/games/{game['id']}/moves", json=body).json()
+    return view
+
+
+def test_a_page_left_behind_has_its_move_undo_and_hint_refused_and_catches_up(server, page):
+    game = httpx.post(f"{server.url}/api/tour/games", json={"kind": "free", "start": "A1"}).json()
+    page.goto(f"{server.url}/tour?game={game['id']}")
+    expect(cell(page, "A4")).to_have_class(re.compile(r"\blegal\b"))
+    status = page.locator("#status")
+
+    # A4 is a jump from A1, where this page is, and from D4, where another tab went.
+    view = play_api(server, game, "D1", "D4")
+    cell(page, "A4").click()
+    expect(status).to_have_text("the game is at D4 now, not A1: it changed in another page")
+    expect(status).to_have_attribute("data-kind", "error")
+    expect(page.locator("#count")).to_have_text("3")  # the game loaded again
+    expect(cell(page, "D4")).to_have_text("3")
+    expect(cell(page, "A4")).to_have_text("")
+    page.click("#lang-switch")
+    expect(status).to_have_text(
+        "Oyun artık A1 karesinde değil, D4 karesinde: başka bir sayfada değişti."
+    )
+    page.click("#lang-switch")
+
+    # Undo would take back a move this page never showed.
+    view = play_api(server, view, "G4")
+    page.click("#undo")
+    expect(status).to_have_text("the game is at G4 now, not D4: it changed in another page")
+    expect(cell(page, "G4")).to_have_text("4")
+    expect(page.locator("#undos")).to_have_text("0")
+
+    # A hint would be for a position this page never showed.
+    view = play_api(server, view, view["legal"][0])
+    page.click("#hint")
+    expect(status).to_have_text(
+        f"the game is at {view['current']} now, not G4: it changed in another page"
+    )
+    expect(page.locator("#count")).to_have_text("5")
+    expect(page.locator("#board .cell.hint")).to_have_count(0)
+    expect(page.locator("#hints")).to_have_text("0")
+    server_view = httpx.get(f"{server.url}/api/tour/games/{game['id']}").json()
+    assert server_view["moves"] == ["A1", "D1", "D4", "G4", view["current"]]
+    assert (server_view["undos"], server_view["hints"]) == (0, 0)
+    assert page.js_errors == []
+
+
+def test_the_focus_follows_the_panels(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    page.click("#daily")
+    puzzle = tour.daily_puzzle(tour.today_in_turkey())
+    expect(cell(page, puzzle.start_name)).to_be_focused()  # the setup card went away
+    page.keyboard.press("Tab")  # one tab stop for the grid: out to the hint
+    expect(page.locator("#hint")).to_be_focused()
+
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#daily")).to_be_focused()
+    page.locator("#random").focus()
+    page.keyboard.press("Enter")
+    start = page.locator("#board .cell.current")
+    expect(start).to_have_text("1")
+    expect(start).to_be_focused()
+
+    # Undo back at the start disables the button under the focus: it goes to the board.
+    name = start.get_attribute("data-cell")
+    page.locator("#board .cell.legal").first.click()
+    expect(page.locator("#count")).to_have_text("2")
+    page.click("#undo")
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(cell(page, name)).to_be_focused()
+    assert page.js_errors == []
+
+
+def test_the_end_is_announced_and_the_board_has_rows(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    board = page.locator("#board")
+    rows = board.locator(":scope > [role=row]")
+    expect(rows).to_have_count(11)  # the column letters, then ten rows of cells
+    assert rows.evaluate_all("rows => rows.map(row => row.children.length)") == [11] * 11
+    expect(rows.first.locator("[role=columnheader]")).to_have_count(11)
+    expect(rows.nth(1).locator("[role=rowheader]")).to_have_text("1")
+    expect(rows.nth(1).locator("[role=gridcell]")).to_have_count(10)
+    expect(board.locator(":scope > :not([role=row])")).to_have_count(0)
+    # Chromium's own accessibility tree, not only the attributes: ten rows of cells.
+    tree = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    roles = [node.get("role", {}).get("value") for node in tree]
+    assert roles.count("row") == 11 and roles.count("gridcell") == 100
+    assert board.bounding_box()["width"] > 10 * cell(page, "A1").bounding_box()["width"]
+
+    cell(page, "A1").click()
+    for name in ("A4", "A7", "D7", "D10", "F8", "C8", "A10"):  # no jump left from A10
+        cell(page, name).click()
+        expect(cell(page, name)).to_have_class(re.compile(r"\bcurrent\b"))
+    status = page.locator("#status")
+    expect(status).to_have_text("Game over: no jump is left. You filled 8 of 100 cells.")
+    expect(status).to_have_attribute("role", "status")
+    page.click("#lang-switch")
+    expect(status).to_have_text(
+        "Oyun bitti: sıçrayacak kare kalmadı. 100 karenin 8 tanesini doldurdun."
+    )
+    assert page.js_errors == []
+
+
+# A position where the hint is the mean of the engine's games (44.36… cells after A7).
+MONTE_CARLO = tour.Position(
+    tour.GRID.parse_cells("G9 D9 F7 C7 C4 E2 E5 B5 D3 D6 F8 I8 G10 E8 C10 F10 D8 G8 E10 C8 A10")
+)
+
+
+def test_a_mean_is_written_with_a_decimal_comma_in_turkish(server, page):
+    expected = tour.hint(MONTE_CARLO, "hint")
+    assert not expected.exact and f"{expected.value:.1f}" == "44.4"
+    names = [tour.GRID.name(c) for c in MONTE_CARLO.path]
+    start = {"kind": "free", "start": names[0]}
+    game = httpx.post(f"{server.url}/api/tour/games", json=start).json()
+    play_api(server, game, *names[1:])
+    page.goto(f"{server.url}/tour?game={game['id']}")
+    expect(page.locator("#count")).to_have_text(str(MONTE_CARLO.count))
+    page.click("#hint")
+    status = page.locator("#status")
+    expect(status).to_have_text(
+        f"Try {expected.move_name}: the engine's games from there fill 44.4 cells on average."
+    )
+    page.click("#lang-switch")
+    expect(status).to_contain_text("ortalama 44,4 kare dolduruyor")
+    assert page.js_errors == []
+
+
+def test_the_current_page_link_stays_in_view_after_a_language_switch(server, phone):
+    phone.goto(server.url + "/tour")
+    expect(phone.locator("#daily-info")).not_to_be_empty()
+    in_view = """() => {
+        const nav = document.querySelector("#top nav");
+        const link = nav.querySelector("[aria-current]").getBoundingClientRect();
+        const box = nav.getBoundingClientRect();
+        return link.left >= box.left - 1 && link.right <= box.right + 1;
+    }"""
+    assert phone.evaluate(in_view)
+    for text in ("English", "Türkçe"):
+        phone.click("#lang-switch")
+        expect(phone.locator("#lang-switch")).to_have_text(text)
+        assert phone.evaluate(in_view), text
+    assert phone.js_errors == []

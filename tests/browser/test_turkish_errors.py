@@ -89,7 +89,7 @@ def test_a_tour_move_made_stale_by_another_tab_is_refused_in_turkish(server, tur
         expect(page.locator(f"#board .cell[data-cell='{target}']")).to_have_class(
             re.compile(r"\blegal\b")
         )
-        client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": target})
+        client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": target, "from": "A1"})
     page.click(f"#board .cell[data-cell='{target}']")
     expect(status(page)).to_have_text(f"{target} zaten dolu.")
     assert page.js_errors == []

@@ -120,6 +120,26 @@ def test_play_scripted():
     assert "Traceback" not in result.output
 
 
+def test_play_says_what_to_type_on_an_empty_line_and_echoes_input_as_typed():
+    result = run("play", "--start", "A1", input="\n  \nZz\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "is not a cell name" in out and "'Zz' is not a cell name" in out
+    assert "''" not in out and "'zz'" not in out
+    assert out.count("Type a cell like E5; h hint, u undo, q quit.") == 3  # greeting + 2 empty
+
+
+def test_play_can_take_back_the_move_that_ended_the_game():
+    # From A1 the game ends after A10 (8 cells); as on the site, u takes A10 back.
+    short = ["A4", "A7", "D7", "D10", "F8", "C8", "A10"]
+    result = run("play", "--start", "A1", input="\n".join([*short, "u", "q"]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "No jump from A10 reaches an empty cell: u takes it back, q ends." in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze from A1: 7/100")
+    ended = run("play", "--start", "A1", input="\n".join(short) + "\n")  # then no more input
+    assert ended.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze from A1: 8/100")
+
+
 def test_play_to_the_end_and_daily():
     # A whole random game typed in: play stops by itself when no jump is left.
     path = ref.random_game(random.Random(3))

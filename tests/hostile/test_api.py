@@ -41,9 +41,9 @@ ENDPOINTS = [
     ("GET", "/api/tour/daily", ()),
     ("POST", "/api/tour/games", ("kind", "date", "start")),
     ("GET", "/api/tour/games/{tour}", ()),
-    ("POST", "/api/tour/games/{tour}/moves", ("cell",)),
-    ("POST", "/api/tour/games/{tour}/undo", ()),
-    ("POST", "/api/tour/games/{tour}/hint", ("mode",)),
+    ("POST", "/api/tour/games/{tour}/moves", ("cell", "from")),
+    ("POST", "/api/tour/games/{tour}/undo", ("cell",)),
+    ("POST", "/api/tour/games/{tour}/hint", ("mode", "from")),
 ]
 HUGE = "<a number of 5000 digits>"  # put into the JSON text as such (json.dumps cannot)
 QUERY = ("rules", "game", "strategy", "pattern", "games", "date", "limit", "variant")

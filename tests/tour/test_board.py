@@ -153,6 +153,24 @@ def test_a_position_is_checked_when_made(path, message):
         Position(path)
 
 
+def test_a_position_made_gives_the_codes_of_play():
+    """A user interface says the error in its language by its code, as for ``play``."""
+    with pytest.raises(MoveError) as twice:
+        Position(["E5", "H5", "E5"])
+    assert (twice.value.code, twice.value.params) == ("tour.filled", {"cell": "E5"})
+    with pytest.raises(MoveError) as far:
+        Position(["E5", "F5"])
+    assert far.value.code == "tour.not_a_jump"
+    assert far.value.params == {"cell": "F5", "here": "E5"}
+    assert str(far.value) == "F5 is not one jump from E5 (3 cells straight or 2 diagonally)"
+
+
+@pytest.mark.parametrize("moves", [None, 3, 4.5, object()])
+def test_moves_that_are_not_a_list_are_named(moves):
+    with pytest.raises(TourError, match=r"moves must be a list of cells, like \['D1'\], not"):
+        Position.from_moves("A1", moves)
+
+
 def test_a_position_made_from_names_or_indices_is_the_one_played():
     played = Position.from_moves("E5", ["H5", "H8"])
     assert Position(["E5", "H5", "H8"]) == Position([44, 47, 77]) == played

@@ -385,6 +385,15 @@ def test_hint_errors():
         hint(over, "quick")
 
 
+def test_a_hint_on_a_complete_tour_says_it_is_complete():
+    full = solve(Position.start("A1"))
+    assert full.complete
+    with pytest.raises(MoveError) as done:
+        hint(Position(full.path), "quick")
+    assert done.value.code == "tour.done"  # as the site says it, not tour.stuck
+    assert str(done.value) == "the tour is complete: every cell is filled"
+
+
 # --- solve ------------------------------------------------------------------------------
 
 
@@ -469,6 +478,25 @@ def test_today_in_turkey_switches_at_2100_utc(moment, date):
     assert today_in_turkey(moment).isoformat() == date
 
 
+@pytest.mark.parametrize("given", ["2026-01-01", dt.date(2026, 1, 1), 20260101])
+def test_today_in_turkey_takes_a_moment_only(given):
+    with pytest.raises(DateError, match=r"expected a moment \(a datetime with a time zone\)"):
+        today_in_turkey(given)
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        dt.datetime.max.replace(tzinfo=UTC),
+        dt.datetime.min.replace(tzinfo=dt.timezone(dt.timedelta(hours=14))),
+    ],
+)
+def test_a_moment_with_no_date_in_turkey_is_a_date_error(moment):
+    for call in (today_in_turkey, daily_puzzle):
+        with pytest.raises(DateError, match="has no date in Turkey"):
+            call(moment)
+
+
 def test_today_in_turkey_default_and_naive():
     with pytest.raises(DateError):
         today_in_turkey(dt.datetime(2026, 12, 1, 12, 0))
@@ -505,6 +533,35 @@ def test_combo_counts_moves_matching_the_quick_hint():
     assert combo == Combo(3, 3)
     other = next(m for m in p.legal_moves() if m != hint(p, "quick").move)
     assert combo.after(p, other) == Combo(0, 3)
+
+
+def test_combo_takes_a_cell_name_or_index_and_refuses_an_illegal_move():
+    start = Position.start("A1")
+    assert hint(start, "quick").move_name == "D1"
+    assert Combo().after(start, "D1") == Combo().after(start, " d1 ") == Combo(1, 1)
+    assert Combo().after(start, 3) == Combo(1, 1)
+    assert Combo(2, 4).after(start, "A4") == Combo(0, 4)
+    for move, code in ((99, "tour.not_a_jump"), ("A1", "tour.filled"), ("zz", "cell.not_a_name")):
+        with pytest.raises(MoveError) as refused:
+            Combo().after(start, move)
+        assert refused.value.code == code
+    with pytest.raises(TourError, match="expected a Position"):
+        Combo().after("A1", "D1")
+
+
+@pytest.mark.parametrize(
+    ("current", "best", "message"),
+    [
+        (-5, "x", "a whole number 0 or more, not -5"),
+        (0, "x", "not 'x'"),
+        (1.0, 1, "not 1.0"),
+        (True, 1, "not True"),
+        (3, 2, r"the best combo \(2\) cannot be shorter than the current one \(3\)"),
+    ],
+)
+def test_a_combo_is_checked_when_made(current, best, message):
+    with pytest.raises(TourError, match=message):
+        Combo(current, best)
 
 
 # --- keeping a full board ---------------------------------------------------------------

@@ -35,6 +35,13 @@ def test_unknown_api_path_is_a_json_404(client):
     assert response.json() == {"detail": "Not Found", "code": "site.http_404", "params": {}}
 
 
+@pytest.mark.parametrize("path", ["/Tour", "/tour/x", "/battleship/labs"])
+def test_an_address_that_names_no_page_gets_a_page_saying_so(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and response.headers["content-type"].startswith("text/html")
+    assert '<header id="top">' in response.text and 'data-i18n="missing.title"' in response.text
+
+
 def test_a_body_that_is_not_json_is_named_as_such(client):
     response = client.post(
         "/api/battleship/density", content="E5 hit", headers={"content-type": "application/json"}
@@ -222,7 +229,7 @@ def test_a_damaged_database_is_refused_at_start(tmp_path):
     data = bytearray(path.read_bytes())
     data[8192:12288] = b"\xa5" * 4096  # the third page, past the header and the schema
     path.write_bytes(bytes(data))
-    with pytest.raises(sqlite3.DatabaseError, match="damaged|malformed"):
+    with pytest.raises(sqlite3.DatabaseError, match=r"damaged|malformed"):
         Store(path)
 
 
@@ -254,7 +261,7 @@ def test_a_game_changed_elsewhere_is_a_409_and_a_failing_store_a_503(tmp_path):
             return before
 
         store._text = stale
-        answer = client.post(f"/api/tour/games/{game}/moves", json={"cell": "A4"})
+        answer = client.post(f"/api/tour/games/{game}/moves", json={"cell": "A4", "from": "A1"})
         assert answer.status_code == 409 and answer.json()["code"] == "site.game_changed"
         del store._text
         kept = client.get(f"/api/tour/games/{game}").json()

@@ -19,8 +19,25 @@ def new(client, **request) -> dict:
     return response.json()
 
 
-def move(client, game: dict, cell) -> dict:
-    return client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": cell})
+def current(client, game: dict) -> str:
+    return client.get(f"/api/tour/games/{game['id']}").json()["current"]
+
+
+def move(client, game: dict, cell, at: str | None = None):
+    """Jump to ``cell`` from ``at`` (default: the game's current cell, as a page sends)."""
+    body = {"cell": cell, "from": at or current(client, game)}
+    return client.post(f"/api/tour/games/{game['id']}/moves", json=body)
+
+
+def undo(client, game: dict, cell: str | None = None):
+    """Take back the move to ``cell`` (default: the game's last filled cell)."""
+    body = {"cell": cell or current(client, game)}
+    return client.post(f"/api/tour/games/{game['id']}/undo", json=body)
+
+
+def ask(client, game: dict, mode: str = "hint", at: str | None = None):
+    body = {"mode": mode, "from": at or current(client, game)}
+    return client.post(f"/api/tour/games/{game['id']}/hint", json=body)
 
 
 def names(cells) -> list[str]:
@@ -79,7 +96,7 @@ def test_a_hint_is_not_saved_for_a_position_that_moved_on(client, monkeypatch):
         return answer
 
     monkeypatch.setattr(tour, "hint", hint_then_a_move_lands)
-    response = client.post(url + "/hint")
+    response = ask(client, game)
     assert response.status_code == 409 and response.json()["code"] == "tour.moved"
     view = client.get(url).json()
     assert view["moves"] == ["A1", game["legal"][0]]
@@ -157,9 +174,9 @@ def test_unknown_and_foreign_ids_are_not_found(client):
     url = f"/api/tour/games/{foreign}"
     for response in (
         client.get(url),
-        client.post(url + "/undo"),
-        client.post(url + "/hint"),
-        client.post(url + "/moves", json={"cell": "E5"}),
+        client.post(url + "/undo", json={"cell": "E5"}),
+        client.post(url + "/hint", json={"from": "E5"}),
+        client.post(url + "/moves", json={"cell": "E5", "from": "A1"}),
     ):
         assert response.status_code == 404
         assert f"no tour game has the id {foreign!r}" == response.json()["detail"]
@@ -205,6 +222,47 @@ def test_bad_moves_name_the_problem_and_change_nothing(client, cell, status, tex
     assert client.get(f"/api/tour/games/{game['id']}").json() == before
 
 
+def test_a_move_names_the_cell_it_is_made_from(client):
+    game = new(client, kind="free", start="A1")
+    view = move(client, game, "D1", at=" a1 ").json()  # a name as a cell is written anywhere
+    assert view["moves"] == ["A1", "D1"]
+    unnamed = client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": "D4"})
+    assert unnamed.status_code == 422 and unnamed.json()["detail"] == "from: Field required"
+    response = move(client, game, "D7", at="Z9")
+    assert response.status_code == 400 and response.json()["code"] == "cell.off_board"
+
+
+def test_a_move_from_a_page_left_behind_is_refused_not_played_elsewhere(client):
+    game = new(client, kind="free", start="A1")
+    move(client, game, "D1")
+    before = move(client, game, "D4").json()  # another tab played on
+    # A4 is a jump from A1, where the stale page is, and from D4 too.
+    response = move(client, game, "A4", at="A1")
+    assert response.status_code == 409
+    assert response.json() == {
+        "detail": "the game is at D4 now, not A1: it changed in another page",
+        "code": "tour.not_current",
+        "params": {"cell": "A1", "current": "D4"},
+    }
+    assert client.get(f"/api/tour/games/{game['id']}").json() == before
+    filled = move(client, game, "D1", at="A1")  # a filled cell is said to be filled
+    assert filled.status_code == 400 and filled.json()["code"] == "tour.filled"
+
+
+@pytest.mark.parametrize(
+    ("body", "text"),
+    [
+        ({"cell": "D1", "from": ""}, "from: String should have at least 1 character"),
+        ({"cell": "D1", "from": 0}, "from: Input should be a valid string"),
+        ({"cell": "D1", "form": "A1"}, "form: Extra inputs are not permitted"),
+    ],
+)
+def test_malformed_from_is_refused(client, body, text):
+    game = new(client, kind="free", start="A1")
+    response = client.post(f"/api/tour/games/{game['id']}/moves", json=body)
+    assert response.status_code == 422 and text in response.json()["detail"]
+
+
 def test_move_without_a_body_is_refused(client):
     game = new(client)
     response = client.post(f"/api/tour/games/{game['id']}/moves")
@@ -228,12 +286,45 @@ def test_combo_counts_moves_matching_the_quick_hint(client):
 # --- undo -------------------------------------------------------------------------------
 
 
-def test_undo_at_the_start_is_refused(client):
+def test_undo_at_the_start_is_refused_as_not_allowed_now(client):
     game = new(client, kind="free", start="A1")
-    response = client.post(f"/api/tour/games/{game['id']}/undo")
-    assert response.status_code == 400
+    response = undo(client, game)
+    assert response.status_code == 409
     assert response.json()["detail"] == "nothing to undo: only the start cell is filled"
+    assert response.json()["code"] == "tour.nothing_to_undo"
     assert client.get(f"/api/tour/games/{game['id']}").json()["undos"] == 0
+
+
+def test_undo_from_a_page_left_behind_is_refused(client):
+    game = new(client, kind="free", start="A1")
+    move(client, game, "D1")
+    before = move(client, game, "D4").json()  # another tab played on from D1
+    response = undo(client, game, "D1")  # the stale page would take back D4, unseen
+    assert response.status_code == 409 and response.json()["code"] == "tour.not_current"
+    assert response.json()["params"] == {"cell": "D1", "current": "D4"}
+    assert client.get(f"/api/tour/games/{game['id']}").json() == before
+    assert undo(client, game, "d4").json()["moves"] == ["A1", "D1"]
+
+
+@pytest.mark.parametrize(
+    ("content", "text"),
+    [
+        (None, "the request body is missing"),
+        (b"{{{", "the request body is not valid JSON"),
+        (b"{}", "cell: Field required"),
+        (b'{"cell": "D1", "all": true}', "all: Extra inputs are not permitted"),
+        (b'{"cell": 4}', "cell: Input should be a valid string"),
+        (b'["D1"]', "valid dictionary"),
+    ],
+)
+def test_undo_reads_its_body_strictly(client, content, text):
+    game = new(client, kind="free", start="A1")
+    move(client, game, "D1")
+    headers = {"content-type": "application/json"} if content is not None else {}
+    url = f"/api/tour/games/{game['id']}/undo"
+    response = client.post(url, content=content, headers=headers)
+    assert response.status_code == 422 and text in response.json()["detail"]
+    assert client.get(f"/api/tour/games/{game['id']}").json()["moves"] == ["A1", "D1"]
 
 
 def test_undo_takes_back_the_move_and_its_combo(client):
@@ -242,11 +333,11 @@ def test_undo_takes_back_the_move_and_its_combo(client):
     after_first = move(client, game, first).json()
     assert after_first["combo"]["current"] == 1
     move(client, game, after_first["legal"][0])
-    view = client.post(f"/api/tour/games/{game['id']}/undo").json()
+    view = undo(client, game).json()
     assert view["moves"] == ["A1", first] and view["count"] == 2
     assert view["combo"] == after_first["combo"] and view["legal"] == after_first["legal"]
     assert view["undos"] == 1
-    view = client.post(f"/api/tour/games/{game['id']}/undo").json()
+    view = undo(client, game).json()
     assert (view["moves"], view["combo"], view["undos"]) == (["A1"], {"current": 0, "best": 0}, 2)
 
 
@@ -256,7 +347,7 @@ def test_undo_takes_back_the_move_and_its_combo(client):
 @pytest.mark.parametrize("mode", ["hint", "quick"])
 def test_hint_is_the_engines_answer(client, mode):
     game = new(client, kind="daily", date="2026-12-01")
-    answer = client.post(f"/api/tour/games/{game['id']}/hint", json={"mode": mode}).json()
+    answer = ask(client, game, mode).json()
     expected = tour.hint(tour.Position.start("I3"), mode)
     assert answer["cell"] == expected.move_name and answer["mode"] == mode
     assert answer["value"] == expected.value and answer["exact"] == expected.exact
@@ -268,16 +359,38 @@ def test_hint_is_the_engines_answer(client, mode):
 
 def test_hint_defaults_to_the_full_mode(client):
     game = new(client, kind="free", start="E5")
-    answer = client.post(f"/api/tour/games/{game['id']}/hint").json()
+    answer = client.post(f"/api/tour/games/{game['id']}/hint", json={"from": "E5"}).json()
     assert answer["mode"] == "hint"
     assert answer["cell"] == tour.hint(tour.Position.start("E5"), "hint").move_name
+    unnamed = client.post(f"/api/tour/games/{game['id']}/hint")
+    assert unnamed.status_code == 422 and unnamed.json()["detail"] == "the request body is missing"
+
+
+@pytest.mark.parametrize("mode", ["QUICK", "Quick", "HINT"])
+def test_hint_mode_in_any_case_as_the_library_and_the_cli_take_it(client, mode):
+    game = new(client, kind="free", start="E5")
+    answer = ask(client, game, mode).json()
+    assert answer["mode"] == mode.lower()
+    assert answer["cell"] == tour.hint(tour.Position.start("E5"), mode).move_name
+    assert client.get(f"/api/tour/games/{game['id']}").json()["hint"]["mode"] == mode.lower()
+
+
+def test_a_hint_for_a_page_left_behind_is_refused(client):
+    game = new(client, kind="free", start="A1")
+    move(client, game, "D1")
+    move(client, game, "D4")  # another tab played on
+    response = ask(client, game, at="D1")
+    assert response.status_code == 409 and response.json()["code"] == "tour.not_current"
+    assert response.json()["params"] == {"cell": "D1", "current": "D4"}
+    view = client.get(f"/api/tour/games/{game['id']}").json()
+    assert (view["hint"], view["hints"]) == (None, 0)
 
 
 def test_hints_count_once_per_position_and_show_until_the_next_move(client):
     game = new(client, kind="free", start="A1")
     url = f"/api/tour/games/{game['id']}"
-    first = client.post(url + "/hint", json={"mode": "quick"}).json()
-    again = client.post(url + "/hint", json={"mode": "hint"}).json()
+    first = ask(client, game, "quick").json()
+    again = ask(client, game, "hint").json()
     assert (first["hints"], again["hints"]) == (1, 1)
     view = client.get(url).json()
     assert view["hints"] == 1
@@ -289,8 +402,8 @@ def test_hints_count_once_per_position_and_show_until_the_next_move(client):
     }
     view = move(client, game, again["cell"]).json()
     assert view["hint"] is None and view["hints"] == 1
-    assert client.post(url + "/hint", json={"mode": "quick"}).json()["hints"] == 2
-    assert client.post(url + "/undo").json()["hint"] is None
+    assert ask(client, game, "quick").json()["hints"] == 2
+    assert undo(client, game).json()["hint"] is None
 
 
 @pytest.mark.parametrize(
@@ -317,7 +430,7 @@ def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
     url = f"/api/tour/games/{game['id']}"
     view = game
     while not view["over"]:
-        hint = client.post(url + "/hint", json={"mode": "quick"}).json()
+        hint = ask(client, game, "quick").json()
         assert hint["cell"] in view["legal"]
         view = move(client, game, hint["cell"]).json()
         assert view["hint"] is None
@@ -334,11 +447,11 @@ def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
             "tr": "Yüz Yüze 2026-12-01 · 100/100 · 99 ipucu · en iyi kombo 99",
         },
     }
-    for response in (move(client, game, "A1"), client.post(url + "/hint")):
+    for response in (move(client, game, "A1"), ask(client, game)):
         assert response.status_code == 409
         assert response.json()["detail"] == "the tour is complete: every cell is filled"
         assert response.json()["code"] == "tour.done"
-    taken_back = client.post(url + "/undo")
+    taken_back = undo(client, game)
     assert taken_back.status_code == 409
     assert taken_back.json()["detail"] == "the tour is complete: there is nothing to take back"
     assert client.get(url).json() == view
@@ -346,8 +459,7 @@ def test_a_game_followed_by_hints_fills_the_board_and_sums_up(client):
 
 def test_an_early_end_sums_up_and_undo_reopens_the_game(client):
     game = new(client, kind="free", start="A1")
-    url = f"/api/tour/games/{game['id']}"
-    client.post(url + "/hint")
+    ask(client, game)
     for cell in SHORT:
         view = move(client, game, cell).json()
     assert view["over"] and view["count"] == 8
@@ -360,7 +472,7 @@ def test_an_early_end_sums_up_and_undo_reopens_the_game(client):
     response = move(client, game, "A7")
     assert response.status_code == 409
     assert response.json()["detail"] == "the game is over: no jump from A10 reaches an empty cell"
-    reopened = client.post(url + "/undo").json()
+    reopened = undo(client, game).json()
     assert not reopened["over"] and reopened["summary"] is None and reopened["count"] == 7
     ended = move(client, game, "A10").json()
     assert ended["summary"]["undos"] == 1
@@ -375,7 +487,7 @@ def test_games_survive_a_restart(tmp_path):
     with TestClient(create_app(db, warm=False)) as first:
         game = new(first, kind="free", start="A1")
         move(first, game, "D1")
-        first.post(f"/api/tour/games/{game['id']}/hint", json={"mode": "quick"})
+        ask(first, game, "quick")
         before = first.get(f"/api/tour/games/{game['id']}").json()
     with TestClient(create_app(db, warm=False)) as second:
         assert second.get(f"/api/tour/games/{game['id']}").json() == before

@@ -27,6 +27,7 @@ handled = clean_errors(_errors)
 START = typer.Option(..., "--start", help="The start cell, like E5.")
 MOVES = typer.Option("", "--moves", help="Cells played after the start, like E8,G10.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
+HELP = "Type a cell like E5; h hint, u undo, q quit."
 
 
 def make_position(start: str, moves: str) -> tour.Position:
@@ -103,7 +104,8 @@ def play(
     """Play in the terminal: type a cell; h shows the hint, u undoes, q quits.
 
     Legal cells are marked *, the hinted cell ?. The combo counts moves in a row that
-    match the engine's quick hint.
+    match the engine's quick hint. When no jump is left, u still takes the last move back
+    (unless the tour is complete), as on the site.
     """
     import hamle.tour as tour
 
@@ -115,26 +117,32 @@ def play(
     title = (
         f"daily {puzzle.date}" if puzzle else f"free play from {tour.GRID.name(position.path[0])}"
     )
-    console.print(f"Yüz Yüze, {title}. Type a cell; h hint, u undo, q quit.")
+    console.print(f"Yüz Yüze, {title}. {HELP}")
     marked = None
-    while not position.over:
+    while position.count < tour.GRID.size:
         console.print(_board(position, marked), highlight=False)
+        if position.over:
+            here = tour.GRID.name(position.current)
+            console.print(f"No jump from {here} reaches an empty cell: u takes it back, q ends.")
         console.print(
             f"{position.count} filled, combo {combo.current} (best {combo.best})> ", end=""
         )
         line = sys.stdin.readline()
-        if not line or line.strip().lower() in ("q", "quit"):
+        text = line.strip()
+        command = text.lower()
+        if not line or command in ("q", "quit"):
             break
-        command = line.strip().lower()
         marked = None
         try:
-            if command == "h":
+            if not text:
+                console.print(HELP)
+            elif command == "h":
                 marked = tour.hint(position).move
             elif command == "u":
                 position = position.undo()
                 combo = history.pop() if history else combo
             else:
-                before, position = position, position.play(command)
+                before, position = position, position.play(text)
                 history.append(combo)
                 combo = combo.after(before, position.current)
         except tour.TourError as exc:

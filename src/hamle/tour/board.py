@@ -13,6 +13,7 @@ unvisited cell; the game ends when no such jump is left. Score = cells filled.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -73,11 +74,13 @@ class Position:
         seen = {path[0]}
         for here, there in pairwise(path):
             if there in seen:
-                raise MoveError(f"{GRID.name(there)} is filled twice")
+                raise MoveError("{cell} is filled twice", code="tour.filled", cell=GRID.name(there))
             if there not in TARGET_LISTS[here]:
                 raise MoveError(
-                    f"{GRID.name(there)} is not one jump from {GRID.name(here)} "
-                    "(3 cells straight or 2 diagonally)"
+                    "{cell} is not one jump from {here} (3 cells straight or 2 diagonally)",
+                    code="tour.not_a_jump",
+                    cell=GRID.name(there),
+                    here=GRID.name(here),
                 )
             seen.add(there)
         object.__setattr__(self, "path", path)
@@ -95,9 +98,15 @@ class Position:
 
     @classmethod
     def from_moves(cls, start: str | int, moves) -> Position:
-        """The position after playing ``moves`` (names or indices) from ``start``."""
+        """The position after playing ``moves`` (names or indices) from ``start``.
+
+        >>> Position.from_moves("A1", ["D1", 33]).path
+        (0, 3, 33)
+        """
         if isinstance(moves, str):
             raise TourError(f"moves must be a list of cells, like ['D1'], not the text {moves!r}")
+        if not isinstance(moves, Iterable):
+            raise TourError(f"moves must be a list of cells, like ['D1'], not {moves!r}")
         position = cls.start(start)
         for move in moves:
             position = position.play(move)

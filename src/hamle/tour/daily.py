@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 from hamle.rng import Mulberry32
 
-from .board import GRID, Position
-from .errors import DateError
+from .board import GRID, Position, need_position
+from .errors import DateError, TourError
 from .hint import hint
 
 TURKEY = ZoneInfo("Europe/Istanbul")
@@ -48,10 +48,20 @@ def today_in_turkey(now: dt.datetime | None = None) -> dt.date:
     >>> today_in_turkey(dt.datetime(2026, 12, 1, 21, 30, tzinfo=dt.UTC)).isoformat()
     '2026-12-02'
     """
-    moment = now or dt.datetime.now(dt.UTC)
-    if moment.tzinfo is None:
+    moment = dt.datetime.now(dt.UTC) if now is None else now
+    if not isinstance(moment, dt.datetime):
+        raise DateError(
+            f"expected a moment (a datetime with a time zone), not {moment!r}; "
+            "daily_puzzle takes a date"
+        )
+    if moment.utcoffset() is None:
         raise DateError("a moment without a time zone is ambiguous; give one in UTC")
-    return moment.astimezone(TURKEY).date()
+    try:
+        return moment.astimezone(TURKEY).date()
+    except OverflowError:
+        raise DateError(
+            f"{moment.isoformat()} has no date in Turkey: it is outside the years 1 to 9999"
+        ) from None
 
 
 def daily_puzzle(date: str | dt.date | None = None) -> DailyPuzzle:
@@ -86,13 +96,25 @@ class Combo:
     current: int = 0
     best: int = 0
 
-    def after(self, before: Position, move: int) -> Combo:
-        """The combo once ``move`` is played from ``before``.
+    def __post_init__(self) -> None:
+        for value in (self.current, self.best):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise TourError(f"a combo counts moves: a whole number 0 or more, not {value!r}")
+        if self.current > self.best:
+            raise TourError(
+                f"the best combo ({self.best}) cannot be shorter than the current one "
+                f"({self.current})"
+            )
+
+    def after(self, before: Position, move: str | int) -> Combo:
+        """The combo once ``move`` (a cell name or index) is played from ``before``;
+        MoveError if it cannot be played there.
 
         >>> p = Position.from_moves("A1", ["D1", "D4"])
-        >>> Combo().after(p, hint(p, "quick").move)
+        >>> Combo().after(p, hint(p, "quick").move_name)
         Combo(current=1, best=1)
         """
+        move = need_position(before).play(move).current
         if hint(before, "quick").move == move:
             run = self.current + 1
             return Combo(run, max(run, self.best))

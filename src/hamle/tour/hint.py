@@ -113,6 +113,8 @@ def hint(position: Position, mode: str = "hint") -> Hint:
         )
     need_position(position)
     mode = mode.lower()
+    if position.count == CELLS:
+        raise MoveError("the tour is complete: every cell is filled", code="tour.done")
     moves = position.legal_moves()
     if not moves:
         here = GRID.name(position.current)

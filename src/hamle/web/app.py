@@ -134,8 +134,11 @@ def _plain(value):
     return str(value)
 
 
-def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    """Routing's own answers (no such page, method not allowed), coded like the rest."""
+def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse | FileResponse:
+    """Routing's own answers (no such page, method not allowed), coded like the rest; an
+    address outside the API that names no page gets a page saying so, in both languages."""
+    if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+        return FileResponse(STATIC / "missing.html", status_code=404)
     body = {"detail": exc.detail, "code": f"site.http_{exc.status_code}", "params": {}}
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 import hamle.tour as tour
@@ -50,14 +50,44 @@ class NewGame(Strict):
         return self
 
 
+# A move or a hint names the current cell it is meant for (``from``), and an undo the move it
+# takes back: a page left behind by another tab is refused (409), not answered for a position
+# it never showed.
+From = Field(
+    alias="from",
+    min_length=1,
+    max_length=8,
+    description="The current cell the request is meant for; refused (409) if the game is elsewhere",
+    examples=["D1"],
+)
+
+
 class Move(Strict):
+    """A jump to ``cell`` from the current cell ``from``."""
+
     cell: str = CellName
+    from_: str = From
+
+
+class Undo(Strict):
+    """Take back the move to ``cell``, the last filled cell."""
+
+    cell: str = Field(
+        min_length=1, max_length=8, description="The last filled cell", examples=["D1"]
+    )
 
 
 class HintRequest(Strict):
-    mode: Literal["hint", "quick"] = Field(
-        "hint", description="hint: 120 rollouts (the button); quick: 30 (the combo tracker)"
+    """A hint for the position at the current cell ``from``."""
+
+    mode: Annotated[
+        Literal["hint", "quick"],
+        BeforeValidator(lambda mode: mode.lower() if isinstance(mode, str) else mode),
+    ] = Field(
+        "hint",
+        description="hint: 120 rollouts (the button); quick: 30 (the combo tracker); any case",
     )
+    from_: str = From
 
 
 class Daily(BaseModel):
@@ -166,9 +196,13 @@ def game(request: Request, game_id: GameId) -> dict:
 
 @router.post("/games/{game_id}/moves", response_model=GameView)
 def play(request: Request, game_id: GameId, body: Move) -> dict:
-    """Jump to ``cell``; the combo grows when it is the engine's quick hint."""
+    """Jump to ``cell`` from ``from`` (409 ``tour.not_current`` if the game is elsewhere;
+    a filled cell is refused as filled, whatever ``from`` says); the combo grows when it is
+    the engine's quick hint."""
     with store_of(request).update(KIND, game_id) as state:
         before = _position(state)
+        if tour.GRID.index(body.cell) not in before.path:
+            _refuse_unless_current(before, body.from_)
         _refuse_if_over(before)
         after = before.play(body.cell)
         combo = _combo(state).after(before, after.current)
@@ -179,15 +213,20 @@ def play(request: Request, game_id: GameId, body: Move) -> dict:
 
 
 @router.post("/games/{game_id}/undo", response_model=GameView)
-def undo(request: Request, game_id: GameId) -> dict:
-    """Take back the last move (also the one that ended the game, unless it completed
-    the tour); the combo goes back to what it was before it."""
+def undo(request: Request, game_id: GameId, body: Undo) -> dict:
+    """Take back the move to ``cell``, the last one (also the one that ended the game,
+    unless it completed the tour); the combo goes back to what it was before it."""
     with store_of(request).update(KIND, game_id) as state:
-        if len(state["path"]) == CELLS:
+        position = _position(state)
+        _refuse_unless_current(position, body.cell)
+        if position.count == CELLS:
             raise Refused(
                 "the tour is complete: there is nothing to take back", code="tour.complete"
             )
-        _position(state).undo()
+        if position.count == 1:
+            raise Refused(
+                "nothing to undo: only the start cell is filled", code="tour.nothing_to_undo"
+            )
         state["path"].pop()
         state["combos"].pop()
         state["hint"] = None
@@ -199,13 +238,15 @@ def undo(request: Request, game_id: GameId) -> dict:
 # the event loop: a thread per request cost more than the hint itself under load. Moves run
 # on threads, so one can land between its load and its update: the hint is then not saved.
 @router.post("/games/{game_id}/hint", response_model=HintView)
-async def hint(request: Request, game_id: GameId, body: HintRequest | None = None) -> dict:
-    """The engine's best next move and every candidate's value. The first hint at a
-    position counts as a hint used; asking again there does not."""
-    mode = body.mode if body else "hint"
+async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
+    """The engine's best next move from ``from`` (409 ``tour.not_current`` if the game is
+    elsewhere) and every candidate's value. The first hint at a position counts as a hint
+    used; asking again there does not."""
+    mode = body.mode
     store = store_of(request)
     state = store.load(KIND, game_id)
     position = _position(state)
+    _refuse_unless_current(position, body.from_)
     _refuse_if_over(position)
     answer = tour.hint(position, mode)
     cell = answer.move_name
@@ -266,6 +307,19 @@ def _position(state: dict) -> tour.Position:
 
 def _combo(state: dict) -> tour.Combo:
     return tour.Combo(*state["combos"][-1]) if state["combos"] else tour.Combo()
+
+
+def _refuse_unless_current(position: tour.Position, cell: str) -> None:
+    """Refuse a request meant for another current cell: the page that sent it is behind
+    the game (another tab played on or took a move back)."""
+    if (index := tour.GRID.index(cell)) == position.current:
+        return
+    raise Refused(
+        "the game is at {current} now, not {cell}: it changed in another page",
+        code="tour.not_current",
+        cell=tour.GRID.name(index),
+        current=tour.GRID.name(position.current),
+    )
 
 
 def _refuse_if_over(position: tour.Position) -> None:

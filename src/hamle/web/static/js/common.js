@@ -27,6 +27,9 @@ const TEXTS = {
     "home.tour": "Fill the 10 × 10 board from 1 to 100 with jumps; a new puzzle every day.",
     "home.play": "Play",
     "home.open": "Open",
+    "missing.title": "No such page",
+    "missing.text": "There is no page at this address.",
+    "missing.home": "Go to the home page",
     "rules.classic": "Classic",
     "rules.classic.detail": "5, 4, 3, 3, 2; ships may touch",
     "rules.russian": "Russian",
@@ -55,6 +58,9 @@ const TEXTS = {
     "home.tour": "10 × 10 tahtayı sıçrayarak 1'den 100'e doldur; her gün yeni bir bulmaca.",
     "home.play": "Oyna",
     "home.open": "Aç",
+    "missing.title": "Böyle bir sayfa yok",
+    "missing.text": "Bu adreste bir sayfa yok.",
+    "missing.home": "Ana sayfaya git",
     "rules.classic": "Klasik",
     "rules.classic.detail": "5, 4, 3, 3, 2; gemiler değebilir",
     "rules.russian": "Rus",
@@ -176,10 +182,17 @@ export function renderChrome() {
   switcher.type = "button";
   switcher.className = "lang";
   switcher.dataset.i18n = "lang.switch";
-  switcher.addEventListener("click", () => setLanguage(language() === "tr" ? "en" : "tr"));
+  switcher.addEventListener("click", () => {
+    setLanguage(language() === "tr" ? "en" : "tr");
+    showCurrentLink(nav); // the links changed width with their texts
+  });
   header.append(brand, nav, switcher);
   applyLanguage();
-  // On a phone the navigation scrolls sideways: show the current page's link.
+  showCurrentLink(nav);
+}
+
+// On a phone the navigation scrolls sideways: show the current page's link.
+function showCurrentLink(nav) {
   const current = nav.querySelector("[aria-current]");
   if (current) nav.scrollLeft = Math.max(0, current.offsetLeft - nav.offsetLeft - 16);
 }
@@ -221,21 +234,13 @@ export function makeGrid(container, { rows = 10, cols = 10, label, onCell }) {
   container.style.setProperty("--cols", cols);
   container.setAttribute("role", "grid");
   if (label) container.setAttribute("aria-label", label);
-  const corner = document.createElement("span");
-  corner.className = "axis";
-  container.append(corner);
-  for (let c = 0; c < cols; c++) {
-    const axis = document.createElement("span");
-    axis.className = "axis";
-    axis.textContent = columnLetter(c);
-    container.append(axis);
-  }
+  const header = gridRow(container);
+  header.append(axisLabel("", "columnheader")); // the corner, above the row numbers
+  for (let c = 0; c < cols; c++) header.append(axisLabel(columnLetter(c), "columnheader"));
   const cells = [];
   for (let r = 0; r < rows; r++) {
-    const axis = document.createElement("span");
-    axis.className = "axis";
-    axis.textContent = String(r + 1);
-    container.append(axis);
+    const row = gridRow(container);
+    row.append(axisLabel(String(r + 1), "rowheader"));
     for (let c = 0; c < cols; c++) {
       const index = r * cols + c;
       const cell = document.createElement("button");
@@ -261,10 +266,28 @@ export function makeGrid(container, { rows = 10, cols = 10, label, onCell }) {
         cells[target].focus();
       });
       cells.push(cell);
-      container.append(cell);
+      row.append(cell);
     }
   }
   return cells;
+}
+
+// A row of the grid for assistive technology; `display: contents` leaves its children on
+// the container's CSS grid.
+function gridRow(container) {
+  const row = document.createElement("div");
+  row.setAttribute("role", "row");
+  row.style.display = "contents";
+  container.append(row);
+  return row;
+}
+
+function axisLabel(text, role) {
+  const axis = document.createElement("span");
+  axis.className = "axis";
+  axis.setAttribute("role", role);
+  axis.textContent = text;
+  return axis;
 }
 
 // Show a message in the page's status line (role=status, so screen readers hear it).

@@ -29,12 +29,16 @@ export const ERRORS_TR = {
   "battleship.hit_unexplained": "Yüzen gemilerin hiçbiri {cell} karesindeki isabeti açıklayamıyor.",
   "battleship.hits_need_ships":
     "Açık isabetler ({hits}) en az {needed} gemi gerektiriyor, ama yüzen gemi sayısı {afloat}.",
+  "battleship.hits_touch_corner":
+    "{cell} ve {other} isabetleri yalnızca köşeden değiyor; oysa gemiler birbirine değemez.",
+  "battleship.known_water": "{cell}, {ship} karesindeki batık gemiye değiyor, yani su: başka yere at.",
   "battleship.marked_twice": "{cell} iki kez işaretlenmiş ({first|mark} ve {second|mark}).",
   "battleship.memory":
     "Bu tahtayı tam saymak yaklaşık {need} GiB bellek ister, izin verilen {limit} GiB'tan fazla; daha küçük bir tahta ya da filo dene.",
   "battleship.memory_estimate":
     "Bu tahtayı tam saymak çok fazla bellek ister (üstten tahmini {estimate} GiB'ı aştı, izin verilen {limit} GiB); daha küçük bir tahta ya da filo dene.",
   "battleship.no_layout": "Yüzen gemilerin hiçbir dizilişi bu işaretlere uymuyor.",
+  "battleship.fleet_not_a_list": "Filo, her biri bir kare listesi olan gemilerin listesi olmalı, {value} değil.",
   "battleship.fleet_does_not_fit": "Yüzen gemiler ({afloat}) hiç işaret olmasa da bu tahtaya birlikte sığmıyor.",
   "battleship.no_room": "Tahtada {length} karelik yüzen gemiye yer kalmadı.",
   "battleship.not_a_line": "{cells} düz ve kesintisiz bir kare dizisi değil.",
@@ -86,6 +90,7 @@ export const ERRORS_TR = {
   "mastermind.strategy_not_offered": "{strategy} stratejisi {variant} için sunulmuyor; şunlardan birini seç: {offered}",
   "mastermind.too_many_pegs": "{black} siyah ve {white} beyaz, {pegs} pimden fazla ediyor.",
   "mastermind.undo_maker_only": "Yalnızca kod koyma oyununda bir yanıt geri alınabilir.",
+  "mastermind.variant_not_offered": "{variant} türü burada sunulmuyor; şunlardan birini seç: {offered}",
   "mastermind.you_guess": "Bu bir kod kırma oyunu: tahminleri sen yaparsın.",
 
   "tour.complete": "Tur tamamlandı: geri alınacak bir şey yok.",
@@ -94,6 +99,7 @@ export const ERRORS_TR = {
   "tour.hint_mode": "{mode} diye bir ipucu türü yok; hint ya da quick seç.",
   "tour.not_a_date": "{date} bir tarih değil; YYYY-AA-GG biçiminde yaz, 2026-12-01 gibi.",
   "tour.not_a_jump": "{cell}, {here} karesinden bir sıçrama uzakta değil (düz 3 kare ya da çapraz 2 kare).",
+  "tour.not_current": "Oyun artık {cell} karesinde değil, {current} karesinde: başka bir sayfada değişti.",
   "tour.moved": "İpucu hesaplanırken oyunda hamle yapıldı; yeniden iste.",
   "tour.no_puzzle": "{date} için günün bulmacası yok; {first} ile {last} arasında bir tarih seç.",
   "tour.nothing_to_undo": "Geri alınacak hamle yok: yalnızca başlangıç karesi dolu.",

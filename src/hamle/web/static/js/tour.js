@@ -44,6 +44,8 @@ addTexts({
     "tour.undone": "Move taken back.",
     "tour.complete": "Complete tour!",
     "tour.over": "Game over",
+    "tour.endComplete": "Complete tour! You filled all 100 cells.",
+    "tour.endOver": "Game over: no jump is left. You filled {score} of 100 cells.",
     "tour.result": "You filled {score} of 100 cells.",
     "tour.copied": "Copied.",
     "tour.selected": "Selected: press Ctrl+C (or ⌘C) to copy.",
@@ -66,7 +68,7 @@ addTexts({
     "tour.filled": "Dolu",
     "tour.combo": "Kombo",
     "tour.best": "en iyi",
-    "tour.hints": "İpucu",
+    "tour.hints": "İpuçları",
     "tour.undos": "Geri alma",
     "tour.hint": "İpucu",
     "tour.undo": "Geri al",
@@ -82,6 +84,8 @@ addTexts({
     "tour.undone": "Hamle geri alındı.",
     "tour.complete": "Tam tur!",
     "tour.over": "Oyun bitti",
+    "tour.endComplete": "Tam tur! 100 karenin hepsini doldurdun.",
+    "tour.endOver": "Oyun bitti: sıçrayacak kare kalmadı. 100 karenin {score} tanesini doldurdun.",
     "tour.result": "100 karenin {score} tanesini doldurdun.",
     "tour.copied": "Kopyalandı.",
     "tour.selected": "Seçildi: kopyalamak için Ctrl+C (ya da ⌘C) bas.",
@@ -151,10 +155,12 @@ async function refresh(id) {
   }
 }
 
+// A move, an undo and a hint name the current cell this page shows: if another tab has
+// played on, the server refuses (409) rather than act on a position this page never showed.
 async function onCell(index) {
   if (game) {
     if (cellName(index) === game.current) return; // the second click of a double click
-    show(await post("moves", { cell: cellName(index) }));
+    show(await post("moves", { cell: cellName(index), from: game.current }));
   } else {
     await start({ kind: "free", start: cellName(index) });
   }
@@ -164,9 +170,15 @@ async function start(request) {
   open(await api("/api/tour/games", { method: "POST", body: request }));
 }
 
+// A game opened by the player: the setup card goes away, so the focus goes to the board.
 function open(view) {
   history.pushState(null, "", `?game=${encodeURIComponent(view.id)}`);
   show(view);
+  focusCurrent();
+}
+
+function focusCurrent() {
+  cells[cellIndex(game.current)].focus();
 }
 
 // The game in progress, kept across visits to other pages (as Battleship keeps its own),
@@ -183,7 +195,8 @@ function show(view) {
   }
   render();
   if (view.over) {
-    setStatus(() => "");
+    const { complete, score } = view.summary;
+    tell(complete ? "tour.endComplete" : "tour.endOver", { score }, complete ? "good" : "info");
   } else if (before && view.count > before.count && view.combo.current > 0) {
     tell("tour.comboUp", { combo: view.combo.current }, "good");
   } else {
@@ -209,6 +222,9 @@ function render() {
   $("hint").disabled = game.over;
   $("undo").disabled = game.count === 1 || game.count === 100;  // nothing to take back
   renderSummary();
+  // A button disabled under the focus (Undo back at the start, Hint at the end) would send
+  // the next Tab to the top of the page: the focus goes to the board instead.
+  if (document.activeElement && document.activeElement.disabled) focusCurrent();
 }
 
 function renderBoard() {
@@ -242,17 +258,25 @@ function renderSummary() {
 }
 
 async function askHint() {
-  const answer = await post("hint", { mode: "hint" });
+  const answer = await post("hint", { mode: "hint", from: game.current });
   game.hint = { cell: answer.cell, mode: answer.mode, value: answer.value, exact: answer.exact };
   game.hints = answer.hints;
   render();
   const vars = { cell: answer.cell, value: answer.value };
   if (answer.exact) tell(answer.value === 100 ? "tour.hintFull" : "tour.hintExact", vars);
-  else tell("tour.hintValue", { ...vars, value: answer.value.toFixed(1) });
+  else setStatus(() => t("tour.hintValue", { ...vars, value: decimal(answer.value) }));
+}
+
+// One decimal, written as the language writes it: 87.3 in English, 87,3 in Turkish.
+function decimal(value) {
+  return value.toLocaleString(language() === "tr" ? "tr-TR" : "en-US", {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
 }
 
 async function undo() {
-  show(await post("undo"));
+  show(await post("undo", { cell: game.current }));
   tell("tour.undone");
 }
 
@@ -277,6 +301,7 @@ function newGame() {
   history.pushState(null, "", location.pathname);
   render();
   tell("tour.chooseStart");
+  $("setup").focus(); // the game card it replaces had the focus
 }
 
 // The game named in the address (a reload continues it), else the one in progress when the
