@@ -225,6 +225,7 @@ def main() -> None:
     against = report["strongest"]["against_density"]
     report["aims"] = {
         "placer_adds_1_5_shots_to_density": against["mean"] >= AIM_ADDED
+        and against["stderr"] is not None  # (none over one game)
         and against["mean"] > 3 * against["stderr"],
         "cluster_within_15_percent_of_jobs_2": report["wall_seconds"]["cluster_over_jobs_2"]
         <= 1.15,

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from hamle.grid import CellError, Grid
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
-from hamle.stats import quantile, summarize
+from hamle.stats import plus_minus, quantile, summarize
 
 
 @given(st.integers(1, 26), st.integers(1, 26), st.data())
@@ -66,3 +66,24 @@ def test_summary_statistics():
     assert quantile([4], 0.9) == 4
     with pytest.raises(ValueError, match="empty"):
         summarize([])
+
+
+def test_one_value_has_no_standard_error():
+    one = summarize([42])
+    assert (one.mean, one.median, one.best, one.worst, one.stderr) == (42, 42, 42, 42, None)
+    assert one.as_dict()["stderr"] is None
+    assert summarize([3, 3]).stderr == 0.0
+    assert (
+        plus_minus(None) == "" and plus_minus(0.0) == " ± 0.00" and plus_minus(1.234) == " ± 1.23"
+    )
+
+
+def test_a_grid_takes_numpy_integers_as_ints():
+    import numpy as np
+
+    grid = Grid(np.int64(3), np.uint8(4))
+    assert grid == Grid(3, 4) and type(grid.rows) is type(grid.cols) is int
+    assert repr(grid) == "Grid(rows=3, cols=4)" and grid.name(11) == "D3"
+    for bad in (np.True_, np.float64(3.0), np.int64(27)):
+        with pytest.raises(CellError, match="a board needs 1 to 26 rows"):
+            Grid(bad, 4)

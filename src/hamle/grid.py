@@ -26,12 +26,21 @@ class CellError(HamleError, ValueError):
 
 @dataclass(frozen=True)
 class Grid:
-    """A rows × cols board of named cells (at most 26 columns, A–Z)."""
+    """A rows × cols board of named cells (at most 26 columns, A–Z).
+
+    >>> import numpy as np
+    >>> Grid(np.int64(3), 4)
+    Grid(rows=3, cols=4)
+    """
 
     rows: int
     cols: int
 
     def __post_init__(self) -> None:
+        for side in ("rows", "cols"):  # NumPy's whole numbers too, kept as ints
+            value = getattr(self, side)
+            if _whole(value) and not isinstance(value, int):
+                object.__setattr__(self, side, int(value))
         if not _side(self.rows):
             raise CellError(
                 "a board needs 1 to {most} rows, not {value}",
@@ -155,5 +164,14 @@ class Grid:
         )
 
 
+def _whole(value) -> bool:
+    """Whether ``value`` is a whole number (Python's or NumPy's), not a boolean."""
+    try:
+        operator.index(value)  # (NumPy's booleans refuse it)
+    except TypeError:
+        return False
+    return not isinstance(value, bool)
+
+
 def _side(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_SIDE
+    return _whole(value) and 1 <= value <= MAX_SIDE

@@ -3,6 +3,8 @@
 >>> s = summarize([3, 1, 2, 4])
 >>> s.mean, s.median, s.best, s.worst
 (2.5, 2.5, 1, 4)
+>>> summarize([7]).stderr is None, plus_minus(None), plus_minus(0.4567)
+(True, '', ' ± 0.46')
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import asdict, dataclass
 
 @dataclass(frozen=True)
 class Summary:
-    """Mean, spread and extremes of a sample of whole numbers."""
+    """Mean, spread and extremes of a sample of whole numbers; ``stderr`` is None for a
+    sample of one, whose spread is unknown."""
 
     count: int
     mean: float
@@ -23,7 +26,7 @@ class Summary:
     p90: int
     best: int
     worst: int
-    stderr: float
+    stderr: float | None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -40,7 +43,8 @@ def quantile(sorted_values: Sequence[int], q: float) -> int:
 
 
 def summarize(values: Sequence[int]) -> Summary:
-    """Summary of a non-empty sample; stderr is the standard error of the mean."""
+    """Summary of a non-empty sample; stderr is the standard error of the mean (None for
+    one value)."""
     if not values:
         raise ValueError("cannot summarize an empty sample")
     ordered = sorted(values)
@@ -48,7 +52,7 @@ def summarize(values: Sequence[int]) -> Summary:
     mean = sum(ordered) / n
     mid = n // 2
     median = ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-    variance = sum((v - mean) ** 2 for v in ordered) / (n - 1) if n > 1 else 0.0
+    variance = sum((v - mean) ** 2 for v in ordered) / (n - 1) if n > 1 else None
     return Summary(
         count=n,
         mean=mean,
@@ -57,5 +61,10 @@ def summarize(values: Sequence[int]) -> Summary:
         p90=quantile(ordered, 0.9),
         best=ordered[0],
         worst=ordered[-1],
-        stderr=math.sqrt(variance / n),
+        stderr=None if variance is None else math.sqrt(variance / n),
     )
+
+
+def plus_minus(stderr: float | None, digits: int = 2) -> str:
+    """`` ± stderr`` as text, or nothing where it is unknown (a sample of one)."""
+    return "" if stderr is None else f" ± {stderr:.{digits}f}"

@@ -24,6 +24,7 @@ from hamle.battleship import (
     Rules,
     _profile,
     count_fleets,
+    density,
     exact,
     get_shooter,
     layouts,
@@ -629,9 +630,13 @@ def test_sunk_ships_and_their_water():
     obs = Observation.from_marks(RUSSIAN, sunk=[["A1", "A2", "A3", "A4"]], miss=["J10"])
     report = exact(obs)
     assert report.at("A1") == report.total and report.at("B2") == report.at("A5") == 0
-    as_json = report.as_dict()
-    assert as_json["total"] == report.total and as_json["counts"]["A1"] == report.total
-    assert len(as_json["counts"]) == 100 and as_json["best"] == report.best_names
+    as_json = report.as_dict()  # counts of the unshot cells, as the density map gives d
+    assert as_json["total"] == report.total and as_json["best"] == report.best_names
+    water_and_shot = {"A1", "A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4", "B5", "J10"}
+    assert set(as_json["counts"]) == {obs.grid.name(int(c)) for c in obs.unshot}
+    assert len(as_json["counts"]) == 100 - len(water_and_shot)
+    assert set(as_json["counts"]) == set(density(obs).as_dict()["density"])
+    assert all(as_json["counts"][name] == report.at(name) for name in as_json["counts"])
 
 
 def test_with_nothing_afloat_no_cell_is_best():

@@ -185,8 +185,9 @@ def consistent(obs: Observation, ships) -> bool:
         ocean = Ocean(Fleet.from_cells(obs.rules, sorted(fleet, key=len, reverse=True)))
     except BattleshipError:
         return False
-    shot = np.flatnonzero((obs.marks == 1) | (obs.marks == HIT) | (obs.marks == 3))
-    for cell in shot:
+    # Misses first: fired after a sinking, one beside it would be known water, refused.
+    misses = np.flatnonzero(obs.marks == 1)
+    for cell in (*misses, *np.flatnonzero((obs.marks == HIT) | (obs.marks == 3))):
         ocean.fire(int(cell))
     return (ocean.observation.marks == obs.marks).all()
 

@@ -10,10 +10,14 @@ from hamle.battleship import (
     Rules,
     RulesError,
     ShotError,
+    chart,
     count_fleets,
     density,
     exact,
+    layouts,
     sample,
+    simulate,
+    weight,
 )
 from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.observation import SunkShip
@@ -66,6 +70,41 @@ def test_contradictory_marks(marks, message):
 def test_marks_no_fleet_can_explain(marks, message):
     with pytest.raises(MarksError, match=message):
         density(Observation.from_marks(CLASSIC, **marks))
+
+
+def test_weight_takes_numpy_lengths():
+    assert weight(np.array([5, 4, 3, 3, 2])) == weight((5, 4, 3, 3, 2)) == 35
+    assert type(weight(np.array([2]))) is int
+
+
+def test_a_hit_on_a_one_cell_board_is_named_as_on_a_larger_one():
+    for size in (1, 3):
+        rules = Rules.custom(size, [1])
+        marks = {"hit": ["A1"], "miss": ["A2", "B1"] if size > 1 else []}
+        with pytest.raises(MarksError, match="no afloat ship can explain the hit at A1") as error:
+            density(Observation.from_marks(rules, **marks))
+        assert error.value.code == "battleship.hit_unexplained"
+
+
+@pytest.mark.parametrize(
+    ("hits", "named"),
+    [
+        (["A1", "B2"], ("A1", "B2")),
+        (["E5", "D6", "F5"], ("E5", "D6")),
+        (["J9", "I10"], ("J9", "I10")),
+    ],
+)
+def test_open_hits_touching_at_a_corner_are_named_where_ships_may_not_touch(hits, named):
+    obs = Observation.from_marks(Rules.russian(), hit=hits)
+    message = f"the open hits {named[0]} and {named[1]} touch only at a corner"
+    with pytest.raises(MarksError, match=message) as error:
+        density(obs)
+    assert error.value.code == "battleship.hits_touch_corner"
+    assert error.value.params == {"cell": named[0], "other": named[1]}
+    with pytest.raises(MarksError, match=message):
+        exact(obs)
+    assert density(obs, check=False) is not None  # (what the shooters read)
+    assert density(Observation.from_marks(CLASSIC, hit=hits)).best  # ships may touch there
 
 
 def test_no_touch_contradictions_and_water():
@@ -229,6 +268,19 @@ def test_a_shot_at_a_bool_or_off_the_board_is_refused():
         (lambda: Rules.custom(10.0, [2]), RulesError, "a board size is a whole number"),
         (lambda: Rules.custom((1, 2, 3), [2]), RulesError, "or \\(rows, cols\\)"),
         (lambda: Rules.named(None), RulesError, "unknown rules None"),
+        (
+            lambda: weight(Observation.start(CLASSIC)),
+            MarksError,
+            "weight takes the afloat lengths, like weight\\(observation.afloat\\)",
+        ),
+        (lambda: weight([5, -100]), MarksError, "at least 1, not -100"),
+        (lambda: weight([5, 2.5]), MarksError, "a ship length is a whole number .*not 2.5"),
+        (lambda: weight([True]), MarksError, "a ship length is a whole number .*not True"),
+        (lambda: weight(None), MarksError, "afloat is a list of ship lengths, not None"),
+        (lambda: layouts("classic"), RulesError, "expected Rules .*not 'classic'"),
+        (lambda: layouts([5]), RulesError, "expected Rules .*not \\[5\\]"),
+        (lambda: chart(None, "x.png"), BattleshipError, "chart takes the table simulate"),
+        (lambda: chart(simulate(CLASSIC, "parity", 2), None), BattleshipError, "a file name"),
     ],
 )
 def test_the_wrong_kind_of_argument_is_named(call, error, message):

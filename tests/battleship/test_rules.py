@@ -123,3 +123,62 @@ def test_no_touch_reveals_water_around_sunk_ship():
     marks = ocean.observation.marks.reshape(4, 4)
     assert marks[1, 1] == 3
     assert (marks[0:3, 0:3].sum() - 3) == 4 * 8  # its eight neighbours are water (4)
+
+
+def test_ocean_refuses_known_water_and_spends_no_turn():
+    rules = Rules.custom(4, [1, 1], touching=False)
+    ocean = Ocean(Fleet.from_cells(rules, [["B2"], ["D4"]]))
+    assert ocean.fire(5).answer == "sunk"
+    before = ocean.observation
+    with pytest.raises(ShotError, match="A1 touches the sunk ship at B2, so it is water") as error:
+        ocean.fire(0)
+    assert error.value.code == "battleship.known_water"
+    assert error.value.params == {"cell": "A1", "ship": "B2"}
+    assert ocean.observation is before and not ocean.over
+    # A shot stored before water was refused is replayed as the miss it was answered.
+    assert ocean.fire(0, stored=True).answer == "miss"
+    assert ocean.observation.marks[0] == 1 and ocean.fire(15).answer == "sunk" and ocean.over
+
+
+@pytest.mark.parametrize(
+    ("ships", "message"),
+    [
+        (None, "a fleet is a list of ships, each a list of cells, not None"),
+        ("A1", "a fleet is a list of ships, each a list of cells, not 'A1'"),
+        ([[0.7, 1.2], [4.9]], "2-cell ship 1: 0.7 is not a cell"),
+        ([[0, 1], [4.0]], "1-cell ship 1: 4.0 is not a cell"),
+        ([[False, True], [8]], "2-cell ship 1: False is not a cell"),
+        ([[0, 1], [None]], "1-cell ship 1: None is not a cell"),
+        ([None, [8]], "2-cell ship 1: expected a list of cells, not None"),
+        (["A1A2", [8]], "2-cell ship 1: expected a list of cells, got the text 'A1A2'"),
+    ],
+)
+def test_fleet_from_cells_names_what_is_not_a_cell(ships, message):
+    with pytest.raises(RulesError, match=message):
+        Fleet.from_cells(Rules.custom(4, [2, 1]), ships)
+
+
+def test_fleet_from_cells_takes_numpy_integers_and_checks_its_rules():
+    rules = Rules.custom(4, [2, 1])
+    fleet = Fleet.from_cells(rules, [np.array([0, 1]), [np.int32(15)]])
+    assert fleet == Fleet.from_cells(rules, [["A1", "B1"], ["D4"]])
+    assert all(type(cell) is int for ship in fleet.ships for cell in ship)
+    with pytest.raises(RulesError, match="expected Rules"):
+        Fleet.from_cells("classic", [["A1"]])
+
+
+def test_rules_and_placements_take_numpy_integers_and_name_wrong_types():
+    rules = Rules(np.int64(5), np.int32(6), [2])
+    assert (rules.rows, rules.cols) == (5, 6) and type(rules.rows) is int
+    assert rules == Rules(5, 6, [2]) and rules.grid.size == 30
+    assert len(placements(rules, np.int64(2))) == 5 * 5 + 4 * 6
+    for args, message in (
+        (("classic", 5), "expected Rules"),
+        ((rules, 2.0), "a ship length is a whole number, not 2.0"),
+        ((rules, True), "a ship length is a whole number, not True"),
+        ((rules, 0), "a ship length is at least 1, not 0"),
+    ):
+        with pytest.raises(RulesError, match=message):
+            placements(*args)
+    with pytest.raises(RulesError, match=r"1 to 26 rows, not np\.True_"):
+        Rules(np.True_, 5, [2])

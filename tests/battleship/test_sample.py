@@ -4,6 +4,8 @@ replay from a seed, and refuse bad requests."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from battleship import reference as ref
@@ -124,7 +126,7 @@ def test_draws_replay_from_a_seed_and_advance_the_stream():
         (
             lambda: sample(Observation.start(Rules.classic()), -1, np.random.default_rng()),
             BattleshipError,
-            "0..100000",
+            "1..100000, not -1",
         ),
         (
             lambda: sample(Observation.start(Rules.classic()), 2.5, np.random.default_rng()),
@@ -134,7 +136,7 @@ def test_draws_replay_from_a_seed_and_advance_the_stream():
         (
             lambda: sample(Observation.start(Rules.classic()), 100_001, np.random.default_rng()),
             BattleshipError,
-            "0..100000, not 100001",
+            "1..100000, not 100001",
         ),
         (
             lambda: sample(Observation.start(Rules.classic()), 1, 7),
@@ -168,11 +170,19 @@ def test_bad_requests_get_a_clear_error(make, error, message):
         make()
 
 
-def test_nothing_afloat_and_no_draws():
+def test_nothing_afloat_draws_empty_fleets():
     rules = Rules.custom(3, [2])
     obs = Observation.from_marks(rules, sunk=[["A1", "B1"]])
     assert sample(obs, 3, np.random.default_rng()) == ((), (), ())
-    assert sample(Observation.start(rules), 0, np.random.default_rng()) == ()
+
+
+def test_no_draws_are_refused_before_anything_is_counted(monkeypatch):
+    exact_module = importlib.import_module("hamle.battleship.exact")  # (not the function)
+    monkeypatch.setattr(exact_module, "density", lambda *args: pytest.fail("checked the marks"))
+    monkeypatch.setattr(exact_module, "_dp", lambda *args: pytest.fail("counted"))
+    for count in (0, np.int64(0)):
+        with pytest.raises(BattleshipError, match=r"must be 1\.\.100000, not 0"):
+            sample(Observation.start(Rules.classic()), count, np.random.default_rng())
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

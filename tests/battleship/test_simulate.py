@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from hamle.battleship import BattleshipError, Rules, play_game, simulate
+from hamle.battleship import BattleshipError, Rules, play_game, simulate, tournament
 from hamle.battleship.analysis import RandomLaw, chart
 from hamle.battleship.strategies import ExpertShooter, get_shooter
 
@@ -157,3 +157,17 @@ def test_the_exact_shooter_is_refused_before_any_game_on_a_board_too_wide(monkey
         simulate(wide, ["density", "exact"], games=2)
     with pytest.raises(CountTooLargeError, match="too wide for exact counting"):
         tournament(wide, ["exact"], ["uniform"], games=2, jobs=2)
+
+
+def test_one_game_has_no_standard_error():
+    row = simulate(Rules.classic(), "density", 1).as_dict()["strategies"]["density"]
+    assert row["stderr"] is None and row["games"] == 1
+    two = simulate(Rules.classic(), "density", 2).as_dict()["strategies"]["density"]
+    assert two["stderr"] is not None
+    table = tournament(Rules.classic(), ["density"], ["uniform", "edges"], games=1)
+    cell = table.as_dict()["matrix"]["density"]["edges"]
+    assert cell["stderr"] is None
+    assert cell["versus_uniform"]["stderr"] is None and cell["versus_uniform"]["z"] is None
+    assert "±" not in table.text() and f"{cell['mean']:.2f}" in table.text()
+    wider = tournament(Rules.classic(), ["density"], ["uniform", "edges"], games=2)
+    assert "±" in wider.text() and wider.against_uniform("density", "edges")["z"] is not None

@@ -8,6 +8,7 @@ from hamle.battleship import (
     Observation,
     Ocean,
     Rules,
+    ShotError,
     get_shooter,
     play_game,
     play_games,
@@ -149,3 +150,31 @@ def test_game_numbers_may_be_numpy_integers_and_bad_ones_are_named():
     ):
         with pytest.raises(BattleshipError, match=message):
             play_game(CLASSIC, "density", game)
+
+
+FINISHED = [
+    Observation.from_marks(
+        CLASSIC,
+        sunk=[
+            ["A1", "A2", "A3", "A4", "A5"],
+            ["B1", "B2", "B3", "B4"],
+            ["C1", "C2", "C3"],
+            ["D1", "D2", "D3"],
+            ["E1", "E2"],
+        ],
+    ),
+    Observation.from_marks(CLASSIC, afloat=[]),
+]
+
+
+@pytest.mark.parametrize("name", list(SHOOTERS))
+@pytest.mark.parametrize("observation", FINISHED, ids=["all sunk", "none afloat"])
+def test_every_shooter_refuses_a_board_with_no_ship_afloat(name, observation):
+    with pytest.raises(ShotError, match="every ship is sunk; there is nothing left") as refused:
+        get_shooter(name).choose(observation, np.random.default_rng(0))
+    assert refused.value.code == "battleship.all_sunk"
+
+
+def test_hunt_candidates_of_a_finished_board_do_not_crash():
+    rule, cells = candidates(FINISHED[0], parity=True)
+    assert rule == "hunt" and cells == FINISHED[0].unshot.tolist()

@@ -63,9 +63,9 @@ def test_count_russian_is_seed_003():
 
 def test_exact_density_under_russian_rules():
     data = run_json("density", "--rules", "russian", "--exact", "--miss", "C1")
-    assert data["best"] == ["J8"] and data["counts"]["C1"] == 0
+    assert data["best"] == ["J8"] and "C1" not in data["counts"]  # unshot cells only
     assert data["total"] == 1_379_750_734_899_553 == sum(data["counts"].values()) // 20
-    assert data["counts"]["J8"] == data["best_count"] and len(data["counts"]) == 100
+    assert data["counts"]["J8"] == data["best_count"] and len(data["counts"]) == 99
     text = run("density", "--size", "5", "--fleet", "3,2,1", "--no-touch", "--exact", "--hit", "C3")
     assert text.exit_code == 0 and "layouts) fit; best:" in text.stdout and "X" in text.stdout
 
@@ -83,9 +83,9 @@ def test_exact_density_under_classic_rules():
     data = run_json("density", "--exact", "--hit", "E5", "--miss", "E4,D5", "--sunk", "A1-A2")
     assert data["afloat"] == [5, 4, 3, 3]
     assert data["fleets"] == 2 * data["total"]  # the two 3-cell ships labelled
-    unknown = {c: n for c, n in data["counts"].items() if c not in {"E5", "E4", "D5", "A1", "A2"}}
-    assert data["best_count"] == max(unknown.values()) == unknown[data["best"][0]]
-    assert data["counts"]["E4"] == 0 and data["counts"]["E5"] == data["total"]
+    assert not {"E5", "E4", "D5", "A1", "A2"} & set(data["counts"])  # unshot cells only
+    assert len(data["counts"]) == 95
+    assert data["best_count"] == max(data["counts"].values()) == data["counts"][data["best"][0]]
 
 
 def test_sample_draws_fleets_that_fit_and_replays_a_seed():
@@ -195,7 +195,9 @@ def test_replay_is_reproducible():
             ["density", "--exact", "--no-touch", "--size", "13", "--fleet", "4,3,3,2,2,2,1,1,1,1"],
             "too much memory",
         ),
-        (["sample", "--count", "-1"], "must be 0..100000, not -1"),
+        (["sample", "--count", "-1"], "-1 is not in the range x>=1"),
+        (["sample", "--count", "0"], "0 is not in the range x>=1"),
+        (["sample", "--count", "100001"], "must be 1..100000, not 100001"),
         (["sample", "--seed", "-3"], "--seed must be 0 or more"),
         (["sample", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
@@ -400,3 +402,53 @@ def test_play_refuses_a_board_too_big_to_count_before_the_first_shot():
     result = runner.invoke(app, [*args, "--fleet", "4,4,4,3,3,3,2,2,2"], "A1\nq\n")
     assert result.exit_code == 2 and result.stdout == ""
     assert "too many partial layouts to count exactly" in result.stderr
+
+
+def test_one_game_shows_no_standard_error():
+    args = ("tournament", "--games", "1", "--shooters", "density", "--placers", "uniform,edges")
+    text = run(*args)
+    assert text.exit_code == 0, text.output
+    assert "±" not in text.stdout
+    assert "density against uniform: edges +" in text.stdout
+    data = run_json(*args)
+    versus = data["matrix"]["density"]["edges"]["versus_uniform"]
+    assert data["matrix"]["density"]["edges"]["stderr"] is None and versus["stderr"] is None
+    simulated = run_json("simulate", "--games", "1", "--strategies", "density")
+    assert simulated["strategies"]["density"]["stderr"] is None
+    table = run("simulate", "--games", "1", "--strategies", "density").stdout
+    assert "—" in table and "0.00" not in table.split("random (exact law)")[0]
+    two = run("tournament", "--games", "2", *args[3:])
+    assert "± standard error" in two.stdout and "edges +" in two.stdout and " ± " in two.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--size", "1", "--fleet", "1", "--hit", "A1"],
+            "no afloat ship can explain the hit at A1",
+        ),
+        (
+            ["--size", "3", "--fleet", "1", "--hit", "A1"],
+            "no afloat ship can explain the hit at A1",
+        ),
+        (
+            ["--rules", "russian", "--hit", "A1,B2"],
+            "the open hits A1 and B2 touch only at a corner, but ships may not touch",
+        ),
+        (["--rules", "russian", "--exact", "--hit", "C3,B4"], "the open hits C3 and B4 touch"),
+    ],
+)
+def test_density_names_the_hits_at_fault(args, message):
+    result = run("density", *args)
+    assert result.exit_code == 2 and message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_exact_density_lists_the_unshot_cells_as_density_does():
+    marks = ("--rules", "russian", "--miss", "C1", "--sunk", "J10", "--hit", "E5")
+    counted = run_json("density", "--exact", *marks)
+    weighed = run_json("density", *marks)
+    assert set(counted["counts"]) == set(weighed["density"])
+    assert not {"C1", "J10", "I9", "J9", "I10", "E5"} & set(counted["counts"])
+    assert len(counted["counts"]) == 100 - 6

@@ -265,8 +265,8 @@ def test_the_computer_choices_come_from_the_secret_seed(client):
 def test_the_expert_level_replies_as_its_shooter(client, rules, fleet):
     game = new_game(client, level="expert", fleet=fleet, rules=rules)
     assert game["shooter"] == "expert"
-    for cell in ("A10", "B10", "C10"):
-        fire(client, game["id"], cell)
+    for cell in ("A10", "E10", "J10"):  # apart: none is known water once another sinks a boat
+        assert fire(client, game["id"], cell).status_code == 200
     view = client.get(f"{API}/games/{game['id']}").json()
     seed = client.app.state.store.load("battleship", game["id"])["seed"]
     chosen = bs.Rules.named(rules)
@@ -295,7 +295,7 @@ def test_russian_expert_games_stored_before_keep_playing_exact(client):
     cell = bs.get_shooter("exact").choose(ocean.observation, game_stream(seed, SHOOTER_STREAM))
     assert data["computer"]["cell"] == bs.Rules.russian().grid.name(cell)
     assert store.load("battleship", game["id"])["shooter"] == "exact"
-    assert fire(client, game["id"], "B10").json()["game"]["shooter"] == "exact"
+    assert fire(client, game["id"], "E10").json()["game"]["shooter"] == "exact"  # (not water)
 
 
 def test_classic_expert_games_stored_before_decide_again_as_they_were_played(client):
@@ -444,10 +444,38 @@ def test_sunk_ships_under_no_touch_show_the_water_around(client):
     assert all(marks[c] == "water" for c in around)
     assert marks.count("water") == len(around)
     assert data["game"]["enemy"]["sunk"] == [{"name": "Boat 4", "length": 1, "cells": names(boat)}]
-    # Known water may still be fired at (a wasted shot): it answers miss.
-    near = fire(client, game["id"], CLASSIC.grid.name(around[0])).json()
-    assert near["you"]["answer"] == "miss"
-    assert near["game"]["enemy"]["marks"][around[0]] == "miss"
+    # Known water is refused as the page refuses it: no turn spent, no computer reply.
+    water = CLASSIC.grid.name(around[0])
+    near = fire(client, game["id"], water)
+    assert near.status_code == 400, near.text
+    assert near.json() == {
+        "detail": f"{water} touches the sunk ship at {names(boat)[0]}, so it is water: "
+        "fire elsewhere",
+        "code": "battleship.known_water",
+        "params": {"cell": water, "ship": names(boat)[0]},
+    }
+    assert client.get(f"{API}/games/{game['id']}").json() == data["game"]
+
+
+def test_games_stored_with_a_shot_at_known_water_still_load(client):
+    game = new_game(client, level="normal", fleet=RUSSIAN_FLEET, rules="russian")
+    boat = computer_fleet(client, game["id"]).ships[-1]
+    fire(client, game["id"], CLASSIC.grid.name(boat[0]))
+    water = CLASSIC.grid.surroundings(boat[0])[0]
+    store = client.app.state.store
+    with store.update("battleship", game["id"]) as state:  # as the API let it be before
+        state["shots"].append(CLASSIC.grid.name(water))
+        del state["replies"], state["shooter_rng"]
+    view = client.get(f"{API}/games/{game['id']}").json()
+    assert view["turn"] == 2 and len(view["own"]["shots"]) == 2
+    assert view["enemy"]["marks"][water] == "miss"
+    far = next(
+        c for c in range(100) if c not in {boat[0], water, *CLASSIC.grid.surroundings(boat[0])}
+    )
+    after = fire(client, game["id"], CLASSIC.grid.name(far))
+    assert after.status_code == 200, after.text
+    assert len(store.load("battleship", game["id"])["replies"]) == 3  # the water shot's too
+    assert client.get(f"{API}/games/{game['id']}").json() == after.json()["game"]
 
 
 # ---- heat map ------------------------------------------------------------------------

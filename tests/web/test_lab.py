@@ -123,7 +123,7 @@ def test_lab_rules_list_the_fleets(client):
             "the open hits A1, C3, E5, G7, I9, A10 need at least 6 ships, but 5 are afloat",
         ),
         ({"hit": ["A1", "J10"], "afloat": [2]}, "need at least 2 ships, but 1 is afloat"),
-        ({"rules": "russian", "hit": ["A1", "B2"]}, "no layout of the afloat ships fits"),
+        ({"rules": "russian", "hit": ["A1", "B2"]}, "the open hits A1 and B2 touch only at a"),
         ({"rules": "russian", "hit": ["A1", "B1", "C1", "D1", "E1"]}, "no layout of the afloat"),
     ],
 )
@@ -268,7 +268,7 @@ def test_density_counts_what_the_search_leaves_open_in_an_exact_slot(client, mon
         for _ in filter(None, taken):
             lab._exact_slots.release()
     assert density(client, **marks) == plain
-    assert refused(client, {"rules": "russian", "hit": ["A1", "B2"]}) == (
+    assert refused(client, {"rules": "russian", "hit": ["A1", "B1", "C1", "D1", "E1"]}) == (
         "no layout of the afloat ships fits these marks"
     )
 
@@ -305,3 +305,15 @@ def test_exact_keeps_only_the_latest_maps(client, monkeypatch):
     grid = bs.Rules.russian().grid
     kept = [key[-1] for key in lab._exact_answers]  # the marked cells of each map
     assert kept == [tuple(sorted(grid.index(c) for c in ("E5", m))) for m in ("A2", "A3")]
+
+
+def test_open_hits_touching_at_a_corner_are_named_with_their_code(client):
+    for url in (URL, EXACT):
+        response = client.post(url, json={"rules": "russian", "hit": ["E5", "D6"]})
+        assert response.status_code == 400
+        assert response.json() == {
+            "detail": "the open hits E5 and D6 touch only at a corner, but ships may not touch",
+            "code": "battleship.hits_touch_corner",
+            "params": {"cell": "E5", "other": "D6"},
+        }
+    assert density(client, hit=["E5", "D6"])["best"]  # where ships may touch, they may

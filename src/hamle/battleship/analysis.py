@@ -7,10 +7,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from pathlib import Path
+
+from .errors import BattleshipError
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,19 @@ class RandomLaw:
 
 def chart(table, path: str | Path) -> Path:
     """Write the chart of P(game over within t shots) per strategy, with the exact random
-    curve dotted, to ``path`` (PNG or SVG by its suffix)."""
+    curve dotted, to ``path`` (PNG or SVG by its suffix).
+
+    >>> chart(None, "shots.png")
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: chart takes the table simulate() gives, not None
+    """
+    from .simulate import SimulationTable  # (simulate imports this module)
+
+    if not isinstance(table, SimulationTable) or not table.results:
+        shown = repr(table) if len(repr(table)) <= 60 else f"{repr(table)[:60]}…"
+        raise BattleshipError(f"chart takes the table simulate() gives, not {shown}")
+    if not isinstance(path, str | os.PathLike):
+        raise BattleshipError(f"chart's path is a file name (like shots.png), not {path!r}")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -62,12 +63,34 @@ class DensityMap:
 
 
 def weight(afloat) -> int:
-    """w = 1 + 2 · (sum of afloat lengths).
+    """w = 1 + 2 · (sum of afloat lengths), the lengths given as whole numbers of at
+    least 1 (like ``observation.afloat``).
 
     >>> weight([5, 4, 3, 3, 2])
     35
+    >>> weight([5, -100])
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: a ship length is a whole number of at least 1, not -100
     """
-    return 1 + 2 * sum(afloat)
+    if isinstance(afloat, Observation):
+        raise MarksError(
+            "weight takes the afloat lengths, like weight(observation.afloat), not an Observation"
+        )
+    if isinstance(afloat, str | bytes) or not isinstance(afloat, Iterable):
+        raise MarksError(
+            "afloat is a list of ship lengths, not {value}",
+            code="battleship.afloat_not_a_list",
+            value=repr(afloat),
+        )
+    lengths = list(afloat)
+    for length in lengths:
+        if (
+            isinstance(length, bool | np.bool_)
+            or not isinstance(length, int | np.integer)
+            or length < 1
+        ):
+            raise MarksError(f"a ship length is a whole number of at least 1, not {length!r}")
+    return 1 + 2 * int(sum(lengths))
 
 
 def density(observation: Observation, check: bool = True, count: bool = True) -> DensityMap:
@@ -100,18 +123,14 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
                 hits=len(open_hits),
                 cells=sum(observation.afloat),
             )
+        check_corners(observation)
     if not afloat:
         zeros = np.zeros(rules.cells, np.int64)
         return DensityMap(observation, w, zeros[None, :], zeros, ())
     counts, consistent = _counts(rules, marks, afloat)
     if check:
-        for length, placed in zip(sorted(afloat, reverse=True), consistent, strict=True):
-            if placed == 0:
-                raise MarksError(
-                    "no room left on the board for the afloat {length}-cell ship",
-                    code="battleship.no_room",
-                    length=length,
-                )
+        # A hit no ship can cover is named first: where it is what leaves a ship no room
+        # (a 1-cell ship on a 1×1 board with its hit), the hit is the clearer fault.
         covered = counts[:, open_hits].sum(axis=0)
         for cell, cover in zip(open_hits, covered, strict=True):
             if cover == 0:
@@ -120,6 +139,13 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
                     "no afloat ship can explain the hit at {cell}",
                     code="battleship.hit_unexplained",
                     cell=name,
+                )
+        for length, placed in zip(sorted(afloat, reverse=True), consistent, strict=True):
+            if placed == 0:
+                raise MarksError(
+                    "no room left on the board for the afloat {length}-cell ship",
+                    code="battleship.no_room",
+                    length=length,
                 )
     undecided = check and not check_fits(observation, count)
     d = combine(counts, w)
@@ -130,6 +156,34 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
         top = max(d[unknown])
         best = tuple(int(c) for c in np.flatnonzero(unknown & (d == top)))
     return DensityMap(observation, w, counts, d, best, undecided)
+
+
+def check_corners(observation: Observation) -> None:
+    """MarksError naming two open hits that touch only at a corner: where ships may not
+    touch, no ship can hold both and two ships holding them would touch.
+
+    >>> check_corners(Observation.from_marks(Rules.russian(), hit=["B1", "A2"]))
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: the open hits B1 and A2 touch only at a corner, but ...
+    """
+    if observation.rules.touching:
+        return
+    grid = observation.grid
+    hits = set(observation.open_hits.tolist())
+    for cell in sorted(hits):
+        row, col = divmod(cell, grid.cols)
+        if row + 1 == grid.rows:
+            continue
+        for other_col in (col - 1, col + 1):
+            other = cell + grid.cols + other_col - col
+            if 0 <= other_col < grid.cols and other in hits:
+                raise MarksError(
+                    "the open hits {cell} and {other} touch only at a corner, but ships may "
+                    "not touch",
+                    code="battleship.hits_touch_corner",
+                    cell=grid.name(cell),
+                    other=grid.name(other),
+                )
 
 
 def check_fits(observation: Observation, count: bool = True) -> bool:

@@ -38,7 +38,7 @@ from . import _profile
 from .density import NO_LAYOUT, density
 from .errors import BattleshipError, CountTooLargeError, MarksError
 from .observation import HIT, SUNK, UNKNOWN, Observation, as_observation
-from .rules import Rules, placement_table
+from .rules import Rules, as_rules, placement_table
 
 WRAP = 2**64
 KEY_BITS = 62
@@ -98,11 +98,13 @@ class ExactMap:
         return [self.observation.grid.name(c) for c in self.best]
 
     def as_dict(self) -> dict:
+        """The counts of the unshot cells (as ``DensityMap.as_dict`` gives d), the totals
+        and the best cells."""
         grid = self.observation.grid
         return {
             "total": self.total,
             "fleets": self.fleets,
-            "counts": {grid.name(c): n for c, n in enumerate(self.counts)},
+            "counts": {grid.name(int(c)): self.counts[c] for c in self.observation.unshot},
             "best": self.best_names,
             "best_count": self.counts[self.best[0]] if self.best else 0,
         }
@@ -213,9 +215,9 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     as_observation(observation)
     if not isinstance(count, int | np.integer) or isinstance(count, bool):
         raise BattleshipError(f"the number of fleets to draw must be a whole number, not {count!r}")
-    if not 0 <= count <= SAMPLE_LIMIT:
+    if not 1 <= count <= SAMPLE_LIMIT:  # (0 would cost the whole count for nothing)
         raise BattleshipError(
-            f"the number of fleets to draw must be 0..{SAMPLE_LIMIT}, not {count}"
+            f"the number of fleets to draw must be 1..{SAMPLE_LIMIT}, not {count}"
         )
     if not isinstance(rng, np.random.Generator):
         raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
@@ -265,17 +267,25 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
     )
 
 
-@cache
 def layouts(rules: Rules) -> int:
     """The number of layouts of the whole fleet, equal ships alike.
 
     >>> layouts(Rules.custom(3, [2, 1], touching=False)), layouts(Rules.custom(3, [2, 1]))
     (24, 84)
     """
+    return _layouts(as_rules(rules))
+
+
+@cache
+def _layouts(rules: Rules) -> int:
+    """``layouts`` of checked rules, counted once per rule set."""
     marks = np.zeros(rules.cells, np.uint8)
     bound = _placement_bound(rules, rules.lengths)
     total, _ = _solve(rules, marks, rules.lengths, lambda: bound, False)
     return total
+
+
+layouts.cache_clear = _layouts.cache_clear  # (bench/exact.py times a count afresh)
 
 
 def check_countable(rules: Rules) -> None:

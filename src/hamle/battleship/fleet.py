@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -20,7 +21,7 @@ from hamle.grid import CellError
 from . import _kernels
 from .errors import CountTooLargeError, MarksError, RulesError, ShotError
 from .exact import labelled, layouts, sample
-from .observation import HIT, MISS, SUNK, Observation, draw
+from .observation import HIT, MISS, SUNK, WATER, Observation, _listed, draw
 from .rules import Rules, as_rules, placement_table, segment, zone
 
 # The trial that tells rules where rejection works (most) from those where it fails.
@@ -40,8 +41,18 @@ class Fleet:
 
         >>> Fleet.from_cells(Rules.custom(4, [2]), [["A1", "A2"]]).ships
         ((0, 4),)
+        >>> Fleet.from_cells(Rules.custom(4, [2]), [[0, 1.5]])
+        Traceback (most recent call last):
+        hamle.battleship.errors.RulesError: 2-cell ship 1: 1.5 is not a cell (a name like E5, ...)
         """
-        groups = [list(group) for group in ships]
+        rules = as_rules(rules)
+        if isinstance(ships, str | bytes) or not isinstance(ships, Iterable):
+            raise RulesError(
+                "a fleet is a list of ships, each a list of cells, not {value}",
+                code="battleship.fleet_not_a_list",
+                value=repr(ships),
+            )
+        groups = list(ships)
         if len(groups) != len(rules.fleet):
             raise RulesError(
                 "the fleet has {ships} ships, {given} were given",
@@ -53,13 +64,9 @@ class Fleet:
         out = []
         for ship, group in zip(rules.fleet, groups, strict=True):
             try:
-                cells = [grid.index(c) if isinstance(c, str) else int(c) for c in group]
-                for cell in cells:
-                    grid.name(cell)
-            except CellError as exc:
+                cells = _cells(grid, group)
+            except (CellError, MarksError) as exc:
                 raise exc.recast(RulesError, ship.name) from None
-            except (ValueError, TypeError) as exc:
-                raise RulesError(f"{ship.name}: {exc}") from None
             try:
                 placed = segment(rules, cells)
             except RulesError as exc:
@@ -104,6 +111,18 @@ class Fleet:
     def __str__(self) -> str:
         marks = np.where(self.board() >= 0, 3, 0).astype(np.uint8)
         return draw(self.rules.grid, marks)
+
+
+def _cells(grid, group) -> list[int]:
+    """The indices of a ship's cells (names, or whole-number indices of any integer type);
+    CellError or MarksError naming the first that is not a cell."""
+    cells = []
+    for cell in _listed(group):
+        if isinstance(cell, str):
+            cell = grid.index(cell)
+        grid.name(cell)  # refuses floats and booleans as well as cells off the board
+        cells.append(operator.index(cell))
+    return cells
 
 
 def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
@@ -217,12 +236,22 @@ class Ocean:
     def over(self) -> bool:
         return not any(self._left)
 
-    def fire(self, cell: int) -> Shot:
-        """Fire at ``cell`` (an index) and learn miss, hit or sunk.
+    def fire(self, cell: int, *, stored: bool = False) -> Shot:
+        """Fire at ``cell`` (an index) and learn miss, hit or sunk. A cell already shot is
+        refused, and so is known water (beside a sunk ship where ships may not touch),
+        unless the shot is ``stored``: one of a game saved before water was refused, which
+        was answered ``miss`` then and is replayed as such.
 
         >>> ocean = Ocean(Fleet.from_cells(Rules.custom(3, [1]), [["B2"]]))
         >>> ocean.fire(4)
         Shot(cell=4, answer='sunk', ship='1-cell ship 1', ship_cells=(4,))
+        >>> apart = Rules.custom(3, [1, 1], touching=False)
+        >>> ocean = Ocean(Fleet.from_cells(apart, [["A1"], ["C3"]]))
+        >>> ocean.fire(0).answer
+        'sunk'
+        >>> ocean.fire(1)
+        Traceback (most recent call last):
+        hamle.battleship.errors.ShotError: B1 touches the sunk ship at A1, so it is water: ...
         """
         rules = self.fleet.rules
         if self.over:
@@ -232,11 +261,20 @@ class Ocean:
         if not 0 <= cell < rules.cells:
             raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
         cell = int(cell)
-        if int(self.observation.marks[cell]) in (MISS, HIT, SUNK):
+        mark = int(self.observation.marks[cell])
+        if mark in (MISS, HIT, SUNK):
             raise ShotError(
                 "{cell} has already been shot",
                 code="battleship.already_shot",
                 cell=rules.grid.name(cell),
+            )
+        if mark == WATER and not stored:
+            near = next(s for s in self.observation.sunk if cell in zone(rules, s.cells))
+            raise ShotError(
+                "{cell} touches the sunk ship at {ship}, so it is water: fire elsewhere",
+                code="battleship.known_water",
+                cell=rules.grid.name(cell),
+                ship=rules.grid.name(near.cells[0]),
             )
         ship = self._board[cell]
         if ship < 0:

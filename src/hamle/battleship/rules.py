@@ -73,6 +73,8 @@ class Rules:
 
     >>> Rules.custom(size=6, fleet=[3, 2, 2], touching=False).describe()
     '6×6, fleet 3,2,2, no touching'
+    >>> Rules(np.int64(5), 5, [2]).rows
+    5
     """
 
     rows: int
@@ -82,6 +84,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fleet", _ships(self.fleet))
+        for side in ("rows", "cols"):  # NumPy's whole numbers as Rules.custom takes them
+            if isinstance(getattr(self, side), np.integer):
+                object.__setattr__(self, side, int(getattr(self, side)))
         if not isinstance(self.touching, bool | np.bool_):
             raise RulesError(f"touching is True or False, not {self.touching!r}")
         try:
@@ -176,7 +181,12 @@ def placements(rules: Rules, length: int) -> np.ndarray:
     >>> placements(Rules.classic(), 5)[0].tolist()
     [0, 1, 2, 3, 4]
     """
-    return _placements(rules.rows, rules.cols, length)
+    as_rules(rules)
+    if isinstance(length, bool | np.bool_) or not isinstance(length, int | np.integer):
+        raise RulesError(f"a ship length is a whole number, not {length!r}")
+    if length < 1:
+        raise RulesError(f"a ship length is at least 1, not {length}")
+    return _placements(rules.rows, rules.cols, int(length))
 
 
 @cache

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hamle.cluster import Cluster
-from hamle.stats import summarize
+from hamle.stats import plus_minus, summarize
 
 from .errors import BattleshipError
 from .placers import Placer, as_placer
@@ -73,13 +73,23 @@ class TournamentTable:
 
     def against_uniform(self, shooter: str, placer: str) -> dict | None:
         """Mean and standard error of (shots against ``placer``) − (shots against
-        ``uniform``) over the same game numbers; None without a uniform column."""
+        ``uniform``) over the same game numbers, and their ratio z; None without a uniform
+        column. Over one game the standard error and z are unknown: None.
+
+        >>> table = tournament(Rules.classic(), ["density"], ["uniform", "edges"], games=1)
+        >>> versus = table.against_uniform("density", "edges")
+        >>> versus["stderr"], versus["z"]
+        (None, None)
+        """
         if "uniform" not in self.placers:
             return None
         there, here = self.cell(shooter, placer).shots, self.cell(shooter, "uniform").shots
         differences = [a - b for a, b in zip(there, here, strict=True)]
         summary = summarize(differences)
-        z = summary.mean / summary.stderr if summary.stderr else 0.0
+        if summary.stderr is None:
+            z = None
+        else:
+            z = summary.mean / summary.stderr if summary.stderr else 0.0
         return {"mean": summary.mean, "stderr": summary.stderr, "z": z}
 
     def as_dict(self) -> dict:
@@ -101,14 +111,15 @@ class TournamentTable:
         }
 
     def text(self) -> str:
-        """The matrix of mean shots (± standard error) as an aligned table."""
+        """The matrix of mean shots (± standard error, unknown over one game) as an
+        aligned table."""
         head = ["shooter \\ placer", *self.placers]
         lines = [head]
         for shooter in self.shooters:
             line = [shooter]
             for placer in self.placers:
                 row = self.cell(shooter, placer).row()
-                line.append(f"{row['mean']:.2f} ± {row['stderr']:.2f}")
+                line.append(f"{row['mean']:.2f}{plus_minus(row['stderr'])}")
             lines.append(line)
         widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
         return "\n".join(

@@ -261,6 +261,7 @@ def tournament(
     import numpy as np
 
     import hamle.battleship as bs
+    from hamle.stats import plus_minus
 
     one_way(jobs, cluster)
     chosen = make_rules(rules, size, fleet, no_touch)
@@ -282,12 +283,13 @@ def tournament(
     if as_json:
         print_json(data)
         return
-    console.print(f"Mean shots ± standard error, {counted(data['games'], 'game')}, {data['rules']}")
+    spread = " ± standard error" if data["games"] > 1 else ""  # (unknown over one game)
+    console.print(f"Mean shots{spread}, {counted(data['games'], 'game')}, {data['rules']}")
     console.print(table.text(), markup=False)
     if "uniform" in data["placers"] and len(data["placers"]) > 1:
         for shooter in data["shooters"]:
             added = [
-                f"{placer} {versus['mean']:+.2f} ± {versus['stderr']:.2f}"
+                f"{placer} {versus['mean']:+.2f}{plus_minus(versus['stderr'])}"
                 for placer, row in data["matrix"][shooter].items()
                 if placer != "uniform" and (versus := row["versus_uniform"])
             ]
@@ -378,7 +380,7 @@ def print_table(data: dict) -> None:
             f"{row['p10']}–{row['p90']}",
             str(row["best"]),
             str(row["worst"]),
-            f"{row['stderr']:.2f}",
+            "—" if row["stderr"] is None else f"{row['stderr']:.2f}",
             f"{row['within_50']:.0%}",
             f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}",
         )
@@ -501,7 +503,7 @@ def sample(
     hit: str = HIT,
     sunk: str = SUNK,
     afloat: str = AFLOAT,
-    count: int = typer.Option(10, "--count", help="How many fleets to draw."),
+    count: int = typer.Option(10, "--count", min=1, help="How many fleets to draw."),
     seed: int = typer.Option(None, "--seed", help="Seed of the draws (default: a fresh one)."),
     rules: str = RULES,
     size: int = SIZE,

@@ -202,10 +202,10 @@ class Match:
             self.rng.bit_generator.state = state["shooter_rng"]
         for turn, cell in enumerate(state["shots"]):
             if turn < len(kept):
-                self.mine.append(self.theirs.fire(self.rules.grid.index(cell)))
+                self.mine.append(self.theirs.fire(self.rules.grid.index(cell), stored=True))
                 self.replies.append(self.yours.fire(self.rules.grid.index(kept[turn])))
             else:
-                self.fire(cell)
+                self.fire(cell, stored=True)
 
     @property
     def winner(self) -> str | None:
@@ -213,13 +213,14 @@ class Match:
             return "you"
         return "computer" if self.yours.over else None
 
-    def fire(self, name: str) -> tuple[bs.Shot, bs.Shot | None]:
-        """Your shot at the named cell, then the computer's reply (none if you won)."""
+    def fire(self, name: str, stored: bool = False) -> tuple[bs.Shot, bs.Shot | None]:
+        """Your shot at the named cell, then the computer's reply (none if you won);
+        ``stored``: a shot of the stored game replayed (``Ocean.fire``)."""
         if self.winner:
             if self.winner == "you":
                 raise Refused("the game is over: you won", code="battleship.you_won")
             raise Refused("the game is over: the computer won", code="battleship.computer_won")
-        shot = self.theirs.fire(self.rules.grid.index(name))
+        shot = self.theirs.fire(self.rules.grid.index(name), stored=stored)
         self.mine.append(shot)
         if self.theirs.over:
             return shot, None

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..errors import BattleshipError
+from ..errors import BattleshipError, ShotError
 from ..observation import as_observation
 
 _SPAN = 2**64
@@ -29,22 +29,25 @@ def pick(cells, rng: np.random.Generator) -> int:
 
 
 def check_choice(observation, rng) -> None:
-    """A clear error unless ``observation`` is an Observation and ``rng`` a numpy
-    Generator: what every shooter's ``choose`` takes.
+    """A clear error unless ``observation`` is an Observation with a ship afloat and
+    ``rng`` a numpy Generator: what every shooter's ``choose`` takes.
 
     >>> check_choice("E5", np.random.default_rng(0))
     Traceback (most recent call last):
     hamle.battleship.errors.MarksError: expected an Observation (like ...), not 'E5'
+    >>> from hamle.battleship.observation import Observation
+    >>> from hamle.battleship.rules import Rules
+    >>> check_choice(Observation.from_marks(Rules.classic(), afloat=[]), np.random.default_rng())
+    Traceback (most recent call last):
+    hamle.battleship.errors.ShotError: every ship is sunk; there is nothing left to fire at
     """
     as_observation(observation)
     if not isinstance(rng, np.random.Generator):
         raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
-
-
-def some_afloat(observation) -> None:
-    """BattleshipError when every ship of ``observation`` is sunk: nothing to fire at."""
     if not observation.afloat:
-        raise BattleshipError("every ship is sunk; there is nothing left to fire at")
+        raise ShotError(
+            "every ship is sunk; there is nothing left to fire at", code="battleship.all_sunk"
+        )
 
 
 def pcg_words(rng: np.random.Generator) -> np.ndarray:

@@ -15,7 +15,7 @@ from ..errors import MarksError
 from ..exact import occupancy, symmetries
 from ..observation import UNKNOWN, Observation
 from ..rules import Rules
-from .common import check_choice, pick, some_afloat
+from .common import check_choice, pick
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,6 @@ class ExactShooter:
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         check_choice(observation, rng)
-        some_afloat(observation)
         return pick(best_cells(observation), rng)
 
 

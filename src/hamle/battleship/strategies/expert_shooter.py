@@ -35,7 +35,7 @@ from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
 from ..observation import Observation
 from ..rules import Rules, placement_table
-from .common import check_choice, pcg_words, pick, set_pcg_words, some_afloat
+from .common import check_choice, pcg_words, pick, set_pcg_words
 from .density_shooter import DensityShooter
 from .exact_shooter import best_cells
 from .openings import opening_shot
@@ -122,7 +122,6 @@ class ExpertShooter:
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         check_choice(observation, rng)
-        some_afloat(observation)
         if self.openings and (cell := opening_shot(observation)) is not None:
             return cell
         if self._exact_target(observation):

@@ -66,7 +66,7 @@ def candidates(observation: Observation, parity: bool) -> tuple[str, list[int]]:
         if target:
             return "target", sorted(target)
     unshot = marks == UNKNOWN
-    if parity:
+    if parity and observation.afloat:
         pattern = hunt_pattern(rules.rows, rules.cols, min(observation.afloat)) & unshot
         if pattern.any():
             return "hunt", pattern.nonzero()[0].tolist()
