@@ -434,3 +434,139 @@ def test_a_tree_is_not_built_for_an_out_that_is_a_folder(tmp_path, monkeypatch):
     result = run("tree", "--strategy", "minimax", "--out", str(tmp_path / "tree.json"))
     assert result.exit_code == 2, result.output
     assert result.stderr == f"error: --out: {tmp_path / 'tree.json'} is a folder, not a file\n"
+
+
+# --- the sweep's findings ----------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_trees(tmp_path, monkeypatch):
+    """A cache directory and a process that hold no solved tree yet."""
+    from hamle.mastermind import optimal
+
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    return optimal
+
+
+def test_tree_refuses_a_strategy_beyond_its_limit_at_once(tmp_path, monkeypatch):
+    from hamle.mastermind.strategies import Partition
+
+    monkeypatch.setattr(Partition, "largest", 100)  # as 6x9 is for minimax
+    out = tmp_path / "tree.json"
+    result = run(
+        "tree", "--strategy", "minimax", "--pegs", "3", "--colours", "5", "--out", str(out)
+    )
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        "error: minimax on 125 codes would take hours; it is supported up to 100 codes\n"
+    )
+
+
+def test_solve_and_play_show_the_optimal_search(fresh_trees, monkeypatch):
+    from contextlib import contextmanager
+
+    import hamle.cli.mastermind as cli
+
+    real = fresh_trees.solve
+
+    def reporting_solve(*args, **kwargs):  # as a search of more than a second reports
+        progress = args[2] if len(args) > 2 else kwargs.get("progress")
+        if progress is not None:
+            progress(0, 1, None)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fresh_trees, "solve", reporting_solve)
+    shown = []
+
+    @contextmanager
+    def status():
+        yield lambda *report: shown.append(report)
+
+    monkeypatch.setattr(cli, "search_status", status)
+    variant = ("--pegs", "3", "--colours", "4")
+    result = run("solve", "--strategy", "optimal", *variant, script="q\n")
+    assert result.exit_code == 0 and shown and "guess 1: 112" in result.stdout
+    monkeypatch.setattr(fresh_trees, "_TREES", {})
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(fresh_trees.cache_dir() / "again"))
+    shown.clear()
+    result = run("play", "--strategy", "optimal", *variant, "--game", "3", script="?\nq\n")
+    assert result.exit_code == 0 and shown and "optimal suggests 112" in result.stdout
+
+
+def test_evaluate_counts_the_optimal_search_in_its_seconds(fresh_trees, monkeypatch):
+    import time
+
+    real = fresh_trees.solve
+
+    def slow_solve(*args, **kwargs):
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fresh_trees, "solve", slow_solve)
+    data = run_json("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "3")
+    assert data["total"] == 73 and data["seconds"] >= data["tree_seconds"] >= 0.3
+    result = run("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "3")
+    assert result.exit_code == 0 and " s of it for the tree)" in result.stdout
+    assert "tree_seconds" not in run_json("evaluate", "--pegs", "3", "--colours", "3")
+
+
+def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(fresh_trees, "solve", refuse)
+    out = "/no/such/folder/tree.json"
+    result = run("tree", "--strategy", "optimal", "--pegs", "3", "--colours", "3", "--out", out)
+    assert result.exit_code == 2
+    assert result.stderr == "error: --out: the folder /no/such/folder does not exist\n"
+
+
+def test_tree_out_that_cannot_be_written_is_one_error_line():
+    result = run("tree", "--pegs", "2", "--colours", "3", "--out", "/proc/version")
+    assert result.exit_code == 2 and "Invalid value" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --out:"), result.stderr
+
+
+def test_tree_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    import pathlib
+
+    out = tmp_path / "tree.json"
+    variant = ("--pegs", "2", "--colours", "3")
+    assert run("tree", *variant, "--out", str(out)).exit_code == 0
+    written = out.read_text()
+    assert json.loads(written)["variant"]["pegs"] == 2 and os_listing(tmp_path) == ["tree.json"]
+
+    def full(self, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pathlib.Path, "replace", full)
+    result = run("tree", "--strategy", "first-consistent", *variant, "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr == f"error: --out: cannot write {out}: No space left on device\n"
+    assert out.read_text() == written and os_listing(tmp_path) == ["tree.json"]
+
+
+def os_listing(folder) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def test_score_json_gives_the_codes_as_read():
+    data = run_json("score", " 1,1,2,3", "3 2 1 1")
+    assert (data["secret"], data["guess"], data["black"], data["white"]) == ("1123", "3211", 0, 4)
+
+
+def test_a_cap_above_the_worst_case_is_the_free_tree(fresh_trees, tmp_path):
+    out = tmp_path / "tree.json"
+    variant = ("--pegs", "3", "--colours", "3")
+    result = run(
+        "tree", "--strategy", "optimal", *variant, "--max-guesses", "40", "--out", str(out)
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["max_guesses"] is None
+    assert os_listing(fresh_trees.cache_dir()) == ["mastermind-optimal-3x3.json"]
+    assert (
+        run_json("evaluate", "--strategy", "optimal", *variant, "--max-guesses", "9")["total"] == 73
+    )
+    assert os_listing(fresh_trees.cache_dir()) == ["mastermind-optimal-3x3.json"]

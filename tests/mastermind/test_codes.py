@@ -377,3 +377,96 @@ def test_non_ascii_digits_in_a_code_are_a_code_error():
 def test_non_ascii_digits_in_an_answer_are_an_answer_error():
     with pytest.raises(mm.AnswerError):
         CLASSIC.parse_answer("²1")
+
+
+# --- arguments of the wrong kind name what is wrong ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "phrase"),
+    [
+        (lambda: mm.Variant(4, 6, repeat="no"), "repeat must be True or False, not 'no'"),
+        (lambda: mm.Variant(4, 6, repeat=None), "repeat must be True or False, not None"),
+        (lambda: mm.Variant(4, 6, repeat=1), "repeat must be True or False, not 1"),
+        (lambda: CLASSIC.feedback(-1), "guess -1 is not a code index 0-1295"),
+        (lambda: CLASSIC.feedback(5000), "guess 5000 is not a code index 0-1295"),
+        (lambda: CLASSIC.feedback("1122"), "guess '1122' is not a code index"),
+        (lambda: CLASSIC.feedback(0, [3, -1]), "codes must be code indices 0-1295"),
+        (lambda: CLASSIC.feedback(0, [1296]), "codes must be code indices 0-1295"),
+        (lambda: CLASSIC.feedback(0, [1.5]), "codes must be a flat array of code indices"),
+        (lambda: mm.evaluate("minimax", "classic"), "variant must be a Variant"),
+        (lambda: mm.evaluate(None, CLASSIC), "strategy must be a Strategy or one of"),
+        (lambda: mm.feedback_table("classic"), "variant must be a Variant"),
+        (lambda: mm.score("classic", "1122", "1123"), "variant must be a Variant"),
+        (lambda: CLASSIC.parse_answer(None), "None is not an answer"),
+        (lambda: CLASSIC.format(True), "code index True is not in 0..1295"),
+        (lambda: mm.History(CLASSIC, None), "turns must be a tuple of (guess, answer)"),
+        (lambda: mm.History(CLASSIC, 5), "turns must be a tuple of (guess, answer)"),
+        (lambda: mm.Variant.named(["classic"]), "a variant name is a string"),
+        (lambda: mm.get_strategy("minimax").next_guess(None), "history must be a History"),
+        (lambda: mm.get_strategy("optimal").next_guess(None), "history must be a History"),
+        (lambda: mm.get_strategy("minimax").check("classic"), "variant must be a Variant"),
+        (lambda: mm.inconsistency(None), "history must be a History"),
+        (lambda: mm.likely_typo("1122"), "history must be a History"),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_named(call, phrase):
+    with pytest.raises(mm.MastermindError) as caught:
+        call()
+    assert phrase in str(caught.value)
+
+
+def test_numpy_numbers_make_the_same_variant():
+    variant = mm.Variant(np.int64(4), np.int32(6), np.bool_(True))
+    assert variant == CLASSIC and hash(variant) == hash(CLASSIC)
+    assert repr(variant) == "Variant(pegs=4, colours=6, repeat=True)"
+    assert mm.Variant(4, 6, np.False_).repeat is False
+
+
+def test_inconsistency_of_answers_some_secret_gives_is_none():
+    consistent = mm.History(CLASSIC).then("1122", (1, 1))
+    assert mm.inconsistency(consistent) is None
+    wrong = consistent.then("1122", (0, 0))
+    assert mm.inconsistency(wrong).conflict == (0, 1)
+
+
+def test_two_codes_are_scored_without_the_code_table(monkeypatch):
+    from hamle.mastermind import codes
+
+    def no_table(*args):
+        raise AssertionError("the whole code table was built")
+
+    monkeypatch.setattr(codes, "_code_table", no_table)
+    big = mm.Variant(8, 10, False)
+    assert mm.score(big, "01234567", "76543210") == (0, 8)
+    assert mm.score(big, big.parse("98765432"), "98765423") == (6, 2)
+    assert big.format(big.parse("97531246")) == "97531246"
+    assert big.format(big.size - 1) == "98765432"
+    wide = mm.Variant(8, 6)
+    assert mm.score(wide, "11223344", "44332211") == (0, 8)
+
+
+@pytest.mark.parametrize("spec", SMALL, ids=SMALL_IDS)
+def test_codes_are_read_and_written_as_the_table_lists_them(spec):
+    variant = mm.Variant(*spec)
+    for index, row in enumerate(variant.codes()):
+        code = digits(variant, tuple(int(c) for c in row))
+        assert variant.parse(code) == index and variant.format(index) == code
+
+
+def test_one_peg_is_said_in_the_singular():
+    one = mm.Variant(1, 2)
+    assert one.describe() == "1 peg, 2 colours (1-2), repetition allowed: 2 codes"
+    with pytest.raises(mm.CodeError, match=r"write 1 digit 1-2$"):
+        one.parse("12")
+    with pytest.raises(mm.CodeError, match=r"or 1 digit$"):
+        one.index(5)
+    with pytest.raises(mm.AnswerError, match=r"make more than 1 peg$"):
+        one.answer(1, 1)
+    with pytest.raises(mm.AnswerError, match=r"cannot happen with 1 peg$"):
+        one.answer(0, 1)
+    assert CLASSIC.describe().startswith("4 pegs, 6 colours")
+    from hamle.mastermind import optimal
+
+    with pytest.raises(mm.MastermindError, match="within 1 guess; allow more"):
+        optimal.solve(mm.Variant(2, 3), 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from functools import cache
 
 import numpy as np
@@ -350,3 +351,229 @@ def test_a_solved_tree_is_read_back_and_a_bad_one_rebuilt(tmp_path, monkeypatch)
         monkeypatch.setattr(optimal, "_TREES", {})
         assert optimal.cached_tree(variant) == first
         assert json.loads(path.read_text()) == first
+
+
+def test_a_stale_tree_file_is_checked_once_until_it_changes(tmp_path, monkeypatch):
+    from hamle.mastermind import tree
+
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "_REFUSED", {}, raising=False)
+    variant = mm.Variant(3, 3)
+    stale = tree_json(strategy_tree(mm.get_strategy("minimax"), variant), variant, "optimal")
+    stale["total"] = verify(stale).total  # a valid tree, not the optimal one: it says so
+    stale["max_guesses"] = 2
+    path = optimal.tree_path(variant, None)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(stale))
+    checks = []
+
+    def counted(data):
+        checks.append(1)
+        return verify(data)
+
+    monkeypatch.setattr(tree, "verify", counted)
+    assert optimal.stored_tree(variant) is None
+    assert optimal.stored_tree(variant) is None and optimal.stored_tree(variant) is None
+    assert len(checks) == 1
+    good = optimal.cached_tree(variant)  # solved and written again, over the stale file
+    monkeypatch.setattr(optimal, "_TREES", {})
+    assert optimal.stored_tree(variant) == good and len(checks) == 2
+
+
+def test_a_cap_that_caps_nothing_is_no_cap(tmp_path, monkeypatch):
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "_HEIGHTS", {}, raising=False)
+    variant = mm.Variant(3, 3)  # the optimum needs 4 guesses at most
+    for cap in (50, 4, 5):
+        data = optimal.cached_tree(variant, cap)
+        assert data["max_guesses"] is None and data["total"] == 73
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mastermind-optimal-3x3.json"]
+    assert optimal.solve(variant, 4).max_guesses is None
+    assert optimal.effective_cap(variant, 100) is optimal.effective_cap(variant, 4) is None
+    assert optimal.effective_cap(variant, 3) == 3  # (no strategy keeps it: 4 are needed)
+    assert optimal.solve(mm.Variant(4, 4), 4).max_guesses == 4  # the free optimum needs 5
+
+
+# --- bounded memory on many pegs ---------------------------------------------------------
+
+
+def test_the_pool_of_eight_pegs_takes_little_memory():
+    import tracemalloc
+
+    variant = mm.Variant(8, 2)
+    symmetry = optimal.Symmetry.of(variant)  # 8! peg permutations
+    tracemalloc.start()
+    try:
+        pool = optimal._pool.__wrapped__(variant, symmetry)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [variant.format(code) for code in pool] == [
+        "11111111", "11111112", "11111122", "11111222", "11112222"
+    ]  # fmt: skip
+    assert peak < 64 * 2**20
+
+
+@pytest.mark.parametrize("orbits_from", [1, 10**9], ids=["orbits", "images"])
+@pytest.mark.parametrize("spec", [(3, 3, True), (3, 4, False), (4, 3, True)], ids=str)
+def test_pools_a_few_images_at_a_time_are_the_orbits(spec, orbits_from, monkeypatch):
+    monkeypatch.setattr(optimal, "POOL_IMAGES", 5)
+    monkeypatch.setattr(optimal, "ORBITS_FROM", orbits_from)
+    variant = mm.Variant(*spec)
+    rng = np.random.default_rng(3)
+    for size in (0, 1, 1, 2):
+        guesses = rng.integers(variant.size, size=size).tolist()
+        symmetry = optimal.Symmetry.of(variant, guesses)
+        pool = optimal._pool.__wrapped__(variant, symmetry)
+        assert pool.tolist() == brute_force_pool(variant, guesses)
+
+
+def test_seven_pegs_are_solved():
+    variant = mm.Variant(7, 2)
+    solution = optimal.solve(variant)
+    assert verify(tree_json(solution.tree, variant, "optimal")).total == solution.total == 496
+
+
+# --- a status line for guesses that take a while -----------------------------------------
+
+
+def test_next_guess_reports_the_search_of_a_tree_and_off_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "REPORT_SECONDS", 0.0001)
+    monkeypatch.setattr(optimal._Search, "cost", _slowly(optimal._Search.cost))
+    variant = mm.Variant(4, 4)
+    calls = []
+    first = optimal.next_guess(mm.History(variant), progress=lambda *a: calls.append(a))
+    assert calls and variant.format(first) == optimal.cached_tree(variant)["root"]["guess"]
+    assert calls[-1][1] == optimal.least_totals(256, 13)[256]  # the total of every secret
+    off = mm.History(variant).then("4444", (0, 0)).then("3333", (0, 0))
+    calls.clear()
+    guess = optimal.next_guess(off, progress=lambda *a: calls.append(a))
+    assert calls and all(upper is None for _, _, upper in calls)
+    assert calls[-1][1] == optimal.least_totals(16, 13)[16]  # the 16 candidates left
+    assert guess == mm.get_strategy("optimal").next_guess(off)
+
+
+def _slowly(cost):
+    """``_Search.cost`` 10 ms slower on sets of 16 codes or more, so that the reports of a
+    search of a few milliseconds fall within it (a sleep lets go of the interpreter)."""
+
+    def slow(self, cands, *args):
+        if len(cands) >= 16:
+            time.sleep(0.01)
+        return cost(self, cands, *args)
+
+    return slow
+
+
+# --- strategy trees ----------------------------------------------------------------------
+
+
+def test_a_strategy_tree_is_refused_where_the_strategy_is(monkeypatch):
+    from hamle.mastermind.strategies import Partition
+
+    monkeypatch.setattr(Partition, "largest", 100)
+    with pytest.raises(mm.MastermindError, match="minimax on 125 codes would take hours"):
+        strategy_tree(mm.get_strategy("minimax"), mm.Variant(3, 5))
+    with pytest.raises(mm.MastermindError, match="strategy must be a Strategy or one of"):
+        strategy_tree(None, mm.Variant(3, 5))
+
+
+@pytest.mark.parametrize("name", ["first-consistent", "random-consistent", "minimax", "optimal"])
+def test_a_strategy_tree_reuses_the_candidates_of_its_nodes(name, monkeypatch):
+    variant = mm.Variant(4, 4)
+    strategy = mm.get_strategy(name)
+
+    def plain(history, cands):  # the guess at every history, asked for the plain way
+        if len(cands) == 1:
+            return optimal.Node(int(cands[0]), ())
+        guess = strategy.next_guess(history)
+        answers = variant.feedback(guess, cands)
+        return optimal.Node(
+            guess,
+            tuple(
+                (int(a), plain(history.then(guess, int(a)), cands[answers == a]))
+                for a in np.unique(answers)
+                if a != variant.solved
+            ),
+        )
+
+    expected = plain(mm.History(variant), np.arange(variant.size))
+
+    def recount(self):
+        raise AssertionError("candidates counted again from the whole code space")
+
+    monkeypatch.setattr(mm.History, "candidates", recount)
+    assert strategy_tree(name, variant) == expected
+
+
+# --- the check of tree files ---------------------------------------------------------------
+
+
+def four_pegs_tree() -> dict:
+    return tree_of((4, 3, True))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: d["root"]["answers"].update(x={"guess": "zzzz"}),
+            "root: 'x' is not an answer: write black and white",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"5 0": {"guess": "1111"}}),
+            "root → 5 0: 5 black and 0 white make more than 4 pegs",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"3 1": {"guess": "1111"}}),
+            "root → 3 1: 3 black and 1 white cannot happen with 4 pegs",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"4 0": {"guess": "1111"}}),
+            "root → 4 0: 4 black ends the game",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"1 02": {"guess": "1111"}}),
+            "root → 1 02: write the answer as black and white",
+        ),
+        (lambda d: d.update(comment="hi"), "unknown key 'comment' in the tree"),
+        (lambda d: d["root"].update(note=1), "root: unknown key 'note'"),
+        (lambda d: d.update(max_guesses=3), "'max_guesses' is 3, but the tree needs 4 guesses"),
+        (lambda d: d.update(total=1), "'total' is 1, but the tree's total is"),
+        (lambda d: d.update(total="many"), "'total' must be a whole number from 1 on"),
+        (lambda d: d.update(max_guesses=True), "'max_guesses' must be a whole number"),
+        (lambda d: d.update(strategy=5), "'strategy' must be a name"),
+    ],
+)
+def test_malformed_trees_and_false_claims_are_named(change, message):
+    data = four_pegs_tree()
+    change(data)
+    with pytest.raises(TreeError, match=message):
+        verify(data)
+
+
+def test_a_node_no_secret_reaches_is_named():
+    data = four_pegs_tree()
+    parent, _, _, path = first_leaf(data["root"])
+    missing = next(
+        f"{b} {w}"
+        for b in range(4)
+        for w in range(5 - b)
+        if (b, w) != (3, 1) and f"{b} {w}" not in parent["answers"]
+    )
+    parent["answers"][missing] = {"guess": "1111"}
+    parent_path = path.rsplit(" → ", 1)[0]
+    with pytest.raises(TreeError, match=f"^{parent_path} → {missing}: no secret reaches"):
+        verify(data)
+
+
+def test_true_claims_check_out():
+    variant = mm.Variant(4, 3)
+    data = four_pegs_tree()
+    check = verify(data)
+    data.update(total=check.total, max_guesses=check.maximum, strategy=None)
+    assert verify(data).total == check.total == optimal.solve(variant).total

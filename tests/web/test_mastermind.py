@@ -278,7 +278,8 @@ def test_answers_out_of_bounds_are_422(client, body, where):
 @pytest.mark.parametrize(
     ("body", "status", "text"),
     [
-        ({"variant": "6x9"}, 422, "variant:"),
+        ({"variant": "6x9"}, 400, "'6x9' is not offered here; choose one of: classic, 4x8, bulls"),
+        ({"variant": "dutch"}, 400, "'dutch' is not offered here; choose one of: classic, 4x8"),
         ({"variant": "x" * 10_000}, 422, "variant:"),
         ({"variant": {"pegs": 8, "colours": 10}}, 422, "variant:"),
         ({"mode": "spectator"}, 422, "mode:"),
@@ -396,3 +397,51 @@ def test_optimal_is_offered_once_its_tree_is_solved_here(client, tmp_path, monke
     assert refused.status_code == 400 and "breaks your code" in refused.json()["detail"]
     game = play_maker(client, "3632", strategy="optimal")
     assert game["solved"] and game["turns"][0]["guess"] == data["root"]["guess"] == "1123"
+
+
+def test_names_are_read_as_the_library_reads_them(client):
+    game = new_game(client, variant="Classic", strategy="MiniMax")
+    assert (game["variant"]["name"], game["strategy"]) == ("classic", "minimax")
+    game = new_game(client, variant=" 5x8 ")
+    assert game["variant"]["name"] == "super" and game["variant"]["pegs"] == 5
+    game = new_game(client, variant="BULLS-AND-COWS", mode="maker", strategy="Entropy")
+    assert (game["variant"]["name"], game["strategy"]) == ("bulls-and-cows", "entropy")
+    refused = client.post(f"{API}/games", json={"variant": "super", "strategy": "MiniMax"})
+    assert refused.status_code == 400
+    assert refused.json()["detail"].startswith("strategy 'minimax' is not offered for super")
+
+
+def test_optimal_in_a_codebreaker_game_is_refused_for_the_true_reason(client):
+    for variant in ("4x8", "super", "classic"):
+        refused = client.post(
+            f"{API}/games", json={"variant": variant, "mode": "breaker", "strategy": "optimal"}
+        )
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "mastermind.optimal_maker_only", variant
+
+
+def test_a_variant_not_offered_names_those_offered(client):
+    refused = client.post(f"{API}/games", json={"variant": "6x9"})
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["code"] == "mastermind.variant_not_offered"
+    assert body["params"] == {"variant": "6x9", "offered": "classic, 4x8, bulls-and-cows, super"}
+
+
+def test_a_stale_tree_in_the_cache_is_checked_once(client, tmp_path, monkeypatch):
+    import json
+
+    from hamle.mastermind import optimal, tree
+
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    variant = mm.Variant.named("4x8")
+    stale = tree.tree_json(tree.strategy_tree("first-consistent", variant), variant, "optimal")
+    stale["total"] = 1  # not what it takes
+    optimal.tree_path(variant, None).write_text(json.dumps(stale))
+    checks, real = [], tree.verify
+    monkeypatch.setattr(tree, "verify", lambda data: checks.append(1) or real(data))
+    for _ in range(3):
+        offered = {v["name"]: v for v in client.get(f"{API}/variants").json()}
+        assert offered["4x8"]["not_offered"] == {"optimal": "not-solved"}
+    assert len(checks) == 1

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from time import perf_counter
 from typing import TYPE_CHECKING
 
 import typer
@@ -93,8 +95,10 @@ def score(
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    black, white = mm.score(chosen, chosen.parse(secret), chosen.parse(guess))
+    codes = chosen.parse(secret), chosen.parse(guess)
+    black, white = mm.score(chosen, *codes)
     if as_json:
+        secret, guess = (chosen.format(code) for code in codes)  # as read: "1,1 2 3" is 1123
         print_json({"secret": secret, "guess": guess, "black": black, "white": white})
     else:
         console.print(f"{black} black, {white} white", highlight=False)
@@ -118,19 +122,26 @@ def evaluate(
 
     one_way(jobs, cluster)
     chosen = make_variant(variant, pegs, colours, no_repeat)
+    started = perf_counter()
     breaker = _strategy(strategy, chosen, max_guesses, jobs)
+    solving = perf_counter() - started  # optimal's tree: solved or read before the games
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
         result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update, cluster=cluster)
     data = result.as_dict()
+    seconds, tree_seconds = result.seconds, None
+    if isinstance(breaker, mm.Optimal):
+        seconds, tree_seconds = seconds + solving, solving
+        data.update(seconds=seconds, tree_seconds=tree_seconds)
     if as_json:
         print_json(data)
         return
     from rich.table import Table
 
     console.print(f"{result.strategy} on {chosen.describe()}", highlight=False)
+    of_it = "" if tree_seconds is None else f" ({tree_seconds:.2f} s of it for the tree)"
     console.print(
         f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
-        f"worst {result.maximum}; {result.seconds:.2f} s",
+        f"worst {result.maximum}; {seconds:.2f} s{of_it}",
         highlight=False,
     )
     table = Table("guesses", "secrets")
@@ -140,11 +151,12 @@ def evaluate(
 
 
 def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -> mm.Strategy:
-    """The strategy ``name`` (capped for optimal); optimal's tree is solved (or read from
-    the cache) first, showing the search's progress."""
+    """The strategy ``name`` (capped for optimal), checked against the variant; optimal's
+    tree is solved (or read from the cache) first, showing the search's progress."""
     import hamle.mastermind as mm
 
     strategy = mm.get_strategy(name)
+    strategy.check(variant)
     if not isinstance(strategy, mm.Optimal):
         if max_guesses is not None:
             raise mm.MastermindError("--max-guesses applies to the optimal strategy only")
@@ -158,14 +170,39 @@ def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -
 
 @contextmanager
 def search_status():
-    """A status line on stderr for a search: sets searched, bounds on the total."""
-    with errors.get().status("searching") as status:
+    """A status line on stderr for a search, from its first report on (a second in, from
+    another thread): sets searched, bounds on the total."""
+    shown = []
 
-        def update(nodes: int, lower: int, upper: int | None) -> None:
-            found = "none yet" if upper is None else f"at most {upper:,}"
-            status.update(f"searching: {nodes:,} sets, total at least {lower:,}, {found}")
+    def update(nodes: int, lower: int, upper: int | None) -> None:
+        found = "none yet" if upper is None else f"at most {upper:,}"
+        text = f"searching: {nodes:,} sets, total at least {lower:,}, {found}"
+        if shown:
+            shown[0].update(text)
+        else:
+            shown.append(errors.get().status(text))
+            shown[0].start()
 
+    try:
         yield update
+    finally:
+        if shown:
+            shown[0].stop()
+
+
+def _next_guess(strategy: mm.Strategy, history: mm.History) -> int:
+    """The strategy's guess after ``history``, with a status line while it takes a while:
+    the optimal search's (a tree to solve, or a position off it), or a plain one among
+    many codes."""
+    import hamle.mastermind as mm
+
+    if isinstance(strategy, mm.Optimal):
+        from hamle.mastermind import optimal
+
+        with search_status() as update:
+            return optimal.next_guess(history, strategy.max_guesses, update)
+    with thinking(history.variant):
+        return strategy.next_guess(history)
 
 
 @app.command(cls=with_strategies)
@@ -184,24 +221,36 @@ def tree(
     from hamle.mastermind import MastermindError, optimal
     from hamle.mastermind.tree import strategy_tree, tree_json, verify
 
-    chosen = make_variant(variant, pegs, colours, no_repeat)
-    breaker = _strategy(strategy, chosen, max_guesses, jobs)
     if wrong := unwritable(out):
         raise MastermindError(f"--out: {wrong}")
+    chosen = make_variant(variant, pegs, colours, no_repeat)
+    breaker = _strategy(strategy, chosen, max_guesses, jobs)
     if breaker.name == "optimal":
         data = optimal.cached_tree(chosen, max_guesses)
     else:
-        data = tree_json(strategy_tree(breaker, chosen), chosen, breaker.name)
+        with thinking(chosen):
+            data = tree_json(strategy_tree(breaker, chosen), chosen, breaker.name)
     check = verify(data)
-    try:
-        out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-    except OSError as exc:
-        raise typer.BadParameter(f"cannot write {out}: {exc.strerror}") from None
+    _write(out, json.dumps(data, separators=(",", ":")) + "\n")
     console.print(
         f"{breaker.name} on {chosen.describe()}: total {check.total}, worst {check.maximum}; "
         f"written to {out}",
         highlight=False,
     )
+
+
+def _write(out: Path, text: str) -> None:
+    """Write ``text`` to ``out`` whole or not at all: a file beside it, then renamed."""
+    from hamle.mastermind import MastermindError
+
+    spare = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        spare.write_text(text)
+        spare.replace(out)
+    except OSError as exc:
+        with suppress(OSError):
+            spare.unlink(missing_ok=True)
+        raise MastermindError(f"--out: cannot write {out}: {exc.strerror}") from None
 
 
 @app.command()
@@ -275,8 +324,7 @@ def solve(
     console.print(f"{chosen.describe()}; strategy {breaker.name}.", highlight=False)
     console.print("Answer each guess with black and white (like 2 1); undo, fix N B W, q.")
     history = mm.History(chosen)
-    with thinking(chosen):
-        guess = breaker.next_guess(history)
+    guess = _next_guess(breaker, history)
     while True:
         line = _read(f"guess {len(history.turns) + 1}: {chosen.format(guess)}  answer> ")
         if line is None or line.lower() in ("q", "quit"):
@@ -297,8 +345,7 @@ def solve(
             console.print(f"solved in {n} guess{'es' if n != 1 else ''}: {chosen.format(last)}")
             return
         _show_candidates(chosen, candidates)
-        with thinking(chosen):
-            guess = breaker.next_guess(history)
+        guess = _next_guess(breaker, history)
 
 
 @contextmanager
@@ -370,8 +417,7 @@ def play(
             except mm.MastermindError as exc:
                 console.print(f"[red]no suggestion: {exc}[/red]", highlight=False)
                 continue
-            with thinking(chosen):
-                suggestion = helper.next_guess(history)
+            suggestion = _next_guess(helper, history)
             console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
             continue
         try:

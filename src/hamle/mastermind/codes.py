@@ -12,6 +12,7 @@ Cows). An answer (black, white) is stored as ``black * (pegs + 1) + white``.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -42,8 +43,12 @@ class Variant:
             ("pegs", self.pegs, 1, MAX_PEGS),
             ("colours", self.colours, 2, 10),
         ):
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            if not _whole(value) or not low <= value <= high:
                 raise VariantError(f"{what} must be {low} to {high}, not {value!r}")
+            object.__setattr__(self, what, int(value))  # a NumPy integer as a plain int
+        if not isinstance(self.repeat, bool | np.bool_):
+            raise VariantError(f"repeat must be True or False, not {self.repeat!r}")
+        object.__setattr__(self, "repeat", bool(self.repeat))
         if not self.repeat and self.colours < self.pegs:
             raise VariantError(
                 f"without repetition {self.pegs} pegs need at least {self.pegs} colours, "
@@ -75,7 +80,9 @@ class Variant:
             "6x9": (6, 9, True),
             "bulls-and-cows": (4, 10, False),
         }
-        key = name.strip().lower() if isinstance(name, str) else name
+        if not isinstance(name, str):
+            raise VariantError(f"a variant name is a string, like 'classic', not {name!r}")
+        key = name.strip().lower()
         if key not in presets:
             raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(presets)}")
         return cls(*presets[key])
@@ -103,7 +110,8 @@ class Variant:
     def describe(self) -> str:
         digits = f"{self.first_digit}-{self.first_digit + self.colours - 1}"
         rep = "repetition allowed" if self.repeat else "no repetition"
-        return f"{self.pegs} pegs, {self.colours} colours ({digits}), {rep}: {self.size} codes"
+        pegs = _counted(self.pegs, "peg")
+        return f"{pegs}, {self.colours} colours ({digits}), {rep}: {self.size} codes"
 
     def codes(self) -> np.ndarray:
         """Every code as a row of colours 0..k-1, in lexicographic order."""
@@ -121,9 +129,10 @@ class Variant:
         low, high = self.first_digit, self.first_digit + self.colours - 1
         if len(digits) != self.pegs or not all(d in "0123456789" for d in digits):
             raise CodeError(
-                "{guess!r} is not a code: write {pegs} digits {low}-{high}",
+                "{guess!r} is not a code: write {digits} {low}-{high}",
                 code="mastermind.not_a_code",
                 pegs=self.pegs,
+                digits=_counted(self.pegs, "digit"),
                 low=low,
                 high=high,
                 guess=text,
@@ -146,7 +155,7 @@ class Variant:
                 code="mastermind.repeats",
                 guess=text,
             )
-        return _index_of(self, tuple(colours))
+        return _index_of(self, colours)
 
     def index(self, code) -> int:
         """The index of ``code``, given as an index (0 to size - 1) or as digits.
@@ -159,12 +168,13 @@ class Variant:
         if _whole(code) and 0 <= code < self.size:
             return int(code)
         raise CodeError(
-            "{value} is not a code of {variant}: give its index 0-{last} or {pegs} digits",
+            "{value} is not a code of {variant}: give its index 0-{last} or {digits}",
             code="mastermind.not_a_code_of",
             value=repr(code),
             variant=self.describe(),
             last=self.size - 1,
             pegs=self.pegs,
+            digits=_counted(self.pegs, "digit"),
         )
 
     def answer_index(self, answer) -> int:
@@ -188,9 +198,9 @@ class Variant:
 
     def format(self, index: int) -> str:
         """The digits of the code at ``index``."""
-        if not isinstance(index, int | np.integer) or not 0 <= index < self.size:
+        if not _whole(index) or not 0 <= index < self.size:
             raise CodeError(f"code index {index!r} is not in 0..{self.size - 1}")
-        return "".join(str(int(c) + self.first_digit) for c in self.codes()[index])
+        return "".join(str(c + self.first_digit) for c in _colours_at(self, int(index)))
 
     def answer(self, black: int, white: int) -> int:
         """The index of the answer (black, white); AnswerError if no two codes give it."""
@@ -204,18 +214,20 @@ class Variant:
         p = self.pegs
         if black + white > p:
             raise AnswerError(
-                "{black} black and {white} white make more than {pegs} pegs",
+                "{black} black and {white} white make more than {counted}",
                 code="mastermind.too_many_pegs",
                 black=black,
                 white=white,
                 pegs=p,
+                counted=_counted(p, "peg"),
             )
         if black == p - 1 and white == 1:
             raise AnswerError(
-                "{black} black and 1 white cannot happen with {pegs} pegs",
+                "{black} black and 1 white cannot happen with {counted}",
                 code="mastermind.one_white",
                 black=black,
                 pegs=p,
+                counted=_counted(p, "peg"),
             )
         least = 2 * p - self.colours
         if not self.repeat and black + white < least:
@@ -240,6 +252,12 @@ class Variant:
 
     def parse_answer(self, text: str) -> int:
         """An answer typed as ``2 1``, ``2,1`` or ``21`` (black, then white)."""
+        if not isinstance(text, str):
+            raise AnswerError(
+                "{text} is not an answer: type black and white, like 2 1",
+                code="mastermind.answer_text",
+                text=repr(text),
+            )
         parts = text.replace(",", " ").split()
         if len(parts) == 1 and len(parts[0]) == 2:
             parts = list(parts[0])
@@ -260,14 +278,34 @@ class Variant:
         return _colour_counts(self.pegs, self.colours, self.repeat)
 
     def feedback(self, guess: int, codes: np.ndarray | None = None) -> np.ndarray:
-        """Answer indices of ``guess`` against ``codes`` (default: every code)."""
-        targets = np.arange(self.size) if codes is None else np.asarray(codes, np.int64)
+        """Answer indices of ``guess`` against ``codes`` (default: every code), all given
+        as indices.
+
+        >>> Variant(2, 2).feedback(1).tolist(), Variant(2, 2).feedback(1, [0]).tolist()
+        ([3, 6, 2, 3], [3])
+        """
+        if not (_whole(guess) and 0 <= guess < self.size):
+            raise CodeError(f"feedback: guess {guess!r} is not a code index 0-{self.size - 1}")
+        if codes is None:
+            targets = np.arange(self.size)
+        else:
+            targets = np.asarray(codes)
+            if targets.ndim != 1 or (targets.size and targets.dtype.kind not in "iu"):
+                raise CodeError("feedback: codes must be a flat array of code indices")
+            targets = targets.astype(np.int64, copy=False)
+            if targets.size and not 0 <= targets.min() <= targets.max() < self.size:
+                raise CodeError(f"feedback: codes must be code indices 0-{self.size - 1}")
+        return self.answers_of(int(guess), targets)
+
+    def answers_of(self, guess: int, codes: np.ndarray) -> np.ndarray:
+        """``feedback`` unchecked, for the engine's own loops: ``guess`` an index below
+        ``size``, ``codes`` an int64 array of such indices."""
         table = feedback_table(self)
         if table is not None:
-            return table[guess, targets]
+            return table[guess, codes]
         from . import _kernels
 
-        return _kernels.answer_row(self.packed(), self.pegs, guess, targets)
+        return _kernels.answer_row(self.packed(), self.pegs, guess, codes)
 
     def packed(self) -> tuple[np.ndarray, ...]:
         """The codes packed for the kernels (see ``_kernels.pack``), with LANES spare
@@ -280,6 +318,20 @@ def _whole(value) -> bool:
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
 
 
+def check_variant(value, what: str = "variant") -> None:
+    """VariantError naming ``what`` unless ``value`` is a Variant.
+
+    >>> check_variant("classic")
+    Traceback (most recent call last):
+    hamle.mastermind.errors.VariantError: variant must be a Variant, like \
+Variant.named('classic'), not 'classic'
+    """
+    if not isinstance(value, Variant):
+        raise VariantError(
+            f"{what} must be a Variant, like Variant.named('classic'), not {value!r}"
+        )
+
+
 def score(variant: Variant, secret: int | str, guess: int | str) -> tuple[int, int]:
     """(black, white) of ``guess`` against ``secret`` (code indices or digits); CodeError
     for anything else.
@@ -287,15 +339,18 @@ def score(variant: Variant, secret: int | str, guess: int | str) -> tuple[int, i
     >>> score(Variant.classic(), "1123", "3211")
     (0, 4)
     """
-    secret, guess = variant.index(secret), variant.index(guess)
-    codes, counts = variant.codes(), variant.colour_counts()
-    black = int((codes[secret] == codes[guess]).sum())
-    common = int(np.minimum(counts[secret], counts[guess]).sum())
+    check_variant(variant)
+    # two codes by arithmetic: the code table of a big variant takes seconds to build
+    secret = _colours_at(variant, variant.index(secret))
+    guess = _colours_at(variant, variant.index(guess))
+    black = sum(s == g for s, g in zip(secret, guess, strict=True))
+    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
     return black, common - black
 
 
 def feedback_table(variant: Variant) -> np.ndarray | None:
     """The full table of answers (uint8) when it fits in TABLE_LIMIT entries, else None."""
+    check_variant(variant)
     if variant.size**2 > TABLE_LIMIT:
         return None
     return _table(variant.pegs, variant.colours, variant.repeat)
@@ -361,19 +416,52 @@ def _colour_counts(pegs: int, colours: int, repeat: bool) -> np.ndarray:
     return counts
 
 
-def _index_of(variant: Variant, colours: tuple[int, ...]) -> int:
+def _index_of(variant: Variant, colours: list[int]) -> int:
+    """The index of a code given as its colours (0-based), in lexicographic order.
+
+    >>> _index_of(Variant(3, 4, False), [3, 2, 1]), _index_of(Variant(3, 4), [3, 2, 1])
+    (23, 57)
+    """
+    index = 0
     if variant.repeat:
-        index = 0
         for colour in colours:
             index = index * variant.colours + colour
         return index
-    return int(_no_repeat_index(variant.pegs, variant.colours)[colours])
+    left = list(range(variant.colours))
+    for at, colour in enumerate(colours):  # codes with a lower colour at this peg come first
+        index += left.index(colour) * _arrangements(variant, at)
+        left.remove(colour)
+    return index
 
 
-@cache
-def _no_repeat_index(pegs: int, colours: int) -> dict[tuple[int, ...], int]:
-    codes = _code_table(pegs, colours, False)
-    return {tuple(int(c) for c in row): i for i, row in enumerate(codes)}
+def _colours_at(variant: Variant, index: int) -> list[int]:
+    """The colours (0-based) of the code at ``index``: ``_index_of`` undone.
+
+    >>> _colours_at(Variant(3, 4, False), 23), _colours_at(Variant(3, 4), 57)
+    ([3, 2, 1], [3, 2, 1])
+    """
+    if variant.repeat:
+        colours = []
+        for _ in range(variant.pegs):
+            index, colour = divmod(index, variant.colours)
+            colours.append(colour)
+        return colours[::-1]
+    left, colours = list(range(variant.colours)), []
+    for at in range(variant.pegs):
+        place, index = divmod(index, _arrangements(variant, at))
+        colours.append(left.pop(place))
+    return colours
+
+
+def _arrangements(variant: Variant, at: int) -> int:
+    """How many ways the pegs after ``at`` can be filled without repetition."""
+    return math.perm(variant.colours - at - 1, variant.pegs - at - 1)
+
+
+def _counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless n is 1: ``1 peg``, ``2 pegs``, ``3 guesses``."""
+    plural = word + ("es" if word.endswith("s") else "s")
+    return f"{n} {word}" if n == 1 else f"{n} {plural}"
 
 
 def canonical_guesses(

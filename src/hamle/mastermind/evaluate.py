@@ -21,10 +21,10 @@ import numpy as np
 from hamle.cluster import MAX_JOBS, Cluster, local_pool
 
 from . import _vector
-from .codes import Variant
+from .codes import Variant, check_variant
 from .errors import MastermindError
 from .history import History
-from .strategies import Partition, Strategy, get_strategy
+from .strategies import Partition, Strategy, as_strategy
 
 EVALUATE_LIMIT = Partition.largest  # larger code spaces take hours for scoring strategies
 
@@ -76,7 +76,8 @@ def evaluate(
     among ``jobs`` threads (kernel strategies) or processes, or the workers of the Dask
     cluster whose scheduler is at ``cluster``. ``progress(done, total)`` counts finished
     subtrees."""
-    chosen = get_strategy(strategy) if isinstance(strategy, str) else strategy
+    chosen = as_strategy(strategy)
+    check_variant(variant)
     if not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
         raise MastermindError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
     chosen.check(variant)
@@ -128,7 +129,7 @@ def _evaluation(chosen, variant, first, histogram, started) -> Evaluation:
 def _children(history: History, guess: int, candidates: np.ndarray):
     """(history after each answer but the winning one, its candidates)."""
     variant = history.variant
-    answers = variant.feedback(guess, candidates)
+    answers = variant.answers_of(guess, candidates)
     order = np.argsort(answers, kind="stable")
     answers, candidates = answers[order], candidates[order]
     bounds = [0, *(np.flatnonzero(np.diff(answers)) + 1).tolist(), len(answers)]

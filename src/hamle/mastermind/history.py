@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 
 from .codes import Variant
-from .errors import CodeError, InconsistentError, VariantError
+from .errors import CodeError, InconsistentError, MastermindError, VariantError
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,8 @@ class History:
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
             raise VariantError(f"a history needs a Variant, not {self.variant!r}")
+        if not isinstance(self.turns, tuple | list):
+            raise CodeError(f"turns must be a tuple of (guess, answer) turns, not {self.turns!r}")
         turns = []
         for turn in self.turns:
             if not isinstance(turn, tuple | list) or len(turn) != 2:
@@ -60,6 +62,20 @@ class History:
         return "; ".join(f"{v.format(g)} → {_say(v, a)}" for g, a in self.turns)
 
 
+def check_history(value) -> None:
+    """MastermindError unless ``value`` is a History.
+
+    >>> check_history(None)
+    Traceback (most recent call last):
+    hamle.mastermind.errors.MastermindError: history must be a History, like \
+History(Variant.classic()), not None
+    """
+    if not isinstance(value, History):
+        raise MastermindError(
+            f"history must be a History, like History(Variant.classic()), not {value!r}"
+        )
+
+
 def _say(variant: Variant, answer: int) -> str:
     black, white = variant.split(answer)
     return f"{black} black {white} white"
@@ -68,7 +84,7 @@ def _say(variant: Variant, answer: int) -> str:
 def filter_codes(variant: Variant, codes: np.ndarray, turns) -> np.ndarray:
     """The codes among ``codes`` that give every answer of ``turns``."""
     for guess, answer in turns:
-        codes = codes[variant.feedback(guess, codes) == answer]
+        codes = codes[variant.answers_of(guess, codes) == answer]
     return codes
 
 
@@ -80,9 +96,21 @@ def _candidates(history: History) -> np.ndarray:
     return found
 
 
-def inconsistency(history: History) -> InconsistentError:
+def inconsistency(history: History) -> InconsistentError | None:
     """Explain answers no secret satisfies: the smallest set of turns that conflict, and
-    the single answer whose correction leaves candidates (the likely typo)."""
+    the single answer whose correction leaves candidates (the likely typo); None when
+    some secret gives every answer.
+
+    >>> v = Variant.classic()
+    >>> error = inconsistency(History(v, (("1122", (0, 0)), ("1111", (1, 0)))))
+    >>> error.conflict, error.correction  # turns #1 and #2; #2 should be 0 0
+    ((0, 1), (1, 0, 256))
+    >>> inconsistency(History(v, (("1122", (0, 0)),))) is None
+    True
+    """
+    check_history(history)
+    if len(_candidates(history)):
+        return None
     variant = history.variant
     turns = history.turns
     everything = np.arange(variant.size)
@@ -133,6 +161,7 @@ def _turn(variant: Variant, number: int, guess: int, answer: int) -> dict:
 def likely_typo(history: History) -> tuple[int, int, int] | None:
     """(turn, corrected answer, candidates left) for the one-answer correction closest to
     what was typed (fewest pegs changed, then most candidates left, then the latest turn)."""
+    check_history(history)
     variant = history.variant
     p = variant.pegs
     answers = [b * (p + 1) + w for b in range(p + 1) for w in range(p + 1 - b)]
@@ -142,7 +171,7 @@ def likely_typo(history: History) -> tuple[int, int, int] | None:
         base = filter_codes(variant, np.arange(variant.size), others)
         if len(base) == 0:
             continue
-        found = variant.feedback(guess, base)
+        found = variant.answers_of(guess, base)
         tb, tw = variant.split(typed)
         for answer in answers:
             left = int((found == answer).sum())

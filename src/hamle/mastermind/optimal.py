@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from .codes import Variant, _possible_answers, feedback_table
+from .codes import Variant, _counted, _possible_answers, feedback_table
 from .errors import MastermindError
 from .history import History
 
@@ -81,38 +81,48 @@ def solve(
     bounds on the total known then (upper None until a whole strategy is found).
     ``symmetry`` and ``memo`` off (for measuring what they save) try every code at every
     set and search every set each time it is met. ``jobs`` threads share the search of
-    the first guesses; the strategy found is the same.
+    the first guesses; the strategy found is the same. A cap at or above the number of
+    codes, or (with memo on) one the free optimum keeps, caps nothing: the solution then
+    has ``max_guesses`` None.
 
     >>> solve(Variant(2, 2)).total, solve(Variant(2, 2), max_guesses=3).total
     (8, 8)
+    >>> solve(Variant(2, 2), max_guesses=3).max_guesses is None
+    True
     """
     check_cap(max_guesses)
+    if max_guesses is not None and max_guesses >= variant.size:
+        max_guesses = None  # each guess played leaves fewer secrets, so none needs more
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
     searches = [_Search(variant, None, symmetric=symmetry, remember=memo, jobs=jobs)]
     start = Symmetry.of(variant) if symmetry else searches[0].plain
-    depth = max_guesses if max_guesses is not None else variant.size
     with _reporting(progress, searches):
         if max_guesses is not None and memo:  # the free optimum first: it bounds the capped
             searches[0].cost(everything, start, variant.size, UNSOLVABLE)
-            searches.append(_Search(variant, max_guesses, searches[0], symmetry, jobs=jobs))
+            if searches[0].height(everything) <= max_guesses:
+                max_guesses = None  # the free optimum's tree is the capped one too
+            else:
+                searches.append(_Search(variant, max_guesses, searches[0], symmetry, jobs=jobs))
         elif max_guesses is not None:
             searches.append(_Search(variant, max_guesses, None, symmetry, memo, jobs))
         search = searches[-1]
+        depth = max_guesses if max_guesses is not None else variant.size
         total = search.cost(everything, start, depth, UNSOLVABLE)
         if total >= UNSOLVABLE:
             raise MastermindError(
                 f"no strategy finds every secret of {variant.describe()} within "
-                f"{max_guesses} guesses; allow more"
+                f"{_counted(max_guesses, 'guess')}; allow more"
             )
         tree = search.tree(everything, start, depth, total)
     return Solution(variant, max_guesses, total, tree, search.searched(), perf_counter() - started)
 
 
 @contextmanager
-def _reporting(progress, searches: list):
+def _reporting(progress, searches: list, size: int | None = None):
     """Calls ``progress(nodes, lower, upper)`` once a second from a thread while the
-    block runs, on the last of ``searches`` (which the block may add to)."""
+    block runs, on the last of ``searches`` (which the block may add to); ``size``: the
+    number of secrets searched for when not all of them (upper is then None)."""
     if progress is None:
         yield
         return
@@ -121,7 +131,10 @@ def _reporting(progress, searches: list):
     def report() -> None:
         while not done.wait(REPORT_SECONDS):
             search = searches[-1]
-            progress(search.searched(), int(search.least[-1]), search.upper)
+            if size is None:
+                progress(search.searched(), int(search.least[-1]), search.upper)
+            else:
+                progress(search.searched(), int(search.least[size]), None)
 
     thread = Thread(target=report, daemon=True)
     thread.start()
@@ -142,11 +155,15 @@ def check_cap(max_guesses) -> None:
         )
 
 
-def next_guess(history: History, max_guesses: int | None = None) -> int:
+def next_guess(
+    history: History, max_guesses: int | None = None, progress=None, candidates=None
+) -> int:
     """The optimal strategy's guess after ``history``: from its tree (``cached_tree``)
-    while the history follows it, else searched from the candidates left."""
+    while the history follows it, else searched from the candidates left (``candidates``
+    when the caller has them). ``progress`` as in ``solve``, for a tree solved now and for
+    a search off the tree."""
     variant = history.variant
-    node = cached_tree(variant, max_guesses)["root"]
+    node = cached_tree(variant, max_guesses, progress)["root"]
     for guess, answer in history.turns:
         if variant.parse(node["guess"]) != guess:
             break
@@ -155,16 +172,18 @@ def next_guess(history: History, max_guesses: int | None = None) -> int:
             break
     else:
         return variant.parse(node["guess"])
-    cands = np.asarray(history.candidates(), np.int32)
+    found = history.candidates() if candidates is None else candidates
+    cands = np.asarray(found, np.int32)
     symmetry = Symmetry.of(variant, [guess for guess, _ in history.turns])
     search = _searcher(variant, max_guesses)
     depth = variant.size if max_guesses is None else max_guesses - len(history.turns)
-    if search.cost(cands, symmetry, depth, UNSOLVABLE) >= UNSOLVABLE:
-        raise MastermindError(
-            f"{len(cands)} candidates cannot all be found within the {max(depth, 0)} "
-            f"guesses left of {max_guesses}"
-        )
-    return search.guess(cands, symmetry, depth)
+    with _reporting(progress, [search], len(cands)):
+        if search.cost(cands, symmetry, depth, UNSOLVABLE) >= UNSOLVABLE:
+            raise MastermindError(
+                f"{len(cands)} candidates cannot all be found within the "
+                f"{_counted(max(depth, 0), 'guess')} left of {max_guesses}"
+            )
+        return search.guess(cands, symmetry, depth)
 
 
 @cache
@@ -186,45 +205,91 @@ def tree_path(variant: Variant, max_guesses: int | None) -> Path:
     return cache_dir() / f"mastermind-optimal-{variant.pegs}x{variant.colours}{repeat}{cap}.json"
 
 
-_TREES: dict[tuple, dict] = {}
+_TREES: dict[tuple, dict] = {}  # (variant, cap): the tree file, checked
+_HEIGHTS: dict[Variant, int] = {}  # the most guesses the free optimum needs
+_REFUSED: dict[tuple, tuple] = {}  # (variant, cap): (path, mtime, size) of a file that failed
+
+
+def effective_cap(variant: Variant, max_guesses: int | None) -> int | None:
+    """``max_guesses``, or None where it caps nothing: from the number of codes on (each
+    guess leaves fewer secrets), or from the most guesses the optimal strategy without a
+    cap needs, when its tree is at hand (``stored_tree``).
+
+    >>> effective_cap(Variant(2, 2), 4), effective_cap(Variant.classic(), 5)
+    (None, 5)
+    """
+    check_cap(max_guesses)
+    if max_guesses is None or max_guesses >= variant.size:
+        return None
+    if variant not in _HEIGHTS and (free := stored_tree(variant)) is not None:
+        _HEIGHTS[variant] = _height(free["root"])
+    return None if max_guesses >= _HEIGHTS.get(variant, variant.size) else max_guesses
+
+
+def _height(node: dict) -> int:
+    """The most guesses a tree file's node needs for one secret."""
+    return 1 + max((_height(child) for child in node.get("answers", {}).values()), default=0)
 
 
 def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None:
     """The optimal tree file (``tree.tree_json``) of a variant and cap if this process has
     it or the cache directory holds a valid one (it checks out, with the total it
-    records, as this variant's and cap's), else None."""
+    records, as this variant's and cap's), else None. A file that does not check out is
+    checked again only once it changes (its time or size)."""
+    max_guesses = effective_cap(variant, max_guesses)
+    key = (variant, max_guesses)
+    if key in _TREES:
+        return _TREES[key]
+    path = tree_path(variant, max_guesses)
+    try:
+        stat = path.stat()  # before reading: a file changed after it is checked again
+    except OSError:
+        return None
+    seen = (str(path), stat.st_mtime_ns, stat.st_size)
+    if _REFUSED.get(key) == seen:
+        return None
+    data = _checked(path, variant, max_guesses)
+    if data is None:
+        _REFUSED[key] = seen
+        return None
+    _TREES[key] = data
+    return data
+
+
+def _checked(path: Path, variant: Variant, max_guesses: int | None) -> dict | None:
+    """The tree file at ``path`` if it is the optimal tree of this variant and cap, with
+    the total it records, else None."""
     from .tree import TreeError, verify
 
-    check_cap(max_guesses)
-    if (variant, max_guesses) not in _TREES:
-        try:
-            data = json.loads(tree_path(variant, max_guesses).read_text())
-            check = verify(data)
-        except (OSError, ValueError, TreeError):
-            return None
-        if (
-            check.variant != variant
-            or data.get("strategy") != "optimal"
-            or data.get("max_guesses") != max_guesses
-            or data.get("total") != check.total
-            or (max_guesses is not None and check.maximum > max_guesses)
-        ):
-            return None
-        _TREES[variant, max_guesses] = data
-    return _TREES[variant, max_guesses]
+    try:
+        data = json.loads(path.read_text())
+        check = verify(data)
+    except (OSError, ValueError, RecursionError, TreeError):
+        return None
+    if (
+        check.variant != variant
+        or data.get("strategy") != "optimal"
+        or data.get("max_guesses") != max_guesses
+        or data.get("total") != check.total
+        or (max_guesses is not None and check.maximum > max_guesses)
+    ):
+        return None
+    return data
 
 
 def cached_tree(
     variant: Variant, max_guesses: int | None = None, progress=None, jobs: int = 1
 ) -> dict:
     """``stored_tree``, or the tree solved now (by ``jobs`` threads) and written to the
-    cache directory (over a damaged or foreign file)."""
+    cache directory (over a damaged or foreign file). A cap that caps nothing
+    (``effective_cap``) gives the tree without a cap."""
     from .tree import tree_json
 
     data = stored_tree(variant, max_guesses)
     if data is not None:
         return data
-    solution = solve(variant, max_guesses, progress, jobs=jobs)
+    solution = solve(variant, effective_cap(variant, max_guesses), progress, jobs=jobs)
+    max_guesses = solution.max_guesses
     data = tree_json(solution.tree, variant, "optimal", max_guesses)
     data["total"] = solution.total
     path = tree_path(variant, max_guesses)
@@ -503,38 +568,78 @@ class Symmetry(NamedTuple):
         return Symmetry(tuple(maps), tuple(c for c in self.free if c not in new))
 
 
+POOL_IMAGES = 1 << 18  # images (a code under a map) that ``_pool`` works on at once
+ORBITS_FROM = 16  # maps from which ``_pool`` goes orbit by orbit (faster, it was measured)
+
+
 @cache
 def _pool(variant: Variant, symmetry: Symmetry) -> np.ndarray:
     """The guesses worth trying under ``symmetry``: the least code of each class of
-    codes it maps to each other."""
+    codes it maps to each other: each code's least image, some codes at a time; with many
+    maps (up to 8! with 8 pegs), orbit by orbit instead: the lowest code of no orbit found
+    yet starts the next one, and its images make up the orbit. Either way at most
+    POOL_IMAGES images are held at once."""
     codes = variant.codes().astype(np.int64)
-    weights = variant.colours ** np.arange(variant.pegs - 1, -1, -1)
-    free = np.asarray(symmetry.free, np.int64)
+    values = codes @ _weights(variant)  # increasing: the codes are in lexicographic order
+    maps = symmetry.maps
+    if len(maps) < ORBITS_FROM:
+        step = max(1, POOL_IMAGES // len(maps))
+        least = np.concatenate(
+            [
+                _images(variant, symmetry.free, maps, codes[low : low + step]).min(axis=0)
+                for low in range(0, variant.size, step)
+            ]
+        )
+        pool = np.flatnonzero(values == least)
+    else:
+        # a code whose free colours are not in order of first appearance is in no pool
+        identity = ((tuple(range(variant.pegs)), (-1,) * variant.colours),)
+        ordered = _images(variant, symmetry.free, identity, codes)[0] == values
+        taken, found = ~ordered, []
+        for code in range(variant.size):
+            if taken[code]:
+                continue
+            found.append(code)
+            for low in range(0, len(maps), POOL_IMAGES):
+                images = _images(
+                    variant, symmetry.free, maps[low : low + POOL_IMAGES], codes[[code]]
+                )
+                taken[np.searchsorted(values, images.ravel())] = True
+        pool = np.array(found)
+    pool = pool.astype(np.int32)
+    pool.flags.writeable = False
+    return pool
+
+
+def _weights(variant: Variant) -> np.ndarray:
+    """What each peg's colour is worth in a code's value (its digits in base k)."""
+    return variant.colours ** np.arange(variant.pegs - 1, -1, -1)
+
+
+def _images(variant: Variant, free: tuple, maps, codes: np.ndarray) -> np.ndarray:
+    """values[m, i]: the value of code i moved by map m, its ``free`` colours then renamed
+    in order of first appearance (the least of the codes equal up to renaming them)."""
+    free = np.asarray(free, np.int64)
     is_free = np.zeros(variant.colours, bool)
     is_free[free] = True
-    # every code's image under every map, one row each
-    pegs = np.array([peg for peg, _ in symmetry.maps])
-    colours = np.array([colour_of for _, colour_of in symmetry.maps])
+    pegs = np.array([peg for peg, _ in maps])
+    colours = np.array([colour_of for _, colour_of in maps])
     colours = np.where(colours < 0, np.arange(variant.colours), colours)
     image = np.empty((len(pegs), variant.pegs, len(codes)), np.int64)
-    maps, everyone = np.arange(len(pegs))[:, None], np.arange(len(codes))[None, :]
+    rows, everyone = np.arange(len(pegs))[:, None], np.arange(len(codes))[None, :]
     for position in range(variant.pegs):
-        image[maps, pegs[:, position, None], everyone] = colours[maps, codes[None, :, position]]
+        image[rows, pegs[:, position, None], everyone] = colours[rows, codes[None, :, position]]
     image = image.transpose(0, 2, 1).reshape(-1, variant.pegs)
-    # then the free colours renamed in order of first appearance: the least image
-    rows = np.arange(len(image))
+    at = np.arange(len(image))
     named = np.full((len(image), variant.colours), -1)
     met = np.zeros(len(image), np.int64)
     for position in range(variant.pegs):
         col = image[:, position]
-        fresh = is_free[col] & (named[rows, col] < 0)
-        named[rows[fresh], col[fresh]] = free[met[fresh]]
+        fresh = is_free[col] & (named[at, col] < 0)
+        named[at[fresh], col[fresh]] = free[met[fresh]]
         met += fresh
-        image[:, position] = np.where(is_free[col], named[rows, col], col)
-    least = (image @ weights).reshape(len(pegs), -1).min(axis=0)
-    pool = np.flatnonzero(codes @ weights == least).astype(np.int32)
-    pool.flags.writeable = False
-    return pool
+        image[:, position] = np.where(is_free[col], named[at, col], col)
+    return (image @ _weights(variant)).reshape(len(pegs), len(codes))
 
 
 @cache

@@ -23,9 +23,17 @@ import numpy as np
 
 from . import _vector
 from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
-from .codes import MAX_CODES, TABLE_LIMIT, Variant, canonical_guesses, feedback_table, free_colours
+from .codes import (
+    MAX_CODES,
+    TABLE_LIMIT,
+    Variant,
+    canonical_guesses,
+    check_variant,
+    feedback_table,
+    free_colours,
+)
 from .errors import MastermindError
-from .history import History
+from .history import History, check_history
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,7 @@ class Strategy:
         >>> STRATEGIES["minimax"].largest, STRATEGIES["first-consistent"].largest
         (100000, 2097152)
         """
+        check_variant(variant)
         if variant.size > self.largest:
             raise MastermindError(
                 f"{self.name} on {variant.size:,} codes would take hours; it is supported "
@@ -50,10 +59,12 @@ class Strategy:
 
     def first_guess(self, variant: Variant) -> int:
         """The opening guess: this strategy's own choice over the whole code space."""
+        check_variant(variant)
         return _first_guess(self, variant)
 
     def next_guess(self, history: History) -> int:
         """The guess to play after ``history`` (a lone candidate is always played)."""
+        check_history(history)
         if not history.turns:
             return self.first_guess(history.variant)
         candidates = history.candidates()
@@ -205,14 +216,19 @@ class Optimal(Strategy):
     largest: ClassVar[int] = int(TABLE_LIMIT**0.5)  # the search needs the whole table
 
     def next_guess(self, history: History) -> int:
+        check_history(history)
+        if history.turns:
+            return self.choose(history, history.candidates())
         from .optimal import next_guess
 
-        if history.turns and len(history.candidates()) == 1:
-            return int(history.candidates()[0])
         return next_guess(history, self.max_guesses)
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
-        return self.next_guess(history)
+        if len(candidates) == 1:
+            return int(candidates[0])
+        from .optimal import next_guess
+
+        return next_guess(history, self.max_guesses, candidates=candidates)
 
 
 STRATEGIES: dict[str, Strategy] = {
@@ -239,7 +255,26 @@ HEURISTICS: tuple[str, ...] = tuple(n for n, s in STRATEGIES.items() if not isin
 
 
 def get_strategy(name: str) -> Strategy:
-    """The strategy registered as ``name`` (in any case)."""
+    """The strategy registered as ``name`` (in any case).
+
+    >>> get_strategy("MiniMax").name
+    'minimax'
+    """
     if not isinstance(name, str) or name.lower() not in STRATEGIES:
         raise MastermindError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
     return STRATEGIES[name.lower()]
+
+
+def as_strategy(value: str | Strategy) -> Strategy:
+    """A strategy given by its name or as itself; MastermindError for anything else.
+
+    >>> as_strategy("minimax") is as_strategy(STRATEGIES["minimax"])
+    True
+    """
+    if isinstance(value, Strategy):
+        return value
+    if isinstance(value, str):
+        return get_strategy(value)
+    raise MastermindError(
+        f"strategy must be a Strategy or one of: {', '.join(STRATEGIES)}; not {value!r}"
+    )

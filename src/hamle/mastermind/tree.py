@@ -23,16 +23,18 @@ written by other solvers can be checked as well.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from dataclasses import dataclass
 from time import perf_counter
 
 import numpy as np
 
-from .codes import Variant
+from .codes import Variant, _possible_answers
 from .errors import MastermindError, VariantError
-from .evaluate import Evaluation
+from .evaluate import Evaluation, _children
 from .history import History
+from .strategies import as_strategy
 
 FORMAT, VERSION = "hamle-mastermind-tree", 1
 
@@ -81,26 +83,44 @@ def tree_json(node, variant: Variant, strategy: str, max_guesses: int | None = N
 
 
 def strategy_tree(strategy, variant: Variant):
-    """The whole decision tree of any strategy: its guess at every history it meets."""
-    from .optimal import Node, _parts
+    """The whole decision tree of a strategy (or its name): its guess at every history it
+    meets, chosen from the candidates each node holds, as ``evaluate`` plays them.
 
-    def grow(history: History, cands: np.ndarray) -> Node:
-        if len(cands) == 1:
-            return Node(int(cands[0]), ())
-        guess = strategy.next_guess(history)
-        parts = _parts(variant.feedback(guess, cands), cands, variant.solved)
-        return Node(guess, tuple((a, grow(history.then(guess, a), part)) for a, part in parts))
+    >>> tree = strategy_tree("first-consistent", Variant(2, 2))
+    >>> tree.guess, [(answer, child.guess) for answer, child in tree.children]
+    (0, [(0, 3), (3, 1)])
+    """
+    from .optimal import Node
 
-    return grow(History(variant), np.arange(variant.size))
+    chosen = as_strategy(strategy)
+    chosen.check(variant)
+
+    def grow(history: History, cands: np.ndarray, guess: int) -> Node:
+        children = []
+        for after, part in _children(history, guess, cands):
+            then = int(part[0]) if len(part) == 1 else chosen.choose(after, part)
+            children.append((after.turns[-1][1], grow(after, part, then)))
+        return Node(guess, tuple(children))
+
+    return grow(History(variant), np.arange(variant.size), chosen.first_guess(variant))
+
+
+TOP_KEYS = {"format", "version", "variant", "strategy", "max_guesses", "root", "total"}
+NODE_KEYS = {"guess", "answers"}
 
 
 def verify(data: dict) -> Check:
     """Replay every secret of the tree's variant through it; TreeError naming the first
-    secret that is not found, or the node that is malformed."""
+    secret that is not found, the node that is malformed or that no secret reaches, or
+    the claim (``max_guesses``, ``total``) that does not hold."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TreeError(f"not a Mastermind strategy tree: 'format' must be {FORMAT!r}")
     if data.get("version") != VERSION:
         raise TreeError(f"tree format version {data.get('version')!r} is not {VERSION}")
+    if unknown := sorted(set(data) - TOP_KEYS, key=str):
+        raise TreeError(
+            f"unknown key {unknown[0]!r} in the tree; it takes {', '.join(sorted(TOP_KEYS))}"
+        )
     spec = data.get("variant")
     if not isinstance(spec, dict) or set(spec) != {"pegs", "colours", "repeat"}:
         raise TreeError("'variant' must give pegs, colours and repeat")
@@ -110,42 +130,96 @@ def verify(data: dict) -> Check:
         variant = Variant(spec["pegs"], spec["colours"], spec["repeat"])
     except VariantError as error:
         raise TreeError(f"'variant': {error}") from None
+    for claim in ("max_guesses", "total"):
+        value = data.get(claim)
+        if value is not None and (type(value) is not int or value < 1):
+            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {value!r}")
+    if not isinstance(data.get("strategy"), str | None):
+        raise TreeError(f"'strategy' must be a name, not {data['strategy']!r}")
     if "root" not in data:
         raise TreeError("the tree has no 'root' node")
     started = perf_counter()
-    digits = [_digits(variant, code) for code in range(variant.size)]
-    histogram: Counter[int] = Counter()
-    for secret, target in enumerate(digits):
-        node, path = data["root"], "root"
-        for guesses in range(1, variant.size + 2):
-            guess = _guess(node, path)
-            try:
-                code = variant.parse(guess)
-            except MastermindError as error:
-                raise TreeError(f"{path}: {error}") from None
-            black, white = _score(target, digits[code], variant.colours)
-            if black == variant.pegs:
-                histogram[guesses] += 1
-                break
-            key = f"{black} {white}"
-            answers = node.get("answers", {})
-            if not isinstance(answers, dict):
-                raise TreeError(f"{path}: 'answers' must be an object")
-            if key not in answers:
-                what = "is a leaf" if not answers else f"has no child for answer {key!r}"
-                raise TreeError(
-                    f"secret {variant.format(secret)} is not found: {path} (guess {guess}) {what}"
-                )
-            node, path = answers[key], f"{path} → {key}"
-        else:
-            raise TreeError(f"secret {variant.format(secret)} is not found: the tree loops")
-    return Check(
-        str(data.get("strategy", "")),
+    nodes = _nodes(data["root"], variant)
+    histogram, reached = _replay(data["root"], nodes, variant)
+    for path, node in _walk(data["root"]):
+        if id(node) not in reached:
+            raise TreeError(f"{path}: no secret reaches this node")
+    check = Check(
+        data.get("strategy") or "",
         variant,
         _guess(data["root"], "root"),
         dict(sorted(histogram.items())),
         perf_counter() - started,
     )
+    claimed = data.get("max_guesses")
+    if claimed is not None and check.maximum > claimed:
+        raise TreeError(
+            f"'max_guesses' is {claimed}, but the tree needs {check.maximum} guesses for "
+            f"{check.histogram[check.maximum]} of the secrets"
+        )
+    if data.get("total") is not None and data["total"] != check.total:
+        raise TreeError(f"'total' is {data['total']}, but the tree's total is {check.total}")
+    return check
+
+
+def _walk(root):
+    """(path, node) of every node under ``root``, parents first; a node must be an object."""
+    stack = [("root", root)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        answers = node.get("answers") if isinstance(node, dict) else None
+        if isinstance(answers, dict):
+            stack.extend((f"{path} → {key}", child) for key, child in reversed(answers.items()))
+
+
+def _nodes(root, variant: Variant) -> dict[int, tuple[int, dict]]:
+    """Every node by id: its guess (index) and its answers; TreeError naming the first
+    node that is not an object with a code to guess and answers that can happen."""
+    text = (variant.codes() + np.uint8(ord("0") + variant.first_digit)).view(f"S{variant.pegs}")
+    codes = dict(zip(text.ravel().tolist(), range(variant.size), strict=True))
+    keys = {"{} {}".format(*variant.split(a)) for a in _possible_answers(variant)}
+    keys.discard("{} {}".format(*variant.split(variant.solved)))
+    nodes = {}
+    for path, node in _walk(root):
+        guess = _guess(node, path)
+        if unknown := sorted(set(node) - NODE_KEYS):
+            raise TreeError(f"{path}: unknown key {unknown[0]!r}; a node takes guess and answers")
+        code = codes.get(guess.encode()) if guess.isascii() else None
+        if code is None:
+            code = _code(variant, guess, path)
+        answers = node.get("answers", {})
+        if not isinstance(answers, dict):
+            raise TreeError(f"{path}: 'answers' must be an object")
+        for key in answers:
+            if key not in keys:
+                _answer(variant, key, path)
+        if id(node) in nodes:
+            raise TreeError(f"{path}: a node met twice; the nodes of a tree are all apart")
+        nodes[id(node)] = (code, answers)
+    return nodes
+
+
+def _code(variant: Variant, guess: str, path: str) -> int:
+    """The code of a guess written in some other way (``1 1 2 3``), or TreeError."""
+    try:
+        return variant.parse(guess)
+    except MastermindError as error:
+        raise TreeError(f"{path}: {error}") from None
+
+
+def _answer(variant: Variant, key, path: str) -> None:
+    """TreeError saying why ``key`` is no answer a node can go on after."""
+    numbers = key.split(" ") if isinstance(key, str) else []
+    if len(numbers) != 2 or not all(n.isascii() and n.isdigit() for n in numbers):
+        raise TreeError(f"{path}: {key!r} is not an answer: write black and white, like '1 2'")
+    try:
+        answer = variant.answer(int(numbers[0]), int(numbers[1]))
+    except MastermindError as error:
+        raise TreeError(f"{path} → {key}: {error}") from None
+    if answer == variant.solved:
+        raise TreeError(f"{path} → {key}: {variant.pegs} black ends the game; it takes no node")
+    raise TreeError(f"{path} → {key}: write the answer as black and white, like '1 2'")
 
 
 def _guess(node, path: str) -> str:
@@ -154,12 +228,66 @@ def _guess(node, path: str) -> str:
     return node["guess"]
 
 
-def _digits(variant: Variant, code: int) -> tuple[int, ...]:
-    return tuple(int(c) for c in variant.codes()[code])
+SMALL_GROUP = 8  # at most this many secrets at a node are played on one at a time
 
 
-def _score(secret: tuple, guess: tuple, colours: int) -> tuple[int, int]:
-    """Black and white, counted peg by peg (apart from the engine's tables)."""
-    black = sum(s == g for s, g in zip(secret, guess, strict=True))
-    common = sum(min(secret.count(c), guess.count(c)) for c in range(colours))
-    return black, common - black
+def _replay(root, nodes: dict, variant: Variant) -> tuple[Counter, set[int]]:
+    """The histogram of guesses per secret and the ids of the nodes reached, every secret
+    played down the tree and scored here (black peg by peg, white from colour counts;
+    apart from the engine's tables): the secrets at a node together, or one at a time
+    when they are few. TreeError naming the lowest secret the tree does not find."""
+    p = variant.pegs
+    codes = variant.codes()
+    counts = np.zeros((variant.size, variant.colours), np.int64)
+    for peg in range(p):
+        counts[np.arange(variant.size), codes[:, peg]] += 1
+    rows, tallies = codes.tolist(), counts.tolist()
+    histogram: Counter[int] = Counter()
+    reached: set[int] = set()
+    lost = []  # (secret, where the tree fails it)
+
+    def lose(secret: int, path: str, code: int, answers: dict, key: str) -> None:
+        what = "is a leaf" if not answers else f"has no child for answer {key!r}"
+        lost.append((secret, f"{path} (guess {variant.format(code)}) {what}"))
+
+    stack = [(root, "root", 1, np.arange(variant.size))]
+    while stack:
+        node, path, depth, secrets = stack.pop()
+        if len(secrets) <= SMALL_GROUP:
+            for secret in secrets.tolist():
+                at, where, guesses = node, path, depth
+                while True:
+                    reached.add(id(at))
+                    code, answers = nodes[id(at)]
+                    black = sum(map(operator.eq, rows[secret], rows[code]))
+                    common = sum(map(min, tallies[secret], tallies[code]))
+                    if black == p:
+                        histogram[guesses] += 1
+                        break
+                    key = f"{black} {common - black}"
+                    if key not in answers:
+                        lose(secret, where, code, answers, key)
+                        break
+                    at, where, guesses = answers[key], f"{where} → {key}", guesses + 1
+            continue
+        reached.add(id(node))
+        code, answers = nodes[id(node)]
+        black = (codes[secrets] == codes[code]).sum(axis=1)
+        common = np.minimum(counts[secrets], counts[code]).sum(axis=1)
+        keys = black * (p + 1) + common - black
+        order = np.argsort(keys, kind="stable")
+        cuts = np.flatnonzero(np.diff(keys[order])) + 1
+        for group in np.split(order, cuts):
+            black, white = divmod(int(keys[group[0]]), p + 1)
+            if black == p:
+                histogram[depth] += len(group)
+                continue
+            key = f"{black} {white}"
+            if key not in answers:
+                lose(int(secrets[group].min()), path, code, answers, key)
+            else:
+                stack.append((answers[key], f"{path} → {key}", depth + 1, secrets[group]))
+    if lost:
+        secret, where = min(lost)
+        raise TreeError(f"secret {variant.format(secret)} is not found: {where}")
+    return histogram, reached

@@ -51,8 +51,9 @@ QUICK_OPTIMAL = 1296  # codes: the optimal search takes under a second up to cla
 VARIANTS = {name: mm.Variant.named(name) for name in OFFERED}
 MOST_PEGS = max(variant.pegs for variant in VARIANTS.values())
 
-VariantName = Literal["classic", "4x8", "super", "bulls-and-cows"]
 Mode = Literal["breaker", "maker"]
+# a variant offered (/variants) or another name of it (5x8 for super); a strategy; any case
+Name = Annotated[str, Field(min_length=1, max_length=40)]
 Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
 
 
@@ -82,9 +83,9 @@ class NewGame(Strict):
     """A new game: ``breaker`` (you guess the server's secret) or ``maker`` (the
     strategy guesses yours); ``strategy`` suggests guesses or plays them."""
 
-    variant: VariantName = "classic"
+    variant: Name = "classic"
     mode: Mode = "breaker"
-    strategy: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    strategy: Name | None = None
 
 
 class Guess(Strict):
@@ -228,14 +229,36 @@ def strategies() -> list[StrategyInfo]:
     return [StrategyInfo(name=s.name, summary=s.summary) for s in mm.STRATEGIES.values()]
 
 
+def _offered_name(given: str) -> str:
+    """The name the site offers the variant ``given`` under (any name the library takes);
+    Unoffered naming the variants offered if it offers none."""
+    try:
+        variant = mm.Variant.named(given)
+    except mm.VariantError:
+        variant = None
+    for name, offered in VARIANTS.items():
+        if offered == variant:
+            return name
+    raise Unoffered(
+        "variant {variant!r} is not offered here; choose one of: {offered}",
+        code="mastermind.variant_not_offered",
+        variant=given,
+        offered=", ".join(OFFERED),
+    )
+
+
 @router.post("/games", status_code=201)
 def new_game(body: NewGame, request: Request) -> GameView:
     """Start a game. Codebreaker: the server draws a secret. Codemaker: the view's
-    ``proposal`` is the strategy's first guess for your code."""
-    info = _info(body.variant)
+    ``proposal`` is the strategy's first guess for your code. Names of variants and
+    strategies are read as the library reads them (in any case)."""
+    name = _offered_name(body.variant)
+    info = _info(name)
     offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
     strategy = body.strategy or info.default_strategy
-    if strategy == "optimal" and info.maker_strategies and body.mode == "breaker":
+    if strategy.lower() in mm.STRATEGIES:
+        strategy = strategy.lower()
+    if strategy == "optimal" and body.mode == "breaker":
         raise Unoffered(
             "the optimal strategy plays only when the computer breaks your code",
             code="mastermind.optimal_maker_only",
@@ -246,25 +269,25 @@ def new_game(body: NewGame, request: Request) -> GameView:
                 "the optimal strategy is not offered: {variant} is out of the optimal "
                 "search's reach",
                 code="mastermind.optimal_too_big",
-                variant=body.variant,
+                variant=name,
             )
         raise Unoffered(
             "the optimal strategy is not offered: its tree for {variant} is not solved on "
             "this server yet (a search of minutes)",
             code="mastermind.optimal_not_solved",
-            variant=body.variant,
+            variant=name,
         )
     if strategy not in offered:
         raise Unoffered(
             "strategy {strategy!r} is not offered for {variant}; choose one of: {offered}",
             code="mastermind.strategy_not_offered",
             strategy=strategy,
-            variant=body.variant,
+            variant=name,
             offered=", ".join(offered),
         )
-    variant = VARIANTS[body.variant]
+    variant = VARIANTS[name]
     state = {
-        "variant": body.variant,
+        "variant": name,
         "mode": body.mode,
         "strategy": strategy,
         "turns": [],
