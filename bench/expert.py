@@ -146,8 +146,8 @@ def site_moves(rules_name: str, games: int) -> dict:
     """Games 1..games at the site's Expert level under ``rules_name``, played through its
     API in this process (the app, its SQLite store and JSON, no network): the seconds of
     every move request, your shot and the computer's reply. Your fleet is game g's uniform
-    fleet, the computer's seed is g, and you fire in an order drawn from g, so the
-    computer finishes first and every one of its shots is timed."""
+    fleet, the computer's seed is g, and you fire in an order drawn from g (skipping known
+    water), so the computer finishes first and every one of its shots is timed."""
     rules = bs.Rules.named(rules_name)
     times = []
     with (
@@ -163,7 +163,10 @@ def site_moves(rules_name: str, games: int) -> dict:
             with store.update("battleship", made["id"]) as state:
                 state["seed"] = game
             order = np.random.default_rng(game).permutation(rules.cells)
+            marks = made["enemy"]["marks"]
             for cell in order:
+                if marks[cell] == "water":  # beside a sunk ship: the site refuses it
+                    continue
                 start = perf_counter()
                 answer = client.post(
                     f"/api/battleship/games/{made['id']}/shots",
@@ -174,6 +177,7 @@ def site_moves(rules_name: str, games: int) -> dict:
                     raise SystemExit(f"the site refused a move: {answer.text}")
                 if answer.json()["game"]["over"]:
                     break
+                marks = answer.json()["game"]["enemy"]["marks"]
     return {
         "games": [1, games],
         "shooter": made["shooter"],
