@@ -285,9 +285,6 @@ def _layouts(rules: Rules) -> int:
     return total
 
 
-layouts.cache_clear = _layouts.cache_clear  # (bench/exact.py times a count afresh)
-
-
 def check_countable(rules: Rules) -> None:
     """CountTooLargeError if the boards of ``rules`` are too wide for exact counting at
     all; nothing is counted. (A board within reach may still be refused for the memory
