@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,7 +17,7 @@ import numpy as np
 from . import _kernels
 from .errors import CountTooLargeError, MarksError
 from .fits import fits, ships_needed
-from .observation import UNKNOWN, Observation, as_observation
+from .observation import UNKNOWN, Observation, afloat_list, as_observation
 from .rules import Rules, placement_table
 
 INT64_LIMIT = 2**63
@@ -76,21 +75,11 @@ def weight(afloat) -> int:
         raise MarksError(
             "weight takes the afloat lengths, like weight(observation.afloat), not an Observation"
         )
-    if isinstance(afloat, str | bytes) or not isinstance(afloat, Iterable):
-        raise MarksError(
-            "afloat is a list of ship lengths, not {value}",
-            code="battleship.afloat_not_a_list",
-            value=repr(afloat),
-        )
-    lengths = list(afloat)
+    lengths = afloat_list(afloat)
     for length in lengths:
-        if (
-            isinstance(length, bool | np.bool_)
-            or not isinstance(length, int | np.integer)
-            or length < 1
-        ):
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
             raise MarksError(f"a ship length is a whole number of at least 1, not {length!r}")
-    return 1 + 2 * int(sum(lengths))
+    return 1 + 2 * sum(lengths)
 
 
 def density(observation: Observation, check: bool = True, count: bool = True) -> DensityMap:

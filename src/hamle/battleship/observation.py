@@ -228,16 +228,7 @@ class Observation:
         if afloat is None:
             afloat_lengths = tuple(length for length in rules.lengths if _take(left, length))
         else:
-            if isinstance(afloat, str | bytes) or not isinstance(afloat, Iterable):
-                raise MarksError(
-                    "afloat is a list of ship lengths, not {value}",
-                    code="battleship.afloat_not_a_list",
-                    value=repr(afloat),
-                )
-            whole = int | np.integer
-            afloat_lengths = tuple(
-                int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in afloat
-            )
+            afloat_lengths = afloat_list(afloat)
             _take_afloat(left, afloat_lengths)
         if not rules.touching:
             for ship in ships:
@@ -308,6 +299,23 @@ def _touching(grid: Grid, cell: int, label: str, ship: SunkShip) -> MarksError:
         mark=label,
         ship=grid.name(ship.cells[0]),
     )
+
+
+def afloat_list(afloat) -> tuple:
+    """``afloat`` as a tuple, NumPy whole numbers as ints (the items are not checked);
+    MarksError unless it is a list of lengths (any iterable but text).
+
+    >>> afloat_list([np.int64(3), 2])
+    (3, 2)
+    """
+    if isinstance(afloat, str | bytes) or not isinstance(afloat, Iterable):
+        raise MarksError(
+            "afloat is a list of ship lengths, not {value}",
+            code="battleship.afloat_not_a_list",
+            value=repr(afloat),
+        )
+    whole = int | np.integer
+    return tuple(int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in afloat)
 
 
 def _take_afloat(left: Counter, afloat) -> None:
