@@ -21,7 +21,7 @@ from hamle.grid import CellError
 from . import _kernels
 from .errors import CountTooLargeError, MarksError, RulesError, ShotError
 from .exact import labelled, layouts, sample
-from .observation import HIT, MISS, SUNK, WATER, Observation, _listed, draw
+from .observation import HIT, MISS, SUNK, WATER, Observation, draw, listed_cells
 from .rules import Rules, as_rules, placement_table, segment, zone
 
 # The trial that tells rules where rejection works (most) from those where it fails.
@@ -117,7 +117,7 @@ def _cells(grid, group) -> list[int]:
     """The indices of a ship's cells (names, or whole-number indices of any integer type);
     CellError or MarksError naming the first that is not a cell."""
     cells = []
-    for cell in _listed(group):
+    for cell in listed_cells(group):
         if isinstance(cell, str):
             cell = grid.index(cell)
         grid.name(cell)  # refuses floats and booleans as well as cells off the board

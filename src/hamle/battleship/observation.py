@@ -203,7 +203,7 @@ class Observation:
             marks[cell] = mark
 
         ships = []
-        for group in _listed(sunk):
+        for group in listed_cells(sunk):
             cells = _parse(grid, group)
             ships.append(_sunk_ship(rules, cells))
             for cell in cells:
@@ -338,7 +338,7 @@ def _take(left: Counter, length: int) -> bool:
     return False
 
 
-def _listed(cells):
+def listed_cells(cells):
     """``cells`` if it is a list (any iterable but text); else MarksError naming it."""
     if isinstance(cells, str | bytes):
         raise MarksError(
@@ -357,7 +357,7 @@ def _listed(cells):
 
 def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
     out = []
-    for cell in _listed(cells):
+    for cell in listed_cells(cells):
         try:
             if isinstance(cell, str):
                 cell = grid.index(cell)

@@ -186,7 +186,7 @@ class Variant:
         """
         if isinstance(answer, tuple | list) and len(answer) == 2:
             return self.answer(*answer)
-        if _whole(answer) and int(answer) in _possible_answers(self):
+        if _whole(answer) and int(answer) in possible_answers(self):
             return int(answer)
         raise AnswerError(
             "{value} is not an answer of {variant}: give (black, white) or the index of an "
@@ -240,7 +240,7 @@ class Variant:
                 least=least,
             )
         index = int(black) * (p + 1) + int(white)
-        if index not in _possible_answers(self):
+        if index not in possible_answers(self):
             raise AnswerError(
                 "{black} black and {white} white cannot happen with {variant}",
                 code="mastermind.cannot_happen",
@@ -373,9 +373,13 @@ ANSWER_SCAN_LIMIT = 2 * 10**8
 
 
 @cache
-def _possible_answers(variant: Variant) -> frozenset[int]:
+def possible_answers(variant: Variant) -> frozenset[int]:
     """Every answer some pair of codes gives: every code against one guess of each class
-    of codes equal up to permuting colours (all answers when that is too long a scan)."""
+    of codes equal up to permuting colours (all answers when that is too long a scan).
+
+    >>> sorted(possible_answers(Variant(2, 3)))  # 1 black and 1 white cannot happen
+    [0, 1, 2, 3, 6]
+    """
     guesses = canonical_guesses(variant)
     if len(guesses) * variant.size > ANSWER_SCAN_LIMIT:
         p = variant.pegs

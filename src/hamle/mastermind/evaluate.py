@@ -85,7 +85,7 @@ def evaluate(
     root = History(variant)
     first = chosen.first_guess(variant)
     histogram: Counter[int] = Counter({1: 1})
-    subtrees = list(_children(root, first, np.arange(variant.size)))
+    subtrees = list(split_by_answer(root, first, np.arange(variant.size)))
     if cluster is not None:
         with Cluster.of(cluster) as running:
             share = variant.size // (2 * running.threads)
@@ -126,7 +126,7 @@ def _evaluation(chosen, variant, first, histogram, started) -> Evaluation:
     return Evaluation(chosen.name, variant, variant.format(first), ordered, seconds)
 
 
-def _children(history: History, guess: int, candidates: np.ndarray):
+def split_by_answer(history: History, guess: int, candidates: np.ndarray):
     """(history after each answer but the winning one, its candidates)."""
     variant = history.variant
     answers = variant.answers_of(guess, candidates)
@@ -151,7 +151,7 @@ def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: in
         guess = strategy.choose(node, codes)
         if np.any(codes == guess):
             histogram[len(node.turns) + 1] += 1
-        subtrees.extend(_children(node, guess, codes))
+        subtrees.extend(split_by_answer(node, guess, codes))
     return done
 
 
@@ -171,7 +171,7 @@ def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Count
         guess = strategy.choose(node, codes)
         if np.any(codes == guess):
             out[made + 1] += 1
-        stack.extend(_children(node, guess, codes))
+        stack.extend(split_by_answer(node, guess, codes))
     return out
 
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from .codes import Variant, _counted, _possible_answers, feedback_table
+from .codes import Variant, _counted, feedback_table, possible_answers
 from .errors import MastermindError
 from .history import History
 
@@ -322,13 +322,13 @@ class _Search:
         self.blocks[:, : variant.size] = table
         self.capped = max_guesses is not None
         self.win = variant.solved
-        self.spread = len(_possible_answers(variant)) - 1  # answers that leave secrets
+        self.spread = len(possible_answers(variant)) - 1  # answers that leave secrets
         self.least = least_totals(variant.size, self.spread)
         # reach[d]: the most secrets any strategy solves within d guesses
         reach = [sum(self.spread**level for level in range(d)) for d in range(24)]
         self.reach = np.minimum(reach, 1 << 62).astype(np.int64)
         self.digits = variant.codes().astype(np.int64)
-        answers = [*sorted(_possible_answers(variant) - {self.win}), self.win]
+        answers = [*sorted(possible_answers(variant) - {self.win}), self.win]
         self.answers = np.array(answers, np.uint8)  # the solving one last
         self.colour_sets = np.array(
             [sum(1 << c for c in set(row.tolist())) for row in variant.codes()]

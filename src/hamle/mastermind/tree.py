@@ -30,9 +30,9 @@ from time import perf_counter
 
 import numpy as np
 
-from .codes import Variant, _possible_answers
+from .codes import Variant, possible_answers
 from .errors import MastermindError, VariantError
-from .evaluate import Evaluation, _children
+from .evaluate import Evaluation, split_by_answer
 from .history import History
 from .strategies import as_strategy
 
@@ -97,7 +97,7 @@ def strategy_tree(strategy, variant: Variant):
 
     def grow(history: History, cands: np.ndarray, guess: int) -> Node:
         children = []
-        for after, part in _children(history, guess, cands):
+        for after, part in split_by_answer(history, guess, cands):
             then = int(part[0]) if len(part) == 1 else chosen.choose(after, part)
             children.append((after.turns[-1][1], grow(after, part, then)))
         return Node(guess, tuple(children))
@@ -178,7 +178,7 @@ def _nodes(root, variant: Variant) -> dict[int, tuple[int, dict]]:
     node that is not an object with a code to guess and answers that can happen."""
     text = (variant.codes() + np.uint8(ord("0") + variant.first_digit)).view(f"S{variant.pegs}")
     codes = dict(zip(text.ravel().tolist(), range(variant.size), strict=True))
-    keys = {"{} {}".format(*variant.split(a)) for a in _possible_answers(variant)}
+    keys = {"{} {}".format(*variant.split(a)) for a in possible_answers(variant)}
     keys.discard("{} {}".format(*variant.split(variant.solved)))
     nodes = {}
     for path, node in _walk(root):
