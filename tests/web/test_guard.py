@@ -60,6 +60,18 @@ def test_the_icon_and_head_requests(client):
     assert health.status_code == 200 and health.content == b""
 
 
+def test_every_get_route_answers_head_without_a_body(client):
+    for path in ("/api/mastermind/variants", "/api/tour/daily?date=2026-01-02", "/docs"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == str(len(got.content))
+        assert head.headers["content-type"] == got.headers["content-type"]
+    refused = client.head("/api/tour/daily?dat=2026-01-02")
+    assert refused.status_code == 422 and refused.content == b""
+    post_only = client.head("/api/battleship/density")
+    assert post_only.status_code == 405 and "POST" in post_only.headers["allow"]
+
+
 def test_the_api_docs_need_nothing_from_the_network(client):
     for docs in ("/docs", "/redoc"):
         page = client.get(docs)

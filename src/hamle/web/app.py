@@ -78,11 +78,9 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     async def health() -> dict:
         return {"status": "ok"}
 
-    app.add_api_route("/api/health", health, methods=["HEAD"], include_in_schema=False)
-
     for route, page in PAGES.items():
-        app.add_api_route(route, _page(page), methods=["GET", "HEAD"], include_in_schema=False)
-    app.add_api_route("/favicon.ico", _icon, methods=["GET", "HEAD"], include_in_schema=False)
+        app.add_api_route(route, _page(page), include_in_schema=False)
+    app.add_api_route("/favicon.ico", _icon, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(Guard)
     return app

@@ -1,9 +1,9 @@
-"""Every response's security headers, and request bodies capped.
+"""Every response's security headers, request bodies capped, and HEAD answered as GET.
 
 The pages load scripts, styles and data from the site alone (``CSP``); the API documentation
 pages, whose Swagger UI comes from its own assets, get the headers without the policy.
 A body longer than ``MAX_BODY`` bytes is refused with 413 before it is parsed, whether it
-says its length or streams.
+says its length or streams. A HEAD request gets its GET's status and headers, and no body.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ DOCS = ("/docs", "/redoc")
 
 class Guard:
     """ASGI middleware: the headers above on every HTTP response, no ``server`` header,
-    413 for bodies over ``MAX_BODY``."""
+    413 for bodies over ``MAX_BODY``, every GET route answering HEAD too."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -40,6 +40,9 @@ class Guard:
             await _refuse(send)
             return
         extra = HEADERS if scope["path"].startswith(DOCS) else [*HEADERS, _policy()]
+        head = scope["method"] == "HEAD"
+        if head:  # the routes are declared for GET only, so that the API lists each once
+            scope = {**scope, "method": "GET"}
         received, started, refused = 0, False, False
 
         async def counted():
@@ -60,6 +63,10 @@ class Guard:
                 started = True
                 kept = [h for h in message.get("headers", []) if h[0].lower() != b"server"]
                 message = {**message, "headers": [*kept, *extra]}
+            elif head:
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b""}
             await send(message)
 
         try:
