@@ -402,6 +402,30 @@ def test_a_page_left_behind_has_its_move_undo_and_hint_refused_and_catches_up(se
     assert page.js_errors == []
 
 
+def test_a_page_whose_cell_was_reached_another_way_is_caught_by_its_turn(server, page):
+    game = httpx.post(f"{server.url}/api/tour/games", json={"kind": "free", "start": "A1"}).json()
+    view = play_api(server, game, "A4", "D4")
+    page.goto(f"{server.url}/tour?game={game['id']}")
+    expect(cell(page, "A4")).to_have_text("2")
+
+    # Another tab takes both moves back and reaches D4 through D1: A4 is empty again there.
+    with httpx.Client(base_url=server.url) as client:
+        for last in ("D4", "A4"):
+            view = client.post(f"/api/tour/games/{game['id']}/undo", json={"cell": last}).json()
+    view = play_api(server, view, "D1", "D4")
+    page.click("#hint")
+    status = page.locator("#status")
+    expect(status).to_have_text("the game changed in another page since turn 2 (it is at turn 6)")
+    expect(cell(page, "D1")).to_have_text("2")  # the game loaded again
+    expect(cell(page, "A4")).to_have_text("")
+    expect(page.locator("#undos")).to_have_text("2")
+    page.click("#lang-switch")
+    expect(status).to_have_text("Oyun 2. adımdan beri başka bir sayfada değişti (şimdi 6. adımda).")
+    server_view = httpx.get(f"{server.url}/api/tour/games/{game['id']}").json()
+    assert (server_view["moves"], server_view["hints"]) == (["A1", "D1", "D4"], 0)
+    assert page.js_errors == []
+
+
 def test_the_focus_follows_the_panels(server, page):
     page.goto(server.url + "/tour")
     expect(page.locator("#daily-info")).not_to_be_empty()

@@ -306,6 +306,36 @@ def test_undo_from_a_page_left_behind_is_refused(client):
     assert undo(client, game, "d4").json()["moves"] == ["A1", "D1"]
 
 
+def test_a_turn_left_behind_is_refused_where_the_current_cell_alone_looks_right(client):
+    game = new(client, kind="free", start="A1")
+    move(client, game, "A4")
+    seen = move(client, game, "D4").json()  # the page shows A1 A4 D4 at turn 2
+    assert seen["turn"] == 2
+    url = f"/api/tour/games/{game['id']}"
+    for _ in range(2):  # another tab takes both back and reaches D4 through D1
+        undo(client, game)
+    move(client, game, "D1")
+    now = move(client, game, "D4").json()
+    assert (now["moves"], now["turn"], now["undos"]) == (["A1", "D1", "D4"], 6, 2)
+    for action, body in [
+        ("moves", {"cell": "A4", "from": "D4", "turn": 2}),  # A4 is empty on this board
+        ("hint", {"from": "D4", "turn": 2}),
+        ("undo", {"cell": "D4", "turn": 2}),
+    ]:
+        response = client.post(f"{url}/{action}", json=body)
+        assert response.status_code == 409, action
+        assert response.json() == {
+            "detail": "the game changed in another page since turn 2 (it is at turn 6)",
+            "code": "tour.changed",
+            "params": {"turn": 2, "now": 6},
+        }
+        assert client.get(url).json() == now
+    played = client.post(f"{url}/moves", json={"cell": "A4", "from": "D4", "turn": 6})
+    assert played.json()["moves"] == ["A1", "D1", "D4", "A4"] and played.json()["turn"] == 7
+    bad = client.post(f"{url}/moves", json={"cell": "A7", "from": "A4", "turn": -1})
+    assert bad.status_code == 422 and "turn" in bad.json()["detail"]
+
+
 @pytest.mark.parametrize(
     ("content", "text"),
     [

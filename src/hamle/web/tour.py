@@ -52,7 +52,14 @@ class NewGame(Strict):
 
 # A move or a hint names the current cell it is meant for (``from``), and an undo the move it
 # takes back: a page left behind by another tab is refused (409), not answered for a position
-# it never showed.
+# it never showed. The current cell alone misses a tab that took moves back and played to the
+# same cell another way, so each may also name the game's ``turn``.
+Turn = Field(
+    None,
+    ge=0,
+    description="The game's turn the request is meant for; refused (409) if it has moved on",
+    examples=[3],
+)
 From = Field(
     alias="from",
     min_length=1,
@@ -67,6 +74,7 @@ class Move(Strict):
 
     cell: str = CellName
     from_: str = From
+    turn: int | None = Turn
 
 
 class Undo(Strict):
@@ -75,6 +83,7 @@ class Undo(Strict):
     cell: str = Field(
         min_length=1, max_length=8, description="The last filled cell", examples=["D1"]
     )
+    turn: int | None = Turn
 
 
 class HintRequest(Strict):
@@ -88,6 +97,7 @@ class HintRequest(Strict):
         description="hint: 120 rollouts (the button); quick: 30 (the combo tracker); any case",
     )
     from_: str = From
+    turn: int | None = Turn
 
 
 class Daily(BaseModel):
@@ -131,6 +141,7 @@ class GameView(BaseModel):
     start: str
     moves: list[str] = Field(description="Every filled cell in order: moves[i] holds i + 1")
     count: int
+    turn: int = Field(description="Moves and undos so far: each adds one")
     current: str
     legal: list[str] = Field(description="Cells the next move may jump to")
     over: bool
@@ -196,15 +207,16 @@ def game(request: Request, game_id: GameId) -> dict:
 
 @router.post("/games/{game_id}/moves", response_model=GameView)
 def play(request: Request, game_id: GameId, body: Move) -> dict:
-    """Jump to ``cell`` from ``from`` (409 ``tour.not_current`` if the game is elsewhere;
-    a filled cell is refused as filled, whatever ``from`` says); the combo grows when it is
-    the engine's quick hint."""
+    """Jump to ``cell`` from ``from`` (409 ``tour.not_current`` if the game is elsewhere,
+    ``tour.changed`` if it is past ``turn``; a filled cell is refused as filled, whatever
+    ``from`` says); the combo grows when it is the engine's quick hint."""
     with store_of(request).update(KIND, game_id) as state:
         before = _position(state)
         if tour.GRID.index(body.cell) not in before.path:
             _refuse_unless_current(before, body.from_)
         _refuse_if_over(before)
         after = before.play(body.cell)
+        _refuse_unless_turn(state, body.turn)
         combo = _combo(state).after(before, after.current)
         state["path"].append(after.current)
         state["combos"].append([combo.current, combo.best])
@@ -215,10 +227,12 @@ def play(request: Request, game_id: GameId, body: Move) -> dict:
 @router.post("/games/{game_id}/undo", response_model=GameView)
 def undo(request: Request, game_id: GameId, body: Undo) -> dict:
     """Take back the move to ``cell``, the last one (also the one that ended the game,
-    unless it completed the tour); the combo goes back to what it was before it."""
+    unless it completed the tour; 409 ``tour.changed`` if the game is past ``turn``); the
+    combo goes back to what it was before it."""
     with store_of(request).update(KIND, game_id) as state:
         position = _position(state)
         _refuse_unless_current(position, body.cell)
+        _refuse_unless_turn(state, body.turn)
         if position.count == CELLS:
             raise Refused(
                 "the tour is complete: there is nothing to take back", code="tour.complete"
@@ -240,13 +254,14 @@ def undo(request: Request, game_id: GameId, body: Undo) -> dict:
 @router.post("/games/{game_id}/hint", response_model=HintView)
 async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
     """The engine's best next move from ``from`` (409 ``tour.not_current`` if the game is
-    elsewhere) and every candidate's value. The first hint at a position counts as a hint
-    used; asking again there does not."""
+    elsewhere, ``tour.changed`` if it is past ``turn``) and every candidate's value. The
+    first hint at a position counts as a hint used; asking again there does not."""
     mode = body.mode
     store = store_of(request)
     state = store.load(KIND, game_id)
     position = _position(state)
     _refuse_unless_current(position, body.from_)
+    _refuse_unless_turn(state, body.turn)
     _refuse_if_over(position)
     answer = tour.hint(position, mode)
     cell = answer.move_name
@@ -322,6 +337,24 @@ def _refuse_unless_current(position: tour.Position, cell: str) -> None:
     )
 
 
+def _turn(state: dict) -> int:
+    """Moves and undos so far: a move adds a cell, an undo takes one away and counts itself."""
+    return len(state["path"]) - 1 + 2 * state["undos"]
+
+
+def _refuse_unless_turn(state: dict, turn: int | None) -> None:
+    """Refuse a request meant for another turn: another tab took moves back and reached the
+    same cell another way (checked after the current cell, whose refusal says more)."""
+    if turn is None or turn == (now := _turn(state)):
+        return
+    raise Refused(
+        "the game changed in another page since turn {turn} (it is at turn {now})",
+        code="tour.changed",
+        turn=turn,
+        now=now,
+    )
+
+
 def _refuse_if_over(position: tour.Position) -> None:
     if position.count == CELLS:
         raise Refused("the tour is complete: every cell is filled", code="tour.done")
@@ -345,6 +378,7 @@ def _view(game_id: str, state: dict) -> dict:
         "start": names[0],
         "moves": names,
         "count": position.count,
+        "turn": _turn(state),
         "current": names[-1],
         "legal": [tour.GRID.name(c) for c in position.legal_moves()],
         "over": position.over,

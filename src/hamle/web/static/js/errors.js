@@ -100,6 +100,7 @@ export const ERRORS_TR = {
   "tour.not_a_date": "{date} bir tarih değil; YYYY-AA-GG biçiminde yaz, 2026-12-01 gibi.",
   "tour.not_a_jump": "{cell}, {here} karesinden bir sıçrama uzakta değil (düz 3 kare ya da çapraz 2 kare).",
   "tour.not_current": "Oyun artık {cell} karesinde değil, {current} karesinde: başka bir sayfada değişti.",
+  "tour.changed": "Oyun {turn}. adımdan beri başka bir sayfada değişti (şimdi {now}. adımda).",
   "tour.moved": "İpucu hesaplanırken oyunda hamle yapıldı; yeniden iste.",
   "tour.no_puzzle": "{date} için günün bulmacası yok; {first} ile {last} arasında bir tarih seç.",
   "tour.nothing_to_undo": "Geri alınacak hamle yok: yalnızca başlangıç karesi dolu.",

@@ -155,12 +155,13 @@ async function refresh(id) {
   }
 }
 
-// A move, an undo and a hint name the current cell this page shows: if another tab has
-// played on, the server refuses (409) rather than act on a position this page never showed.
+// A move, an undo and a hint name the current cell and the turn this page shows: if another
+// tab has played on, the server refuses (409) rather than act on a position this page never
+// showed.
 async function onCell(index) {
   if (game) {
     if (cellName(index) === game.current) return; // the second click of a double click
-    show(await post("moves", { cell: cellName(index), from: game.current }));
+    show(await post("moves", { cell: cellName(index), from: game.current, turn: game.turn }));
   } else {
     await start({ kind: "free", start: cellName(index) });
   }
@@ -258,7 +259,7 @@ function renderSummary() {
 }
 
 async function askHint() {
-  const answer = await post("hint", { mode: "hint", from: game.current });
+  const answer = await post("hint", { mode: "hint", from: game.current, turn: game.turn });
   game.hint = { cell: answer.cell, mode: answer.mode, value: answer.value, exact: answer.exact };
   game.hints = answer.hints;
   render();
@@ -276,7 +277,7 @@ function decimal(value) {
 }
 
 async function undo() {
-  show(await post("undo", { cell: game.current }));
+  show(await post("undo", { cell: game.current, turn: game.turn }));
   tell("tour.undone");
 }
 
