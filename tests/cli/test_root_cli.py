@@ -27,7 +27,7 @@ def test_version():
     [
         (["nope"], "No such command 'nope'"),
         (["tour", "hint"], "Missing option '--start'"),
-        (["battleship", "simulate", "--games", "x"], "'x' is not a valid int"),
+        (["battleship", "simulate", "--games", "x"], "'x' is not a whole number"),
         (["battleship", "count", "--jobs", "0"], "--jobs"),
         (["mastermind", "score", "1123", "3211", "--colour", "6"], "No such option: --colour"),
     ],

@@ -218,6 +218,20 @@ def test_a_database_of_another_program_is_refused_at_start(tmp_path):
     assert "cannot open the database" in result.output and "columns id, name," in result.output
 
 
+def test_a_database_with_other_tables_is_refused_untouched(tmp_path):
+    path = tmp_path / "notes.sqlite3"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        other.execute("CREATE TABLE books (id INTEGER PRIMARY KEY)")
+    before = path.read_bytes()
+    with pytest.raises(sqlite3.DatabaseError, match=r"it holds the tables books, notes$"):
+        Store(path)
+    assert path.read_bytes() == before  # no table added, its journal mode kept
+    result = CliRunner().invoke(cli, ["serve", "--db", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "holds the tables books, notes" in result.output
+
+
 def test_a_damaged_database_is_refused_at_start(tmp_path):
     path = tmp_path / "games.sqlite3"
     store = Store(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ class Root(TyperGroup):
         except typer.TyperException as exc:  # click's errors, as typer carries them
             if not standalone_mode:
                 raise
-            sys.stderr.write(f"error: {exc.format_message()}\n")
+            sys.stderr.write(f"error: {plain(exc.format_message())}\n")
             sys.exit(2)
         except typer.Abort:
             if not standalone_mode:
@@ -54,6 +55,28 @@ class Root(TyperGroup):
         except KeyboardInterrupt:
             sys.stderr.write("\ninterrupted\n")
             raise typer.Exit(130) from None
+
+
+def plain(message: str) -> str:
+    """A usage error's message with click's type names and ranges said in words.
+
+    >>> plain("Invalid value for '--games': 'abc' is not a valid int range.")
+    "Invalid value for '--games': 'abc' is not a whole number."
+    >>> plain("Invalid value for '--games': 0 is not in the range 1<=x<=1000000.")
+    "Invalid value for '--games': 0 is not from 1 to 1000000."
+    """
+    message = re.sub(r"is not a valid int(eger)?( range)?\.", "is not a whole number.", message)
+    message = re.sub(r"is not a valid float( range)?\.", "is not a number.", message)
+    ranges = {
+        r"(\S+)<=x<=(\S+)": r"from \1 to \2",
+        r"x>=(\S+)": r"\1 or more",
+        r"x<=(\S+)": r"\1 or less",
+        r"x>(\S+)": r"above \1",
+        r"x<(\S+)": r"below \1",
+    }
+    for bound, words in ranges.items():
+        message = re.sub(rf"is not in the range {bound}\.$", rf"is not {words}.", message)
+    return message
 
 
 class Game(TyperGroup):

@@ -71,11 +71,26 @@ class Store:
             weakref.WeakValueDictionary()
         )
         with self._lock:
+            self._refuse_other_tables()  # before anything is written to another program's file
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
             self._check()
+
+    def _refuse_other_tables(self) -> None:
+        other = [
+            row[0]
+            for row in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                "ORDER BY name"
+            )
+            if row[0] not in COLUMNS
+        ]
+        if other:
+            raise sqlite3.DatabaseError(
+                f"it is not a hamle database: it holds the tables {', '.join(other)}"
+            )
 
     def _check(self) -> None:
         """sqlite3.DatabaseError naming why the file cannot keep games: another program's
