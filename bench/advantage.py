@@ -48,7 +48,7 @@ from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, write_report
+from machine import check_out, jobs_count, machine, write_report
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 DECISION_SEED = 99
@@ -212,7 +212,7 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=1, help="first game")
     parser.add_argument("--last", type=int, default=100, help="last game")
     parser.add_argument("--fleets", type=int, default=2000, help="rollout fleets a decision")
-    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--jobs", type=jobs_count, default=2, help="processes")
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/advantage.json"
     )
@@ -221,8 +221,6 @@ def main() -> int:
         parser.error(f"games run from --first to --last, at least 1: not {args.first}..{args.last}")
     if not 1 <= args.fleets <= MAX_FLEETS:
         parser.error(f"--fleets must be 1..{MAX_FLEETS}, not {args.fleets}")
-    if args.jobs < 1:
-        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     check_out(parser, args.out)
     shooter = shooter_of(args.shooter, args.set)
     against = shooter_of(args.against, []) if args.against else None

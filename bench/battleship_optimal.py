@@ -352,11 +352,17 @@ def main() -> None:
     check_out(parser, args.out)
     boards = args.boards or (QUICK_BOARDS if args.quick else BOARDS)
     larger = args.larger if args.larger is not None else (() if args.quick else LARGER_BOARDS)
+    seen: dict[tuple, str] = {}
     for board in (*boards, *larger):
         try:
-            n = bs.count_fleets(parse_board(board)).layouts
+            rules = parse_board(board)
+            n = bs.count_fleets(rules).layouts
         except (ValueError, bs.BattleshipError) as error:
             parser.error(str(error))
+        key = (rules.rows, rules.cols, tuple(sorted(rules.lengths)), rules.touching)
+        if key in seen:
+            parser.error(f"{board} is {seen[key]} again: give each board once")
+        seen[key] = board
         if not 0 < n <= MAX_LAYOUTS:
             parser.error(f"{board} has {n:,} layouts: from 1 to {MAX_LAYOUTS:,} can be listed")
     jobs = [(board, True) for board in boards] + [(board, False) for board in larger]

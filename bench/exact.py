@@ -53,7 +53,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import check_out, machine, positive_int, write_report
+from machine import check_out, jobs_count, machine, positive_int, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
@@ -269,7 +269,7 @@ def main() -> int:
     parser.add_argument(
         "--games", type=positive_int, help="games per shooter (default 1000, quick 20)"
     )
-    parser.add_argument("--jobs", type=positive_int, default=2, help="processes for the table")
+    parser.add_argument("--jobs", type=jobs_count, default=2, help="processes for the table")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()
     check_out(parser, args.out)

@@ -74,7 +74,7 @@ from hamle.web import create_app
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import advantage as advantage_bench
 import exact as exact_bench
-from machine import check_out, machine, write_report
+from machine import check_out, jobs_count, machine, write_report
 
 AIM_CLASSIC_MEAN = 43.5
 AIM_MEDIAN_MS = 100
@@ -352,7 +352,7 @@ def main() -> int:
     parser.add_argument("--base-games", type=int, help="games of the rollouts' base per rules")
     parser.add_argument("--advantage-games", type=int, help="games of the finer means per rules")
     parser.add_argument("--thread-games", type=int, help="games per rules timed alone")
-    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--jobs", type=jobs_count, default=2, help="processes")
     parser.add_argument("--site-games", type=int, help="games per rules through the site")
     parser.add_argument(
         "--speed-only",
@@ -371,8 +371,6 @@ def main() -> int:
     for name in sizes:  # two at least, for a standard error
         if (value := getattr(args, name)) is not None and value < 2:
             parser.error(f"--{name.replace('_', '-')} must be at least 2, not {value}")
-    if args.jobs < 1:
-        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     if args.speed_only and (unused := [name for name in sizes[:-2] if getattr(args, name)]):
         options = ", ".join(f"--{name.replace('_', '-')}" for name in unused)
         parser.error(f"--speed-only times only --thread-games and --site-games, not {options}")

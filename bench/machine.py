@@ -49,6 +49,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def jobs_count(text: str) -> int:
+    """An argparse ``type``: processes for a run, 1 to ``hamle.cluster.MAX_JOBS``."""
+    from hamle.cluster import MAX_JOBS
+
+    value = positive_int(text)
+    if value > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_JOBS}, not {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """An argparse ``type``: a finite number above 0 (not inf or nan)."""
     try:

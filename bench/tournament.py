@@ -38,7 +38,7 @@ from time import perf_counter
 import hamle.battleship as bs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, positive_int, write_report
+from machine import check_out, jobs_count, machine, positive_int, write_report
 
 PLACERS = list(bs.PLACERS)
 AIM_ADDED = 1.5
@@ -56,8 +56,19 @@ class Store:
     """Shots of finished blocks, per rule set, shooter and placer, in a JSON file."""
 
     def __init__(self, path: Path) -> None:
+        """ValueError naming the fault if ``path`` holds anything but such blocks."""
         self.path = path
-        self.data = json.loads(path.read_text()) if path.exists() else {}
+        self.data = {}
+        if path.exists() and path.stat().st_size:
+            try:
+                self.data = json.loads(path.read_text())
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                raise ValueError(f"{path} is not JSON ({exc})") from None
+        if not _is_store(self.data):
+            raise ValueError(
+                f"{path} is not a store of tournament games (rules → shooter → placer → "
+                "first game → shots); give another --store"
+            )
 
     def blocks(self, rules: bs.Rules, shooter: str, placer: str) -> dict:
         where = self.data.setdefault(rules.describe(), {}).setdefault(shooter, {})
@@ -79,6 +90,13 @@ class Store:
         if list(again.cell(shooter, placer).shots) != blocks[str(first)][:1]:
             print(f"{shooter} × {placer}: stored games differ, playing them again", file=sys.stderr)
             blocks.clear()
+
+
+def _is_store(data, depth: int = 4) -> bool:
+    """Whether ``data`` is rules → shooter → placer → first game → list of shots."""
+    if depth == 0:
+        return isinstance(data, list) and all(type(shots) is int for shots in data)
+    return isinstance(data, dict) and all(_is_store(v, depth - 1) for v in data.values())
 
 
 def matrix(rules: bs.Rules, shooters: dict[str, int], jobs: int, store: Store) -> dict:
@@ -170,7 +188,7 @@ def main() -> None:
         parser.add_argument(
             option, type=positive_int, help=f"default {FULL[name]}, quick {QUICK[name]}"
         )
-    parser.add_argument("--jobs", type=positive_int, default=2)
+    parser.add_argument("--jobs", type=jobs_count, default=2)
     parser.add_argument(
         "--quick", action="store_true", help="smaller sizes for the options not given"
     )
@@ -199,7 +217,10 @@ def main() -> None:
         "sizes": {name: getattr(args, name) for name in FULL},
         "machine": machine(),
     }
-    store = Store(args.store)
+    try:
+        store = Store(args.store)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.rules != "russian":
         wide = {"random": args.games, "parity": args.games, "density": args.games}
         report["classic"] = matrix(
@@ -234,4 +255,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("\ninterrupted: the store keeps every finished block", file=sys.stderr)
+        sys.exit(130)

@@ -137,6 +137,7 @@ def test_battleship_game_kernel_ratio_is_null_when_unmeasurable(load_bench, monk
         (["--exact-games", "0"], "argument --exact-games: must be at least 1, not 0"),
         (["--games", "-3"], "argument --games: must be at least 1, not -3"),
         (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+        (["--jobs", "1000"], "argument --jobs: must be at most 64, not 1000"),
     ],
 )
 def test_tournament_refuses_bad_sizes(load_bench, monkeypatch, capsys, args, message):
@@ -151,6 +152,54 @@ def test_tournament_refuses_out_equal_to_store(load_bench, monkeypatch, capsys, 
         bench.main, monkeypatch, capsys, "tournament.py", "--out", same, "--store", same
     )
     assert "--out and --store are the same file" in error
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{{", "is not JSON"),
+        ("[1, 2]", "is not a store of tournament games"),
+        ('{"rules": "classic", "matrix": {}}', "is not a store of tournament games"),
+        ('{"10×10": {"density": {"uniform": {"1": [40, true]}}}}', "is not a store"),
+    ],
+)
+def test_tournament_refuses_a_store_of_something_else_untouched(
+    load_bench, monkeypatch, capsys, tmp_path, text, message
+):
+    bench = load_bench("tournament")
+    store = tmp_path / "s.json"
+    store.write_text(text)
+    args = ["--out", str(tmp_path / "t.json"), "--store", str(store)]
+    assert message in refused(bench.main, monkeypatch, capsys, "tournament.py", *args)
+    assert store.read_text() == text
+
+
+def test_tournament_reads_its_own_store(load_bench, tmp_path):
+    bench = load_bench("tournament")
+    store = tmp_path / "s.json"
+    store.write_text('{"10×10": {"density": {"uniform": {"1": [40, 51]}}}}')
+    assert bench.Store(store).data["10×10"]["density"]["uniform"]["1"] == [40, 51]
+    store.write_text("")
+    assert bench.Store(store).data == {}
+
+
+@pytest.mark.parametrize("script", ["advantage", "expert", "exact"])
+def test_the_jobs_of_a_bench_stay_within_what_a_run_may_ask(
+    load_bench, monkeypatch, capsys, script
+):
+    bench = load_bench(script)
+    error = refused(bench.main, monkeypatch, capsys, f"{script}.py", "--jobs", "65")
+    assert "argument --jobs: must be at most 64, not 65" in error
+
+
+def test_battleship_optimal_refuses_a_board_given_twice(load_bench, monkeypatch, capsys):
+    bench = load_bench("battleship_optimal")
+    args = ["--boards", "3x4:2,2", "--larger", "3x4:2,2"]
+    error = refused(bench.main, monkeypatch, capsys, "battleship_optimal.py", *args)
+    assert "3x4:2,2 is 3x4:2,2 again: give each board once" in error
+    args = ["--boards", "4x5:2,3", "4x5:3,2"]
+    error = refused(bench.main, monkeypatch, capsys, "battleship_optimal.py", *args)
+    assert "4x5:3,2 is 4x5:2,3 again" in error
 
 
 def test_tournament_explicit_sizes_win_over_quick(load_bench, monkeypatch, tmp_path):
