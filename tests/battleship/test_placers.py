@@ -240,3 +240,76 @@ def test_mixed_plays_at_once_under_any_rules(monkeypatch):
     for rules in (tight, bs.Rules.classic(), bs.Rules.russian()):
         table = bs.simulate(rules, "density", games=2, placer="mixed")
         assert table.placer == "mixed"
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("args", "parts", "message"),
+    [
+        (("edges", NAN), (), "strength is a finite number .*, not nan"),
+        (("edges", INF), (), "not inf"),
+        (("edges", -1000), (), "of at least 0 .*, not -1000"),
+        (("spread", True), (), "not True"),
+        (("spread", "3"), (), "not '3'"),
+        (("bogus", 1.0), (), "unknown placer kind 'bogus'; choose one of: uniform"),
+        (("anti-density", 3.0), (), "kind 'anti-density'.*density, spread"),
+        (("uniform", 2.0), (), "a uniform placer takes no strength"),
+        (("mixture",), (("edges", 0.0), ("spread", 0)), "add up to 0.0"),
+        (("mixture",), (("edges", 1e308), ("spread", 1e308)), "up to inf"),
+        (("mixture",), (("edges", NAN),), "weight of edges .* not nan"),
+        (("mixture",), (("edges", -1.0), ("spread", 2.0)), "not -1.0"),
+        (("mixture",), (("spread", 1.0), ("edges", False)), "not False"),
+        (("mixture",), (("bogus", 1.0),), "unknown placer 'bogus' in a mixture"),
+        (("mixture",), (("edges", 1), ("edges", 2)), "edges is named twice"),
+        (("mixture",), "edges", "pairs, not 'edges'"),
+        (("mixture",), (("edges",),), r"pairs, not \(\('edges',\),\)"),
+        (("mixture",), 3, "pairs, not 3"),
+        (("edges", 1.0), (("spread", 1.0),), "not a placer of kind edges"),
+    ],
+)
+def test_a_custom_placer_is_checked_when_made(args, parts, message):
+    with pytest.raises(bs.BattleshipError, match=message):
+        Placer("custom", "made by hand", *args, parts=parts)
+
+
+@pytest.mark.parametrize(("name", "summary"), [("", "s"), (None, "s"), ("x", None)])
+def test_a_placer_has_a_name_and_a_summary(name, summary):
+    with pytest.raises(bs.BattleshipError, match=r"is .*text, not"):
+        Placer(name, summary)
+
+
+def test_a_custom_mixture_draws_its_parts_with_their_weights():
+    rules = bs.Rules.classic()
+    as_dict = Placer("edgy", "edges only", "mixture", parts={"edges": 2, "spread": 0})
+    assert as_dict == Placer(
+        "edgy", "edges only", "mixture", parts=[("edges", 2.0), ("spread", 0.0)]
+    )
+    assert as_dict.parts == (("edges", 2.0), ("spread", 0.0))
+    tiny = Placer("tiny", "edges only", "mixture", parts=(("edges", 5e-324), ("spread", 0.0)))
+    for game in range(1, 40):
+        rng = game_stream(game, FLEET_STREAM)
+        rng.random()  # (the pick)
+        edges = bs.get_placer("edges").place(rules, rng)
+        assert as_dict.place(rules, game_stream(game, FLEET_STREAM)) == edges
+        assert tiny.place(rules, game_stream(game, FLEET_STREAM)) == edges
+
+
+@pytest.mark.parametrize("name", list(bs.PLACERS))
+def test_every_placer_takes_a_seed_or_a_generator_as_uniform_does(name):
+    rules, placer = bs.Rules.classic(), bs.get_placer(name)
+    fleet = placer.place(rules, np.random.default_rng(5))
+    assert placer.place(rules, 5) == placer.place(rules, np.int64(5)) == fleet
+    if name == "uniform":
+        assert fleet == bs.random_fleet(rules, 5)
+    for rng in (-1, "5", 2.5, None, True):
+        with pytest.raises(bs.BattleshipError, match="a numpy Generator or a seed"):
+            placer.place(rules, rng)
+
+
+@pytest.mark.parametrize("function", [mixture_weights, tuned_weights])
+@pytest.mark.parametrize("rules", [None, "classic", [10, 10]])
+def test_mixture_weights_want_rules(function, rules):
+    with pytest.raises(bs.RulesError, match="expected Rules"):
+        function(rules)

@@ -13,6 +13,8 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
+from hamle.files import written_whole
+
 from .errors import BattleshipError
 
 
@@ -65,9 +67,41 @@ class RandomLaw:
         }
 
 
+CHART_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def chart_file(path: str | os.PathLike) -> Path:
+    """``path`` as a Path if it names a chart file (.png, .svg or .pdf: the suffix
+    decides the format), else BattleshipError.
+
+    >>> chart_file("shots.jpg")
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: a chart is a .png, .svg or .pdf file, not 'shots.jpg'
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise BattleshipError(f"a chart's path is a file name (like shots.png), not {path!r}")
+    path = Path(path)
+    if path.suffix.lower() not in CHART_SUFFIXES:
+        raise BattleshipError(f"a chart is a .png, .svg or .pdf file, not {path.name!r}")
+    return path
+
+
+def save_chart(figure, path: Path, **options) -> None:
+    """Save the matplotlib ``figure`` to ``path`` (a ``chart_file``) whole or not at all,
+    then close it: it is saved to a file with a short name beside ``path``, then renamed
+    over it (a symbolic link stays, and its target gets the chart). Raises OSError."""
+    import matplotlib.pyplot as plt
+
+    try:
+        with written_whole(path) as spare:
+            figure.savefig(spare, format=path.suffix[1:].lower(), **options)
+    finally:
+        plt.close(figure)
+
+
 def chart(table, path: str | Path) -> Path:
     """Write the chart of P(game over within t shots) per strategy, with the exact random
-    curve dotted, to ``path`` (PNG or SVG by its suffix).
+    curve dotted, to ``path`` (PNG, SVG or PDF by its suffix); returns the path.
 
     >>> chart(None, "shots.png")
     Traceback (most recent call last):
@@ -78,8 +112,7 @@ def chart(table, path: str | Path) -> Path:
     if not isinstance(table, SimulationTable) or not table.results:
         shown = repr(table) if len(repr(table)) <= 60 else f"{repr(table)[:60]}…"
         raise BattleshipError(f"chart takes the table simulate() gives, not {shown}")
-    if not isinstance(path, str | os.PathLike):
-        raise BattleshipError(f"chart's path is a file name (like shots.png), not {path!r}")
+    path = chart_file(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -108,7 +141,5 @@ def chart(table, path: str | Path) -> Path:
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")
-    path = Path(path)
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    save_chart(fig, path, bbox_inches="tight")
     return path

@@ -29,6 +29,8 @@ the four are weighed equally, as tuning there would first play thousands of game
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -41,15 +43,41 @@ from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
 SWEEPS = 6  # re-placements of every ship per fleet
+KINDS = ("uniform", "edges", "density", "spread", "clustered", "mixture")
 TUNED_AGAINST = ("parity", "density")
 TUNE_GAMES = 300
+
+
+def _weight(value) -> bool:
+    """Whether ``value`` is a real number (not a bool) from 0 up to, not including, inf."""
+    real = isinstance(value, int | float | np.integer | np.floating)
+    return real and not isinstance(value, bool) and 0 <= value < math.inf
+
+
+def _generator(rng) -> np.random.Generator:
+    """``rng`` itself, or a Generator seeded with it if it is a whole number from 0."""
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise BattleshipError(
+            f"a placer draws with a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}"
+        )
+    return rng
 
 
 @dataclass(frozen=True)
 class Placer:
     """Fleets drawn uniformly (``kind`` "uniform"), tilted by a score (module docstring)
-    with ``strength``, or from the placers ``parts`` names with their weights ("mixture";
-    ``mixture_weights`` for the rules at hand while ``parts`` is empty)."""
+    with ``strength`` (a finite number from 0, the uniform law, up), or from the placers
+    ``parts`` names with their weights (each at least 0, one above; "mixture";
+    ``mixture_weights`` for the rules at hand while ``parts`` is empty).
+
+    >>> Placer("lean", "mostly edges", "mixture", parts={"edges": 3, "spread": 1}).parts
+    (('edges', 3.0), ('spread', 1.0))
+    >>> Placer("centre", "away from the edges", "edges", -1.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: a placer's strength is a finite number ..., not -1.0
+    """
 
     name: str
     summary: str
@@ -57,12 +85,71 @@ class Placer:
     strength: float = 0.0
     parts: tuple[tuple[str, float], ...] = ()
 
-    def place(self, rules: Rules, rng: np.random.Generator) -> Fleet:
-        """A legal fleet of ``rules`` drawn with ``rng``."""
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise BattleshipError(f"a placer's name is non-empty text, not {self.name!r}")
+        if not isinstance(self.summary, str):
+            raise BattleshipError(f"a placer's summary is text, not {self.summary!r}")
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
+            raise BattleshipError(
+                f"unknown placer kind {self.kind!r}; choose one of: {', '.join(KINDS)}"
+            )
+        if not _weight(self.strength):
+            raise BattleshipError(
+                "a placer's strength is a finite number of at least 0 (0: uniform), "
+                f"not {self.strength!r}"
+            )
+        if self.strength and self.kind in ("uniform", "mixture"):
+            raise BattleshipError(
+                f"a {self.kind} placer takes no strength (the tilted kinds do), "
+                f"not {self.strength!r}"
+            )
+        object.__setattr__(self, "parts", self._checked_parts())
+
+    def _checked_parts(self) -> tuple[tuple[str, float], ...]:
+        """``parts`` as (placer name, float weight) pairs, or the error they make."""
+        parts = self.parts.items() if isinstance(self.parts, Mapping) else self.parts
+        try:
+            pairs = None if isinstance(parts, str | bytes) else [(n, w) for n, w in parts]
+        except (TypeError, ValueError):
+            pairs = None
+        if pairs is None:
+            raise BattleshipError(
+                f"a mixture's parts are (placer name, weight) pairs, not {self.parts!r}"
+            )
+        if not pairs:
+            return ()
+        if self.kind != "mixture":
+            raise BattleshipError(f"only a mixture has parts, not a placer of kind {self.kind}")
+        for i, (name, weight) in enumerate(pairs):
+            if not isinstance(name, str) or name not in PLACERS:
+                raise BattleshipError(
+                    f"unknown placer {name!r} in a mixture; choose among: {', '.join(PLACERS)}"
+                )
+            if name in (other for other, _ in pairs[:i]):
+                raise BattleshipError(f"{name} is named twice in a mixture")
+            if not _weight(weight):
+                raise BattleshipError(
+                    f"the weight of {name} in a mixture is a finite number of at least 0, "
+                    f"not {weight!r}"
+                )
+        total = sum(float(weight) for _, weight in pairs)
+        if not 0 < total < math.inf:
+            raise BattleshipError(
+                f"a mixture's weights add up to {total!r}, not to a finite number above 0"
+            )
+        return tuple((name, float(weight)) for name, weight in pairs)
+
+    def place(self, rules: Rules, rng: np.random.Generator | int) -> Fleet:
+        """A legal fleet of ``rules`` drawn with ``rng`` (a numpy Generator, or a whole
+        number to seed one, as ``random_fleet`` takes)."""
+        rng = _generator(rng)
         if self.kind == "mixture":
             weights = dict(self.settled(rules).parts)
             names, cumulative = list(weights), np.cumsum(list(weights.values()))
             pick = np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")
+            # (a total of a few subnormals can round the draw up to it: the last part then)
+            pick = min(pick, np.searchsorted(cumulative, cumulative[-1]))
             return PLACERS[names[pick]].place(rules, rng)
         chosen = random_placements(as_rules(rules), rng)
         if self.kind != "uniform":
@@ -128,14 +215,18 @@ def mixture_weights(rules: Rules) -> dict[str, float]:
     >>> mixture_weights(Rules.custom(6, [3, 2]))
     {'edges': 0.25, 'anti-density': 0.25, 'spread': 0.25, 'clustered': 0.25}
     """
-    return dict(TUNED.get(rules.describe(), dict.fromkeys(TILTED, 0.25)))
+    return dict(TUNED.get(as_rules(rules).describe(), dict.fromkeys(TILTED, 0.25)))
 
 
-@cache
 def tuned_weights(rules: Rules) -> dict[str, float]:
     """The weights of ``mixed`` under ``rules``: the mixture of the tilted placers whose
     mean shots against the best of ``TUNED_AGAINST`` is highest, over games
-    1..``TUNE_GAMES`` (a tournament, then ``best_mixture``)."""
+    1..``TUNE_GAMES`` (a tournament, then ``best_mixture``; once per rules)."""
+    return _tuned_weights(as_rules(rules))
+
+
+@cache
+def _tuned_weights(rules: Rules) -> dict[str, float]:
     from .tournament import best_mixture, tournament  # (the tournament plays placers)
 
     table = tournament(rules, list(TUNED_AGAINST), list(TILTED), games=TUNE_GAMES)

@@ -337,6 +337,7 @@ def simulate(
     or a sequence of them; one row per shooter, however often it is named) against
     ``placer``'s fleets in ``jobs`` processes, or on the Dask cluster whose scheduler is
     at ``cluster``; ``progress(done, total)`` is called as games finish."""
+    games, first, jobs = checked_run(games, first, jobs, progress, cluster)
     placer = as_placer(placer).settled(as_rules(rules))
     shooters = unique([as_shooter(s) for s in listed(strategies, "strategy")], "shooter")
     played = play_pairings(
@@ -355,6 +356,36 @@ def simulate(
     return SimulationTable(rules, first, results, placer.name)
 
 
+def whole_number(value) -> bool:
+    """Whether ``value`` is a whole number of at least 1, NumPy's too, not a bool.
+
+    >>> whole_number(np.int64(3)), whole_number(True), whole_number(2.0)
+    (True, False, False)
+    """
+    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 1)
+
+
+def checked_run(games, first, jobs, progress, cluster) -> tuple[int, int, int]:
+    """``games``, ``first`` and ``jobs`` as ints (NumPy's taken, booleans not), or the
+    BattleshipError naming what is wrong with a run's arguments.
+
+    >>> checked_run(np.int64(10), 1, 2, None, "tcp://127.0.0.1:8786")
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: give jobs or cluster, not both (jobs=2)
+    """
+    if not whole_number(games):
+        raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
+    if not whole_number(first):
+        raise BattleshipError(f"game numbers start at 1, not {first!r}")
+    if not whole_number(jobs) or jobs > MAX_JOBS:
+        raise BattleshipError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
+    if cluster is not None and jobs != 1:
+        raise BattleshipError(f"give jobs or cluster, not both (jobs={jobs})")
+    if progress is not None and not callable(progress):
+        raise BattleshipError(f"progress is a function of (done, total) or None, not {progress!r}")
+    return int(games), int(first), int(jobs)
+
+
 def play_pairings(
     rules: Rules,
     pairings: Sequence[tuple[Shooter, Placer]],
@@ -367,12 +398,7 @@ def play_pairings(
     """Per (shooter, placer) pairing, (shots, hunt, target) of games ``first .. first +
     games - 1``, played in chunks by ``jobs`` processes or the workers of ``cluster``
     (all pairings' chunks at once, so no worker waits for a pairing to end)."""
-    if not isinstance(games, int) or games < 1:
-        raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
-    if not isinstance(first, int) or first < 1:
-        raise BattleshipError(f"game numbers start at 1, not {first!r}")
-    if not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-        raise BattleshipError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
+    games, first, jobs = checked_run(games, first, jobs, progress, cluster)
     for shooter, _ in pairings:
         check_playable(rules, shooter)
     numbers = list(range(first, first + games))

@@ -27,7 +27,7 @@ from hamle.stats import plus_minus, summarize
 from .errors import BattleshipError
 from .placers import Placer, as_placer
 from .rules import Rules, as_rules
-from .simulate import listed, play_pairings, unique
+from .simulate import checked_run, listed, play_pairings, unique, whole_number
 from .strategies import Shooter, as_shooter
 
 
@@ -128,9 +128,17 @@ class TournamentTable:
         )
 
     def chart(self, path: str | Path) -> Path:
-        """A heat map at ``path``: each pairing's mean shots, coloured by how many shots
-        the placer adds to the shooter's mean against its first placer (``uniform`` when
-        listed first)."""
+        """A heat map at ``path`` (.png, .svg or .pdf), written whole or not at all: each
+        pairing's mean shots, coloured by how many shots the placer adds to the shooter's
+        mean against its first placer (``uniform`` when listed first). Returns the path.
+
+        >>> tournament(Rules.classic(), ["random"], ["uniform"], games=1).chart("m.jpg")
+        Traceback (most recent call last):
+        hamle.battleship.errors.BattleshipError: a chart is a .png, .svg or .pdf file, not 'm.jpg'
+        """
+        from .analysis import chart_file, save_chart
+
+        path = chart_file(path)
         import matplotlib
 
         matplotlib.use("Agg")
@@ -160,9 +168,7 @@ class TournamentTable:
         axes.set_title(f"Mean shots, games {self.first}..{last}")
         figure.colorbar(image, ax=axes, label=f"shots added against {self.placers[0]}")
         figure.tight_layout()
-        path = Path(path)
-        figure.savefig(path)
-        plt.close(figure)
+        save_chart(figure, path)
         return path
 
 
@@ -177,9 +183,10 @@ def tournament(
     cluster: str | Cluster | None = None,
 ) -> TournamentTable:
     """Play games ``first .. first + games - 1`` for every shooter × placer pair in
-    ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster``;
-    ``progress(done, total)`` is called as games finish."""
+    ``jobs`` processes, or on the Dask cluster whose scheduler is at ``cluster`` (``jobs``
+    then left at 1); ``progress(done, total)`` is called as games finish."""
     as_rules(rules)
+    games, first, jobs = checked_run(games, first, jobs, progress, cluster)
     chosen = unique([as_placer(p).settled(rules) for p in listed(placers, "placer")], "placer")
     named = unique([as_shooter(s) for s in listed(shooters, "shooter")], "shooter")
     pairs = [(shooter, placer) for placer in chosen for shooter in named]
@@ -203,6 +210,12 @@ def best_mixture(table: TournamentTable, rounds: int = 20_000) -> dict[str, floa
     >>> best_mixture(TournamentTable(Rules.classic(), ("a", "b"), ("p", "q"), 1, pairings))
     {'p': 0.5, 'q': 0.5}
     """
+    if not isinstance(table, TournamentTable):
+        raise BattleshipError(
+            f"best_mixture weighs a TournamentTable (from tournament), not {table!r}"
+        )
+    if not whole_number(rounds):
+        raise BattleshipError(f"rounds is a whole number of at least 1, not {rounds!r}")
     means = np.array(
         [[table.cell(s, p).row()["mean"] for s in table.shooters] for p in table.placers]
     )

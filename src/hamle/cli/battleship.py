@@ -26,6 +26,7 @@ from .common import (
     print_json,
     progress_bar,
     unwritable,
+    write_whole,
 )
 
 if TYPE_CHECKING:
@@ -348,16 +349,12 @@ def _names(text: str, option: str) -> list[str]:
 
 
 def _write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a failed run leaves no
-    half-written file."""
+    """Write ``text`` to ``path`` whole or not at all; an OS error is one clear error."""
     import hamle.battleship as bs
 
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(path)
+        write_whole(path, text)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
         raise bs.BattleshipError(f"cannot write {path}: {exc.strerror}") from None
 
 

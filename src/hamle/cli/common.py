@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 import typer
 from typer.core import TyperCommand, TyperOption
 
+from hamle.files import spare_beside, written_whole
+
 if TYPE_CHECKING:
     import click
 
@@ -119,16 +121,43 @@ def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
 
 
 def unwritable(path: Path) -> str | None:
-    """Why a file cannot be written at ``path``, or None: asked before a long run, so that
-    its result is not lost at the end."""
-    folder = path.resolve().parent
-    if path.is_dir():
+    """Why a file cannot be written at ``path`` (through a symbolic link, at its target), or
+    None: asked before a long run, so that its result is not lost at the end. A file is made
+    and removed in the folder to be sure, as a folder can refuse what its mode allows.
+
+    >>> unwritable(Path("/no/such/folder/out.json"))
+    'the folder /no/such/folder does not exist'
+    """
+    target = Path(os.path.realpath(path))
+    named = target if os.path.islink(path) else path
+    folder = target.parent
+    if os.path.isdir(target):
         return f"{path} is a folder, not a file"
-    if not folder.is_dir():
-        return f"the folder {path.parent} does not exist"
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if not os.path.isdir(folder):
+        return f"the folder {named.parent} does not exist"
+    if os.path.islink(target):
+        return f"{path} is a symbolic link that leads back to itself"
+    size = len(os.fsencode(target.name))
+    if size > (longest := os.pathconf(folder, "PC_NAME_MAX")):
+        return f"the file name {named.name[:20]}… is too long ({size} bytes, at most {longest})"
+    if len(os.fsencode(target)) >= (longest := os.pathconf(folder, "PC_PATH_MAX")):
+        return f"the path {str(target)[:20]}… is too long (at most {longest - 1} bytes)"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         return f"{path} cannot be written (permission denied)"
+    spare = spare_beside(target)
+    try:
+        os.close(os.open(spare, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+        os.unlink(spare)
+    except OSError as exc:
+        return f"{path} cannot be written: no file can be made in {folder} ({exc.strerror})"
     return None
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (``hamle.files.written_whole``).
+    Raises OSError."""
+    with written_whole(path) as spare:
+        spare.write_text(text, encoding="utf-8")
 
 
 def counted(n: int, word: str) -> str:
@@ -152,6 +181,7 @@ def progress_bar(label: str, enabled: bool = True):
         Progress,
         TextColumn,
         TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     with Progress(
@@ -159,6 +189,7 @@ def progress_bar(label: str, enabled: bool = True):
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TimeRemainingColumn(),
         console=errors.get(),
         transient=True,
     ) as bar:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import sys
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from .common import (
     print_json,
     progress_bar,
     unwritable,
+    write_whole,
 )
 
 if TYPE_CHECKING:
@@ -240,16 +240,12 @@ def tree(
 
 
 def _write(out: Path, text: str) -> None:
-    """Write ``text`` to ``out`` whole or not at all: a file beside it, then renamed."""
+    """Write ``text`` to ``out`` whole or not at all; an OS error is one clear error."""
     from hamle.mastermind import MastermindError
 
-    spare = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
-        spare.write_text(text)
-        spare.replace(out)
+        write_whole(out, text)
     except OSError as exc:
-        with suppress(OSError):
-            spare.unlink(missing_ok=True)
         raise MastermindError(f"--out: cannot write {out}: {exc.strerror}") from None
 
 

@@ -1,0 +1,184 @@
+"""Output files (--out, --chart): refused before a run when they cannot be written, written
+whole or not at all, through a symbolic link to its target, and never a traceback."""
+
+import io
+import json
+import os
+import pathlib
+
+import matplotlib.figure
+import pytest
+from typer.testing import CliRunner
+
+import hamle.battleship as bs
+from hamle.battleship import analysis
+from hamle.cli import app, common
+from hamle.cli import battleship as battleship_cli
+
+runner = CliRunner()
+TOURNAMENT = ("battleship", "tournament", "--games", "2", "--shooters", "random")
+TOURNAMENT += ("--placers", "uniform")
+TREE = ("mastermind", "tree", "--pegs", "2", "--colours", "3")
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def listing(folder: pathlib.Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def refuse_to_play(*args, **kwargs):
+    raise AssertionError("a game was played")
+
+
+def longest_name(folder: pathlib.Path) -> int:
+    return os.pathconf(folder, "PC_NAME_MAX")
+
+
+@pytest.mark.parametrize("command", [TOURNAMENT, TREE])
+def test_the_longest_name_the_folder_holds_is_written(tmp_path, command):
+    out = tmp_path / ("a" * (longest_name(tmp_path) - 5) + ".json")
+    result = run(*command, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text()) and listing(tmp_path) == [out.name]
+
+
+@pytest.mark.parametrize("command", [TOURNAMENT, TREE])
+def test_a_name_too_long_for_the_folder_is_refused_before_the_run(tmp_path, monkeypatch, command):
+    import hamle.mastermind.tree
+
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    monkeypatch.setattr(hamle.mastermind.tree, "strategy_tree", refuse_to_play)
+    out = tmp_path / ("a" * longest_name(tmp_path) + ".json")
+    result = run(*command, "--out", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: --out: the file name aaaa")
+    assert "is too long" in result.stderr and listing(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [TOURNAMENT, TREE])
+def test_a_failed_write_whose_cleanup_fails_too_is_one_error_line(tmp_path, monkeypatch, command):
+    out = tmp_path / "t.json"
+    out.write_text("{}")
+
+    def fail(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pathlib.Path, "replace", fail)
+    monkeypatch.setattr(pathlib.Path, "unlink", fail)
+    result = run(*command, "--out", str(out))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.count("\n") == 1 and "No space left on device" in result.stderr
+    assert out.read_text() == "{}"
+
+
+@pytest.mark.parametrize("command", [TOURNAMENT, TREE])
+def test_out_writes_through_a_symbolic_link_to_its_target(tmp_path, command):
+    target, link = tmp_path / "target.json", tmp_path / "link.json"
+    target.write_text("{}")
+    link.symlink_to(target.name)
+    result = run(*command, "--out", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.readlink() == pathlib.Path(target.name)
+    assert json.loads(target.read_text()) != {}
+    assert listing(tmp_path) == ["link.json", "target.json"]
+
+
+def test_a_symbolic_link_loop_is_refused_before_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    (tmp_path / "a.json").symlink_to("b.json")
+    (tmp_path / "b.json").symlink_to("a.json")
+    result = run(*TOURNAMENT, "--out", str(tmp_path / "a.json"))
+    assert result.exit_code == 2 and "leads back to itself" in result.stderr
+
+
+def test_a_folder_where_no_file_can_be_made_is_refused_before_the_run(monkeypatch):
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    result = run(*TOURNAMENT, "--out", "/proc/t.json")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith("error: --out: /proc/t.json cannot be written")
+
+
+def test_the_write_check_leaves_nothing_behind(tmp_path):
+    assert common.unwritable(tmp_path / "t.json") is None and listing(tmp_path) == []
+
+
+def save_half_then_fail(self, fname, *args, **kwargs):
+    pathlib.Path(fname).write_bytes(b"\x89PNG half")
+    raise OSError(27, "File too large")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("battleship", "simulate", "--games", "2", "--strategies", "random"),
+        TOURNAMENT,
+    ],
+)
+def test_a_chart_that_fails_midway_leaves_the_old_one(tmp_path, monkeypatch, command):
+    chart = tmp_path / "old.png"
+    chart.write_bytes(b"\x89PNG the old chart")
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", save_half_then_fail)
+    result = run(*command, "--chart", str(chart))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr == f"error: cannot write the chart to {chart}: File too large\n"
+    assert chart.read_bytes() == b"\x89PNG the old chart" and listing(tmp_path) == ["old.png"]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    rules = bs.Rules.classic()
+    return bs.simulate(rules, "random", 2), bs.tournament(rules, ["random"], ["uniform"], 2)
+
+
+def draw(table, path):
+    return bs.chart(table, path) if isinstance(table, bs.SimulationTable) else table.chart(path)
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize("name", ["chart", "chart.jpg", "chart.png.txt"])
+def test_a_chart_is_refused_a_suffix_it_would_not_honour(tables, tmp_path, which, name):
+    with pytest.raises(bs.BattleshipError, match=rf"\.png, \.svg or \.pdf file, not '{name}'"):
+        draw(tables[which], tmp_path / name)
+    assert listing(tmp_path) == []
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize(("name", "start"), [("c.png", b"\x89PNG"), ("c.SVG", b"<?xml")])
+def test_a_chart_returns_the_path_it_wrote(tables, tmp_path, which, name, start):
+    written = draw(tables[which], str(tmp_path / name))
+    assert written == tmp_path / name and written.read_bytes().startswith(start)
+    assert listing(tmp_path) == [name]
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_chart_writes_through_a_symbolic_link(tables, tmp_path, which):
+    (tmp_path / "link.png").symlink_to("target.png")
+    draw(tables[which], tmp_path / "link.png")
+    assert (tmp_path / "link.png").is_symlink()
+    assert (tmp_path / "target.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_cli_takes_the_chart_suffixes_the_library_takes():
+    assert battleship_cli.CHART_SUFFIXES == analysis.CHART_SUFFIXES
+
+
+def test_a_progress_bar_shows_the_time_remaining(monkeypatch):
+    from rich.console import Console
+    from rich.progress import Progress, TimeRemainingColumn
+
+    columns = []
+
+    class Recording(Progress):
+        def __init__(self, *shown, **options):
+            columns.extend(shown)
+            super().__init__(*shown, **options)
+
+    monkeypatch.setattr("rich.progress.Progress", Recording)
+    terminal = Console(file=io.StringIO(), force_terminal=True)
+    monkeypatch.setattr(common.errors, "_console", terminal)
+    with common.progress_bar("playing") as update:
+        update(1, 2)
+    assert any(isinstance(column, TimeRemainingColumn) for column in columns)
