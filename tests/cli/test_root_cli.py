@@ -117,3 +117,15 @@ def test_serve_refuses_an_address_it_cannot_have():
     assert busy.returncode == 2 and busy.stdout == ""
     assert busy.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}:")
     assert busy.stderr.count("\n") == 1
+
+
+def test_running_out_of_memory_is_one_line(monkeypatch):
+    import hamle.battleship as bs
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(bs, "count_fleets", exhausted)
+    result = runner.invoke(app, ["battleship", "count"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith("error: out of memory: fewer --jobs")

@@ -47,7 +47,7 @@ errors = _Console(stderr=True)
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
     """Print the exceptions ``kinds()`` names (and a cluster that cannot be used) as one
-    ``error:`` line and exit with status 2.
+    ``error:`` line and exit with status 2; running out of memory is one line too (status 1).
 
     ``kinds`` is called only once the command raises, so it may import the engine.
     """
@@ -62,6 +62,14 @@ def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
             except (*kinds(), ClusterError) as exc:
                 errors.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None
+            except MemoryError:  # (in this process or one of its --jobs)
+                errors.print(
+                    "[red]error:[/red] out of memory: fewer --jobs, or a smaller board or "
+                    "variant, need less",
+                    highlight=False,
+                    soft_wrap=True,
+                )
+                raise typer.Exit(1) from None
 
         return run
 
