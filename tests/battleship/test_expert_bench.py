@@ -20,7 +20,7 @@ def bench(load_bench):
         (["--games", "1"], "--games must be at least 2, not 1"),
         (["--advantage-games", "0"], "--advantage-games must be at least 2, not 0"),
         (["--base-games", "-5"], "--base-games must be at least 2, not -5"),
-        (["--jobs", "0"], "--jobs must be at least 1, not 0"),
+        (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
         (["--thread-games", "1"], "--thread-games must be at least 2, not 1"),
         (["--site-games", "0"], "--site-games must be at least 2, not 0"),
         (
