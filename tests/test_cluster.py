@@ -1,9 +1,13 @@
 """Runs on a real Dask cluster (a scheduler and two workers started as subprocesses on
-127.0.0.1) give the local result field by field, even when a worker dies mid-run."""
+127.0.0.1) give the local result field by field, even when a worker dies mid-run; a long
+run holds a few tasks per worker thread and stops at once when interrupted. (Failures of
+the cluster mid-run: test_cluster_failures.py.)"""
 
 from __future__ import annotations
 
 import json
+import logging
+import math
 import re
 import signal
 import socket
@@ -14,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from distributed import Client
 from typer.testing import CliRunner
 
 import hamle.battleship as bs
@@ -193,3 +198,103 @@ def test_a_local_pool_starts_no_more_workers_than_tasks():
     with hamle.cluster.local_pool(8, tasks=2) as pool:
         assert sorted(pool.map(abs, [-2, 1])) == [1, 2]
         assert len(pool._processes) <= 2  # (a private field: how many processes started)
+
+
+def test_a_long_run_holds_a_few_tasks_per_thread_and_keeps_their_order(cluster):
+    # Every fifth task is slow, so later ones end first.
+    pause = lambda seconds, value: (time.sleep(seconds), value)[1]  # noqa: E731 (sent by value)
+    tasks = [(0.2 if i % 5 == 0 else 0, i) for i in range(60)]
+    called, held = [], []
+    with Cluster(cluster.address) as running:
+
+        def done(i: int, result: int) -> None:
+            called.append((i, result))
+            held.append(len(running.client.futures))
+
+        assert running.map(pause, tasks, done) == list(range(60))
+    assert called == [(i, i) for i in range(60)]
+    assert max(held) <= hamle.cluster.CHUNKS_PER_THREAD * 2
+
+
+def scheduler_tasks(client) -> int:
+    """How many tasks the scheduler holds."""
+    return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+
+
+def test_an_interrupted_run_stops_at_once_and_leaves_no_work(cluster):
+    def interrupt(i: int, _) -> None:
+        if i == 2:
+            raise KeyboardInterrupt
+
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt), Cluster(cluster.address) as running:
+        running.map(time.sleep, [(0.05,)] * 50_000, interrupt)
+    assert time.perf_counter() - started < 5 and running.client is None
+    with Client(cluster.address, timeout=10) as client:
+        for _ in range(100):  # the scheduler forgets the run's tasks
+            if not scheduler_tasks(client):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the scheduler still holds the interrupted run's tasks")
+
+
+def test_ctrl_c_on_a_big_run_on_the_command_line_says_interrupted_at_once(cluster):
+    command = [str(DASK.with_name("hamle")), "battleship", "tournament", "--games", "1000000"]
+    run = subprocess.Popen(
+        [*command, "--cluster", cluster.address],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        with Client(cluster.address, timeout=10) as client:
+            for _ in range(300):  # until the run is under way
+                if scheduler_tasks(client):
+                    break
+                time.sleep(0.1)
+            time.sleep(6)
+            assert run.poll() is None and scheduler_tasks(client)
+            run.send_signal(signal.SIGINT)
+            signalled = time.perf_counter()
+            _, stderr = run.communicate(timeout=30)
+            assert time.perf_counter() - signalled < 4
+            assert run.returncode == 130 and stderr.strip() == "interrupted", stderr
+            time.sleep(1)
+            assert not scheduler_tasks(client)
+    finally:
+        run.kill()
+
+
+def test_dask_says_only_errors_while_a_run_is_connected(cluster):
+    dask_client = logging.getLogger("distributed.client")
+    before = dask_client.level
+    with Cluster(cluster.address):
+        # Dask warns "Couldn't gather 1 keys, rescheduling" when a worker leaves.
+        assert not dask_client.isEnabledFor(logging.WARNING)
+        assert dask_client.isEnabledFor(logging.ERROR)
+    assert dask_client.level == before
+
+
+def test_a_tls_address_needs_certificates_hamle_does_not_have():
+    with pytest.raises(ClusterError, match=r"^tls://127\.0\.0\.1:8797 is a TLS address, and Dask"):
+        Cluster("tls://127.0.0.1:8797")
+    args = ["battleship", "simulate", "--games", "2", "--cluster", "tls://127.0.0.1:8797"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "names no TLS certificates" in result.stderr
+
+
+@pytest.mark.parametrize("seconds", ["x", 0, -1, math.nan, math.inf, True, "5"])
+@pytest.mark.parametrize("name", ["connect_seconds", "worker_wait_seconds"])
+def test_the_waits_are_numbers_of_seconds_above_0(name, seconds):
+    with pytest.raises(ClusterError, match=f"^{name} must be a (finite )?number of seconds"):
+        Cluster("tcp://127.0.0.1:8786", **{name: seconds})
+
+
+def test_a_refused_connection_is_called_refused():
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    refused = "the connection was refused; is the scheduler running"
+    with pytest.raises(ClusterError, match=refused), Cluster(address, connect_seconds=0.2):
+        pass

@@ -3,7 +3,11 @@
 
 A run hands its chunks to ``Cluster.map``, which returns their results in the order of
 the chunks whichever worker ran them. A chunk whose worker dies is run again on another
-(the scheduler's own recovery), so the result is the one a local run gives.
+(the scheduler's own recovery), so the result is the one a local run gives. Only a few
+chunks per worker thread are on the cluster at a time, so a run of any length holds
+little memory and an interrupt (Ctrl-C) stops it at once. A run whose workers have all
+left, whose scheduler is lost, or whose chunk kills every worker that runs it, ends with
+a ``ClusterError``.
 
 Start a scheduler and workers with Dask's own commands, then pass the scheduler's
 address (``--cluster tcp://HOST:PORT`` on the command line)::
@@ -16,8 +20,12 @@ A local run uses ``local_pool`` instead, which an interrupt (Ctrl-C) stops at on
 
 from __future__ import annotations
 
+import logging
+import math
+import numbers
+import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING
 
 from hamle.errors import HamleError
@@ -26,16 +34,22 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 CONNECT_SECONDS = 5
+WORKER_WAIT_SECONDS = 30  # how long a run waits for a worker when every one has left
+CLOSE_SECONDS = 2
+POLL_SECONDS = 0.02  # how often a run looks for ended tasks
+CHUNKS_PER_THREAD = 4  # chunks on the cluster at a time, per worker thread
 MAX_JOBS = 64  # local processes (or threads) a run may ask for
+_AGAIN = object()  # a result to be fetched again
 
 
 class ClusterError(HamleError, RuntimeError):
-    """An address that is no Dask scheduler's, or a cluster that cannot be reached or has
-    no workers."""
+    """An address that is no Dask scheduler's, or a cluster that cannot be reached, has
+    no workers, or fails mid-run."""
 
 
 class Cluster:
-    """A connection to the Dask scheduler at ``address``, as a context manager.
+    """A connection to the Dask scheduler at ``address``, as a context manager. A run
+    waits ``worker_wait_seconds`` for a worker to come back when every one has left.
 
     >>> with Cluster("tcp://127.0.0.1:1", connect_seconds=0.2):  # doctest: +ELLIPSIS
     ...     pass
@@ -43,12 +57,18 @@ class Cluster:
     hamle.cluster.ClusterError: cannot reach the Dask scheduler at tcp://127.0.0.1:1: ...
     """
 
-    def __init__(self, address: str, connect_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        address: str,
+        connect_seconds: float | None = None,
+        worker_wait_seconds: float | None = None,
+    ) -> None:
         if not isinstance(address, str) or not address.strip():
             raise ClusterError(
                 "a cluster is the address of a Dask scheduler, like tcp://127.0.0.1:8786"
             )
-        from distributed.comm.addressing import get_address_host_port
+        from distributed.comm.addressing import get_address_host_port, parse_address
+        from distributed.security import Security
 
         self.address = address.strip()
         try:
@@ -60,8 +80,25 @@ class Cluster:
             ) from None
         if not 0 < port < 65536:
             raise ClusterError(f"{self.address} is not an address: port {port} is not 1 to 65535")
-        self.connect_seconds = CONNECT_SECONDS if connect_seconds is None else connect_seconds
+        # Dask's client takes TLS certificates from Dask's configuration; so does hamle.
+        self._connection_args = Security().get_connection_args("client")
+        tls = parse_address(self.address)[0] in ("tls", "wss")
+        if tls and self._connection_args.get("ssl_context") is None:
+            raise ClusterError(
+                f"{self.address} is a TLS address, and Dask's configuration names no TLS "
+                "certificates to connect with (distributed.comm.tls); use a tcp:// "
+                "address or configure them"
+            )
+        self.connect_seconds = _seconds(
+            CONNECT_SECONDS if connect_seconds is None else connect_seconds,
+            "connect_seconds",
+        )
+        self.worker_wait_seconds = _seconds(
+            WORKER_WAIT_SECONDS if worker_wait_seconds is None else worker_wait_seconds,
+            "worker_wait_seconds",
+        )
         self.client = None
+        self._loud: dict[logging.Logger, int] = {}
 
     @staticmethod
     def of(cluster: str | Cluster | None):
@@ -72,32 +109,49 @@ class Cluster:
         return Cluster(cluster)
 
     def __enter__(self) -> Cluster:
+        self._check_scheduler()
+        self._loud = _quiet_dask()
+        try:
+            self._connect()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _connect(self) -> None:
         from distributed import Client
 
-        self._check_scheduler()
         try:
             self.client = Client(self.address, timeout=self.connect_seconds, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc, self.address)}"
             ) from None
         try:
             self.client.wait_for_workers(1, timeout=self.connect_seconds)
         except (OSError, TimeoutError):
-            self.close()
             raise ClusterError(
                 f"the Dask scheduler at {self.address} has no workers; start some with "
                 f"`dask worker {self.address}`"
             ) from None
-        return self
 
     def __exit__(self, *exc_info) -> None:
         self.close()
 
     def close(self) -> None:
+        """Close the connection, waiting for the scheduler no more than a moment (the
+        scheduler drops the work still queued)."""
+        levels = self._loud
         if self.client is not None:
-            self.client.close()
-            self.client = None
+            client, self.client = self.client, None
+            # Dask logs as errors its attempts to reach a lost scheduler, which the close
+            # cuts short.
+            levels = {**_quiet_dask(logging.CRITICAL), **levels}
+            with suppress(Exception):
+                client.close(timeout=CLOSE_SECONDS)
+        for logger, level in levels.items():
+            logger.setLevel(level)
+        self._loud = {}
 
     def _check_scheduler(self) -> None:
         """ClusterError unless a Dask scheduler answers at the address in time. Dask's own
@@ -111,7 +165,7 @@ class Cluster:
         seconds = self.connect_seconds
 
         async def identity():
-            comm = await connect(self.address, timeout=seconds)
+            comm = await connect(self.address, timeout=seconds, **self._connection_args)
             try:
                 await comm.write({"op": "identity"})
                 return await comm.read()
@@ -130,7 +184,7 @@ class Cluster:
             ) from None
         except OSError as exc:
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc, self.address)}"
             ) from None
         except Exception:
             reply = None
@@ -151,14 +205,90 @@ class Cluster:
         done: Callable[[int, object], None] | None = None,
     ) -> list:
         """``function(*task)`` for every task, in the order of ``tasks``; ``done(i,
-        result)`` is called for each task in that order as results arrive."""
-        futures = [self.client.submit(function, *task, pure=False) for task in tasks]
-        results = []
-        for i, future in enumerate(futures):
-            results.append(future.result())
-            if done:
-                done(i, results[-1])
+        result)`` is called for each task in that order as results arrive. A few tasks
+        per worker thread are on the cluster at a time, the next sent as each ends."""
+        running: dict = {}  # task -> its future
+        arrived: dict[int, object] = {}  # results not yet in order
+        results: list = []
+        window = CHUNKS_PER_THREAD * self.threads
+        sent = 0
+        checked, alone_since = time.monotonic(), None
+        try:
+            while len(results) < len(tasks):
+                while sent < len(tasks) and len(running) < window:
+                    running[sent] = self.client.submit(function, *tasks[sent], pure=False)
+                    sent += 1
+                # A "lost" future's worker left with its result, and it runs again.
+                ended = [i for i, f in running.items() if f.status not in ("pending", "lost")]
+                for i in ended:
+                    result = self._result(running[i])
+                    if result is not _AGAIN:
+                        arrived[i] = result
+                        del running[i]
+                while len(results) in arrived:
+                    results.append(arrived.pop(len(results)))
+                    if done:
+                        done(len(results) - 1, results[-1])
+                if not ended:
+                    time.sleep(POLL_SECONDS)
+                if time.monotonic() - checked > 1:
+                    checked, alone_since = time.monotonic(), self._check_workers(alone_since)
+        except BaseException:
+            with suppress(Exception):
+                self.client.cancel(list(running.values()))
+            raise
         return results
+
+    def _result(self, future):
+        """The result of an ended ``future``, or ``_AGAIN`` if it cannot be had within
+        ``worker_wait_seconds`` (its worker left as it was fetched, and it runs again);
+        ClusterError if the cluster failed to run it."""
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+
+        try:
+            return future.result(timeout=self.worker_wait_seconds)
+        except KilledWorker as exc:
+            raise ClusterError(
+                f"a chunk of the run killed every Dask worker at {self.address} that ran it "
+                f"({exc.allowed_failures + 1} tried); most likely it needs more memory than "
+                "a worker has"
+            ) from None
+        except Exception as exc:
+            if future.status == "error":  # the function's own exception
+                raise
+            if isinstance(exc, TimeoutError):
+                return _AGAIN
+            if isinstance(exc, FutureCancelledError) and exc.reason != "scheduler-connection-lost":
+                raise ClusterError(
+                    f"the Dask cluster at {self.address} cancelled a chunk of the run "
+                    f"({exc.reason})"
+                ) from None
+            raise ClusterError(
+                f"lost the connection to the Dask scheduler at {self.address} mid-run"
+            ) from None
+
+    def _check_workers(self, alone_since: float | None) -> float | None:
+        """When the cluster was first seen without workers (None while it has some), from
+        ``alone_since``; ClusterError once that is ``worker_wait_seconds`` ago."""
+        lost = ClusterError(f"lost the connection to the Dask scheduler at {self.address} mid-run")
+        if self.client.status != "running":  # it is trying to connect again
+            raise lost
+        try:
+            workers = self.client.nthreads()
+        except (OSError, TimeoutError):
+            raise lost from None
+        if workers:
+            return None
+        if alone_since is None:
+            return time.monotonic()
+        if time.monotonic() - alone_since < self.worker_wait_seconds:
+            return alone_since
+        raise ClusterError(
+            f"every worker left the Dask cluster at {self.address} and none came back "
+            f"within {self.worker_wait_seconds:g} s; start some with "
+            f"`dask worker {self.address}`"
+        )
 
 
 @contextmanager
@@ -193,6 +323,42 @@ def local_pool(jobs: int, threads: bool = False, tasks: int | None = None) -> It
     pool.shutdown()
 
 
-def _reason(exc: BaseException) -> str:
-    """The first line of an exception's message, or its type's name."""
+def _reason(exc: BaseException, address: str) -> str:
+    """Why a connection to ``address`` failed: refused, if it is now (Dask retries a
+    refused connection and reports only that it timed out), else the first line of the
+    message, or the exception's type."""
+    import socket
+
+    from distributed.comm.addressing import get_address_host_port
+
+    try:
+        socket.create_connection(get_address_host_port(address), timeout=1).close()
+    except ConnectionRefusedError:
+        return "the connection was refused; is the scheduler running, on that port?"
+    except (OSError, ValueError):
+        pass
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _seconds(value: object, name: str) -> float:
+    """``value`` if it is a finite number above 0, else ClusterError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ClusterError(f"{name} must be a number of seconds, not {value!r}")
+    if not (math.isfinite(value) and value > 0):
+        raise ClusterError(f"{name} must be a finite number of seconds above 0, not {value!r}")
+    return float(value)
+
+
+def _quiet_dask(level: int = logging.ERROR) -> dict[logging.Logger, int]:
+    """Raise Dask's loggers to ``level`` (its warnings of a worker that left and of a
+    result fetched again are its own business while a run goes on); returns their levels
+    before."""
+    names = [
+        name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in ["distributed", *names]]
+    levels = {logger: logger.level for logger in loggers}
+    for logger in loggers:
+        if logger.getEffectiveLevel() < level:
+            logger.setLevel(level)
+    return levels
