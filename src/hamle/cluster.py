@@ -125,7 +125,7 @@ class Cluster:
             self.client = Client(self.address, timeout=self.connect_seconds, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc, self.address)}"
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
             ) from None
         try:
             self.client.wait_for_workers(1, timeout=self.connect_seconds)
@@ -156,13 +156,25 @@ class Cluster:
     def _check_scheduler(self) -> None:
         """ClusterError unless a Dask scheduler answers at the address in time. Dask's own
         client waits for ever on a port that accepts and stays silent, and reads another
-        protocol's bytes as a message of any size, so the address is asked first."""
+        protocol's bytes as a message of any size, so the address is asked first. A refused
+        connection is said at once (Dask would try again until ``connect_seconds``)."""
         import asyncio
+        import socket
         from concurrent.futures import ThreadPoolExecutor
 
         from distributed.comm import connect
+        from distributed.comm.addressing import get_address_host_port
 
         seconds = self.connect_seconds
+        try:
+            socket.create_connection(get_address_host_port(self.address), seconds).close()
+        except ConnectionRefusedError:
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {self.address}: the connection was "
+                "refused; is the scheduler running, on that port?"
+            ) from None
+        except OSError:
+            pass  # (Dask's own attempt below says why)
 
         async def identity():
             comm = await connect(self.address, timeout=seconds, **self._connection_args)
@@ -184,7 +196,7 @@ class Cluster:
             ) from None
         except OSError as exc:
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc, self.address)}"
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
             ) from None
         except Exception:
             reply = None
@@ -323,20 +335,8 @@ def local_pool(jobs: int, threads: bool = False, tasks: int | None = None) -> It
     pool.shutdown()
 
 
-def _reason(exc: BaseException, address: str) -> str:
-    """Why a connection to ``address`` failed: refused, if it is now (Dask retries a
-    refused connection and reports only that it timed out), else the first line of the
-    message, or the exception's type."""
-    import socket
-
-    from distributed.comm.addressing import get_address_host_port
-
-    try:
-        socket.create_connection(get_address_host_port(address), timeout=1).close()
-    except ConnectionRefusedError:
-        return "the connection was refused; is the scheduler running, on that port?"
-    except (OSError, ValueError):
-        pass
+def _reason(exc: BaseException) -> str:
+    """The first line of an exception's message, or its type's name."""
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 

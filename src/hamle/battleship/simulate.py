@@ -401,13 +401,14 @@ def play_pairings(
     games, first, jobs = checked_run(games, first, jobs, progress, cluster)
     for shooter, _ in pairings:
         check_playable(rules, shooter)
-    numbers = list(range(first, first + games))
     total, done = len(pairings) * games, 0
     outcomes: list[list] = [[] for _ in pairings]
 
-    def split(parallel: int) -> list[tuple[int, list[int]]]:
+    def split(parallel: int) -> list[tuple[int, range]]:
+        # (ranges, not lists: a run of millions of games holds hundreds of thousands)
         size = max(1, min(50, games // (4 * parallel) or 1))
-        chunks = [numbers[i : i + size] for i in range(0, games, size)]
+        last = first + games
+        chunks = [range(start, min(start + size, last)) for start in range(first, last, size)]
         return [(k, chunk) for k in range(len(pairings)) for chunk in chunks]
 
     def collect(k: int, chunk: list[int], rows: list) -> None:
