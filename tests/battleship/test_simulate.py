@@ -87,10 +87,10 @@ def test_progress_reaches_the_total():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"games": 0}, "at least 1"),
+        ({"games": 0}, "from 1 to 10,000,000"),
         ({"first": 0}, "start at 1"),
-        ({"jobs": 0}, "--jobs"),
-        ({"jobs": 10**6}, "--jobs must be from 1 to 64, not 1000000"),
+        ({"jobs": 0}, "jobs must be from 1"),
+        ({"jobs": 10**6}, "jobs must be from 1 to 64, not 1000000"),
         ({"strategies": ["nope"]}, "unknown strategy"),
         ({"strategies": []}, "at least one"),
         ({"strategies": [3]}, "a strategy is a shooter's name"),

@@ -30,14 +30,15 @@ def no_games(monkeypatch):
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ({"games": True}, "the number of games must be at least 1, not True"),
-        ({"games": 0}, "must be at least 1, not 0"),
+        ({"games": True}, "the number of games must be from 1 to 10,000,000, not True"),
+        ({"games": 0}, "from 1 to 10,000,000, not 0"),
+        ({"games": 10**30}, "to 10,000,000, not 1000000000000000000000000000000"),
         ({"games": 2.0}, "not 2.0"),
         ({"games": np.int64(-3)}, r"not np.int64\(-3\)"),
         ({"first": True}, "game numbers start at 1, not True"),
         ({"first": 0}, "start at 1, not 0"),
         ({"first": "2"}, "not '2'"),
-        ({"jobs": True}, "--jobs must be from 1 to 64, not True"),
+        ({"jobs": True}, "^jobs must be from 1 to 64, not True"),
         ({"jobs": 65}, "not 65"),
         ({"progress": 5}, "progress is a function of .*, not 5"),
         ({"jobs": 2, "cluster": "tcp://127.0.0.1:1"}, "not both"),

@@ -211,8 +211,11 @@ def test_a_database_of_another_program_is_refused_at_start(tmp_path):
     path = tmp_path / "other.sqlite3"
     with sqlite3.connect(path) as other:
         other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    before = path.read_bytes()
     with pytest.raises(sqlite3.DatabaseError, match="not a hamle database: its table games"):
         Store(path)
+    assert path.read_bytes() == before  # no cache table added, its journal mode kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
     result = CliRunner().invoke(cli, ["serve", "--db", str(path)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "cannot open the database" in result.output and "columns id, name," in result.output
@@ -227,6 +230,10 @@ def test_a_database_with_other_tables_is_refused_untouched(tmp_path):
     with pytest.raises(sqlite3.DatabaseError, match=r"it holds the tables books, notes$"):
         Store(path)
     assert path.read_bytes() == before  # no table added, its journal mode kept
+    with sqlite3.connect(path) as other:  # "_" is no wildcard to the check
+        other.execute("CREATE TABLE sqliteXdata (id INTEGER PRIMARY KEY)")
+    with pytest.raises(sqlite3.DatabaseError, match=r"tables books, notes, sqliteXdata$"):
+        Store(path)
     result = CliRunner().invoke(cli, ["serve", "--db", str(path)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "holds the tables books, notes" in result.output

@@ -332,8 +332,9 @@ def test_a_turn_left_behind_is_refused_where_the_current_cell_alone_looks_right(
         assert client.get(url).json() == now
     played = client.post(f"{url}/moves", json={"cell": "A4", "from": "D4", "turn": 6})
     assert played.json()["moves"] == ["A1", "D1", "D4", "A4"] and played.json()["turn"] == 7
-    bad = client.post(f"{url}/moves", json={"cell": "A7", "from": "A4", "turn": -1})
-    assert bad.status_code == 422 and "turn" in bad.json()["detail"]
+    for turn in (-1, "7", 7.0, True, 10**30):
+        bad = client.post(f"{url}/moves", json={"cell": "A7", "from": "A4", "turn": turn})
+        assert bad.status_code == 422 and "turn" in bad.json()["detail"], turn
 
 
 @pytest.mark.parametrize(

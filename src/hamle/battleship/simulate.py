@@ -37,6 +37,7 @@ from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
 WITHIN = 50
+MAX_GAMES = 10_000_000  # games per shooter (or pairing) in one run: about a day of density
 UNIFORM = as_placer("uniform")
 LABELS = {
     UNKNOWN: "unknown",
@@ -373,12 +374,12 @@ def checked_run(games, first, jobs, progress, cluster) -> tuple[int, int, int]:
     Traceback (most recent call last):
     hamle.battleship.errors.BattleshipError: give jobs or cluster, not both (jobs=2)
     """
-    if not whole_number(games):
-        raise BattleshipError(f"the number of games must be at least 1, not {games!r}")
+    if not whole_number(games) or games > MAX_GAMES:
+        raise BattleshipError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games!r}")
     if not whole_number(first):
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
     if not whole_number(jobs) or jobs > MAX_JOBS:
-        raise BattleshipError(f"--jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
+        raise BattleshipError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
     if cluster is not None and jobs != 1:
         raise BattleshipError(f"give jobs or cluster, not both (jobs={jobs})")
     if progress is not None and not callable(progress):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import sys
@@ -319,11 +320,16 @@ def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> No
 
     if path is None:
         return
+    if os.path.isdir(path):
+        raise bs.BattleshipError(f"{option}: {path} is a folder, not a file")
     if path.suffix.lower() not in suffixes:
         listing = (
             ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
         )
-        raise bs.BattleshipError(f"{option} must end in {listing}, not {path.name!r}")
+        raise bs.BattleshipError(
+            f"{option} must be a file name ending in {listing} (like out{suffixes[0]}), "
+            f"not {str(path)!r}"
+        )
     if wrong := unwritable(path):
         raise bs.BattleshipError(f"{option}: {wrong}")
 

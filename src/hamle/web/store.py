@@ -71,37 +71,42 @@ class Store:
             weakref.WeakValueDictionary()
         )
         with self._lock:
-            self._refuse_other_tables()  # before anything is written to another program's file
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(SCHEMA)
-            self._check()
+            try:
+                self._refuse_another_programs()  # before anything is written to its file
+                if self.path != ":memory:":
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.executescript(SCHEMA)
+                self._check()
+            except BaseException:
+                self._db.close()
+                raise
 
-    def _refuse_other_tables(self) -> None:
-        other = [
+    def _refuse_another_programs(self) -> None:
+        """sqlite3.DatabaseError if the file holds tables hamle did not make: others, or
+        its own names with other columns."""
+        tables = [
             row[0]
             for row in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                "ORDER BY name"
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND substr(name, 1, 7) != 'sqlite_' ORDER BY name"
             )
-            if row[0] not in COLUMNS
         ]
-        if other:
+        if other := [table for table in tables if table not in COLUMNS]:
             raise sqlite3.DatabaseError(
                 f"it is not a hamle database: it holds the tables {', '.join(other)}"
             )
-
-    def _check(self) -> None:
-        """sqlite3.DatabaseError naming why the file cannot keep games: another program's
-        tables, damage, or no right to write (found now rather than at the first move)."""
-        for table, wanted in COLUMNS.items():
+        for table in tables:
             found = tuple(row[1] for row in self._db.execute(f"PRAGMA table_info({table})"))
-            if found != wanted:
+            if found != COLUMNS[table]:
                 raise sqlite3.DatabaseError(
                     f"it is not a hamle database: its table {table} has the columns "
-                    f"{', '.join(found)}, not {', '.join(wanted)}"
+                    f"{', '.join(found)}, not {', '.join(COLUMNS[table])}"
                 )
+
+    def _check(self) -> None:
+        """sqlite3.DatabaseError naming why the file cannot keep games: damage, or no
+        right to write (found now rather than at the first move)."""
         damage = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
         if damage != ["ok"]:
             raise sqlite3.DatabaseError(f"the file is damaged: {'; '.join(damage)}")

@@ -56,7 +56,9 @@ class NewGame(Strict):
 # same cell another way, so each may also name the game's ``turn``.
 Turn = Field(
     None,
+    strict=True,
     ge=0,
+    le=10**9,
     description="The game's turn the request is meant for; refused (409) if it has moved on",
     examples=[3],
 )
