@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -22,7 +23,8 @@ def spare_beside(path: str | os.PathLike) -> Path:
 @contextmanager
 def written_whole(path: str | os.PathLike) -> Iterator[Path]:
     """The path to write instead of ``path``: renamed over it when the block ends without
-    an error, removed otherwise. A symbolic link stays, and its target gets the file.
+    an error, removed otherwise. A symbolic link stays, and its target gets the file; a
+    file replaced keeps its permissions.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -35,6 +37,8 @@ def written_whole(path: str | os.PathLike) -> Iterator[Path]:
     spare = spare_beside(target)
     try:
         yield spare
+        if target.exists():
+            spare.chmod(stat.S_IMODE(target.stat().st_mode))
         spare.replace(target)
     finally:
         with suppress(OSError):  # (gone once renamed; else its own failure must not hide why)

@@ -5,6 +5,7 @@ import io
 import json
 import os
 import pathlib
+import stat
 
 import matplotlib.figure
 import pytest
@@ -182,3 +183,14 @@ def test_a_progress_bar_shows_the_time_remaining(monkeypatch):
     with common.progress_bar("playing") as update:
         update(1, 2)
     assert any(isinstance(column, TimeRemainingColumn) for column in columns)
+
+
+def test_a_file_replaced_keeps_its_permissions(tmp_path):
+    from hamle.files import written_whole
+
+    path = tmp_path / "private.json"
+    path.write_text("{}")
+    path.chmod(0o600)
+    with written_whole(path) as spare:
+        spare.write_text('{"a": 1}')
+    assert path.read_text() == '{"a": 1}' and stat.S_IMODE(path.stat().st_mode) == 0o600

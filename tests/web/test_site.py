@@ -239,6 +239,15 @@ def test_a_database_with_other_tables_is_refused_untouched(tmp_path):
     assert "holds the tables books, notes" in result.output
 
 
+def test_a_database_with_a_trigger_is_refused(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TRIGGER wipe AFTER INSERT ON games BEGIN DELETE FROM games; END")
+    with pytest.raises(sqlite3.DatabaseError, match=r"it holds the triggers wipe$"):
+        Store(path)
+
+
 def test_a_damaged_database_is_refused_at_start(tmp_path):
     path = tmp_path / "games.sqlite3"
     store = Store(path)

@@ -83,8 +83,8 @@ class Store:
                 raise
 
     def _refuse_another_programs(self) -> None:
-        """sqlite3.DatabaseError if the file holds tables hamle did not make: others, or
-        its own names with other columns."""
+        """sqlite3.DatabaseError if the file holds what hamle did not make: other tables,
+        its own names with other columns, or triggers."""
         tables = [
             row[0]
             for row in self._db.execute(
@@ -95,6 +95,15 @@ class Store:
         if other := [table for table in tables if table not in COLUMNS]:
             raise sqlite3.DatabaseError(
                 f"it is not a hamle database: it holds the tables {', '.join(other)}"
+            )
+        if triggers := [
+            row[0]
+            for row in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+            )
+        ]:
+            raise sqlite3.DatabaseError(
+                f"it is not a hamle database: it holds the triggers {', '.join(triggers)}"
             )
         for table in tables:
             found = tuple(row[1] for row in self._db.execute(f"PRAGMA table_info({table})"))
