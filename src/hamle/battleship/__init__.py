@@ -6,7 +6,7 @@
 True
 """
 
-from .analysis import RandomLaw, chart
+from .analysis import CHART_SUFFIXES, RandomLaw, chart
 from .count import FleetCount, count_fleets
 from .density import DensityMap, density, weight
 from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
@@ -29,6 +29,7 @@ from .tournament import Pairing, TournamentTable, tournament
 
 __all__ = [
     "ALIASES",
+    "CHART_SUFFIXES",
     "PLACERS",
     "SHOOTERS",
     "BattleshipError",

@@ -139,16 +139,26 @@ def random_placements(rules: Rules, rng: np.random.Generator | int) -> np.ndarra
     (``exact.sample``), seeded from ``rng`` all the same.
     """
     as_rules(rules)
-    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
-        rng = np.random.default_rng(int(rng))
-    if not isinstance(rng, np.random.Generator):
-        raise RulesError(f"expected a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}")
-    seed = int(rng.integers(0, 2**63))
+    seed = int(as_generator(rng).integers(0, 2**63))
     if not _rejection_fails(rules):
         chosen = _rejection(rules, seed)
         if chosen[0] >= 0:
             return chosen
     return _counted(rules, seed)
+
+
+def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
+    """``rng`` itself, or a Generator seeded with it if it is a whole number from 0.
+
+    >>> as_generator(-1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hamle.battleship.errors.RulesError: expected a numpy Generator or a seed ..., not -1
+    """
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
+        return np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise RulesError(f"expected a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}")
+    return rng
 
 
 def _rejection(rules: Rules, seed: int, tries: int = _kernels.MAX_FLEET_TRIES) -> np.ndarray:

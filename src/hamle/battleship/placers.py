@@ -38,7 +38,7 @@ import numpy as np
 
 from .density import density
 from .errors import BattleshipError
-from .fleet import Fleet, placed_fleet, random_placements
+from .fleet import Fleet, as_generator, placed_fleet, random_placements
 from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
@@ -52,17 +52,6 @@ def _weight(value) -> bool:
     """Whether ``value`` is a real number (not a bool) from 0 up to, not including, inf."""
     real = isinstance(value, int | float | np.integer | np.floating)
     return real and not isinstance(value, bool) and 0 <= value < math.inf
-
-
-def _generator(rng) -> np.random.Generator:
-    """``rng`` itself, or a Generator seeded with it if it is a whole number from 0."""
-    if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
-        return np.random.default_rng(int(rng))
-    if not isinstance(rng, np.random.Generator):
-        raise BattleshipError(
-            f"a placer draws with a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}"
-        )
-    return rng
 
 
 @dataclass(frozen=True)
@@ -143,7 +132,7 @@ class Placer:
     def place(self, rules: Rules, rng: np.random.Generator | int) -> Fleet:
         """A legal fleet of ``rules`` drawn with ``rng`` (a numpy Generator, or a whole
         number to seed one, as ``random_fleet`` takes)."""
-        rng = _generator(rng)
+        rng = as_generator(rng)
         if self.kind == "mixture":
             weights = dict(self.settled(rules).parts)
             names, cumulative = list(weights), np.cumsum(list(weights.values()))

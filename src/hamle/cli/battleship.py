@@ -222,7 +222,7 @@ def simulate(
     for name in names:
         bs.get_shooter(name)
     hider = bs.get_placer(placer)
-    _check_path(chart, "--chart", CHART_SUFFIXES)
+    _check_path(chart, "--chart", bs.CHART_SUFFIXES)
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
         table = bs.simulate(chosen, names, games, first, jobs, update, hider, cluster)
     _write_chart(lambda: bs.chart(table, chart), chart)
@@ -270,7 +270,7 @@ def tournament(
     shooter_names = [bs.get_shooter(n).name for n in _names(shooters, "--shooters")]
     placer_names = [bs.get_placer(n).name for n in _names(placers, "--placers")]
     _check_path(out, "--out", (".json",))
-    _check_path(chart, "--chart", CHART_SUFFIXES)
+    _check_path(chart, "--chart", bs.CHART_SUFFIXES)
     for placer in placer_names:  # a fleet that cannot be placed fails before any game
         bs.get_placer(placer).place(chosen, np.random.default_rng(0))
     total = games * len(shooter_names) * len(placer_names)
@@ -299,9 +299,6 @@ def tournament(
     for path in (out, chart):
         if path is not None:
             console.print(f"written to {path}")
-
-
-CHART_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def _percent(ratio: float) -> str:
