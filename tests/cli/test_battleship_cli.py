@@ -455,3 +455,27 @@ def test_exact_density_lists_the_unshot_cells_as_density_does():
     assert set(counted["counts"]) == set(weighed["density"])
     assert not {"C1", "J10", "I9", "J9", "I10", "E5"} & set(counted["counts"])
     assert len(counted["counts"]) == 100 - 6
+
+
+def test_an_interrupt_while_numba_loads_a_kernel_says_interrupted(monkeypatch):
+    """numba reports Ctrl-C during its first load of a kernel as a SystemError caused by
+    it; that is an interrupt too, not a traceback."""
+
+    def loading(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+    monkeypatch.setattr(bs, "simulate", loading)
+    result = run("simulate", "--games", "2")
+    assert result.exit_code == 130 and result.stderr == "\ninterrupted\n"
+
+
+def test_a_system_error_of_another_cause_is_not_called_an_interrupt(monkeypatch):
+    def broken(*args, **kwargs):
+        raise SystemError("returned a result with an exception set")
+
+    monkeypatch.setattr(bs, "simulate", broken)
+    result = run("simulate", "--games", "2")
+    assert isinstance(result.exception, SystemError) and "interrupted" not in result.stderr

@@ -98,3 +98,18 @@ def test_strategy_help_names_the_registry(argv, names):
     assert "{names}" not in result.output
     words = result.output.replace(",", " ").replace(".", " ").split()
     assert all(name in words for name in names)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["battleship", "simulate", "--help"], ["[1 to 64]", "[1 or more]"]),
+        (["serve", "--help"], ["[1 to 65535]"]),
+        (["mastermind", "tree", "--help"], ["[1 to 64]"]),
+    ],
+)
+def test_help_says_whole_number_ranges_in_words(argv, words):
+    result = runner.invoke(app, argv, terminal_width=200)
+    assert result.exit_code == 0
+    assert all(said in result.output for said in words)
+    assert "<=x" not in result.output and "int range" not in result.output

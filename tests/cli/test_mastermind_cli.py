@@ -523,7 +523,7 @@ def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch):
 
 
 def test_tree_out_that_cannot_be_written_is_one_error_line():
-    result = run("tree", "--pegs", "2", "--colours", "3", "--out", "/proc/version")
+    result = run("tree", "--pegs", "2", "--colours", "3", "--out", "/proc/version.json")
     assert result.exit_code == 2 and "Invalid value" not in result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: --out:"), result.stderr

@@ -193,3 +193,17 @@ def test_a_file_replaced_keeps_its_permissions(tmp_path):
     with written_whole(path) as spare:
         spare.write_text('{"a": 1}')
     assert path.read_text() == '{"a": 1}' and stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("name", ["-", "tree", "tree.txt"])
+def test_a_tree_file_must_end_in_json(tmp_path, monkeypatch, name):
+    import hamle.mastermind.tree
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(hamle.mastermind.tree, "strategy_tree", refuse_to_play)
+    result = run(*TREE, "--out", name)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (
+        f"error: --out must be a file name ending in .json (like out.json), not {name!r}\n"
+    )
+    assert listing(tmp_path) == []

@@ -52,9 +52,25 @@ class Root(TyperGroup):
         """Run the command; an interrupt (Ctrl-C) says so and exits with status 130."""
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not interrupted(exc):
+                raise
             sys.stderr.write("\ninterrupted\n")
             raise typer.Exit(130) from None
+
+
+def interrupted(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is an interrupt, or an error raised because of one: numba reports
+    Ctrl-C during its first load of a kernel as a SystemError caused by it.
+
+    >>> interrupted(SystemError("returned a result with an exception set"))
+    False
+    """
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def plain(message: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import sys
@@ -24,9 +23,9 @@ from .common import (
     errors,
     listing,
     one_way,
+    out_problem,
     print_json,
     progress_bar,
-    unwritable,
     write_whole,
 )
 
@@ -311,24 +310,11 @@ def _percent(ratio: float) -> str:
 
 
 def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> None:
-    """BattleshipError unless ``path`` (if given) ends in one of ``suffixes`` and can be
-    written, so a run is refused before it starts rather than after."""
+    """BattleshipError if ``path`` is given and is no file of ``option`` (``out_problem``)."""
     import hamle.battleship as bs
 
-    if path is None:
-        return
-    if os.path.isdir(path):
-        raise bs.BattleshipError(f"{option}: {path} is a folder, not a file")
-    if path.suffix.lower() not in suffixes:
-        listing = (
-            ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
-        )
-        raise bs.BattleshipError(
-            f"{option} must be a file name ending in {listing} (like out{suffixes[0]}), "
-            f"not {str(path)!r}"
-        )
-    if wrong := unwritable(path):
-        raise bs.BattleshipError(f"{option}: {wrong}")
+    if path is not None and (wrong := out_problem(path, option, suffixes)):
+        raise bs.BattleshipError(wrong)
 
 
 def _write_chart(draw, chart: Path | None) -> None:

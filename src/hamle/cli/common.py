@@ -106,6 +106,30 @@ class Command(TyperCommand):
                 ctx.fail(f"{names} is given {times} times; give it once, with all its values")
         return super().parse_args(ctx, args)
 
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help, with whole-number ranges in words: ``<number> [1 to 64]``."""
+        for param in self.params:
+            if type(param.type).__name__ == "IntRange":  # (typer carries its own click)
+                param.type = _in_words(param.type)
+        super().format_help(ctx, formatter)
+
+
+def _in_words(numbers: click.IntRange) -> click.IntRange:
+    """An integer range that the help shows as ``<number> [1 to 64]``, not ``1<=x<=64``."""
+    low, high = numbers.min, numbers.max
+    if high is None:
+        words = f"{low} or more"
+    else:
+        words = f"{high} or less" if low is None else f"{low} to {high}"
+
+    class InWords(type(numbers)):
+        name = "number"
+
+        def _describe_range(self) -> str:
+            return words
+
+    return InWords(low, high)
+
 
 class App(typer.Typer):
     """A sub-app whose commands are ``Command``s unless they name another class."""
@@ -158,6 +182,26 @@ def unwritable(path: Path) -> str | None:
         os.unlink(spare)
     except OSError as exc:
         return f"{path} cannot be written: no file can be made in {folder} ({exc.strerror})"
+    return None
+
+
+def out_problem(path: Path, option: str, suffixes: tuple[str, ...]) -> str | None:
+    """What is wrong with ``path`` as the file of ``option``, or None: it must end in one of
+    ``suffixes`` and be writable, so a run is refused before it starts rather than after.
+
+    >>> out_problem(Path("-"), "--out", (".json",))
+    "--out must be a file name ending in .json (like out.json), not '-'"
+    """
+    if os.path.isdir(path):
+        return f"{option}: {path} is a folder, not a file"
+    if path.suffix.lower() not in suffixes:
+        listing = ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if suffixes[1:] else suffixes[0]
+        return (
+            f"{option} must be a file name ending in {listing} (like out{suffixes[0]}), "
+            f"not {str(path)!r}"
+        )
+    if wrong := unwritable(path):
+        return f"{option}: {wrong}"
     return None
 
 

@@ -21,9 +21,9 @@ from .common import (
     errors,
     listing,
     one_way,
+    out_problem,
     print_json,
     progress_bar,
-    unwritable,
     write_whole,
 )
 
@@ -221,8 +221,8 @@ def tree(
     from hamle.mastermind import MastermindError, optimal
     from hamle.mastermind.tree import strategy_tree, tree_json, verify
 
-    if wrong := unwritable(out):
-        raise MastermindError(f"--out: {wrong}")
+    if wrong := out_problem(out, "--out", (".json",)):
+        raise MastermindError(wrong)
     chosen = make_variant(variant, pegs, colours, no_repeat)
     breaker = _strategy(strategy, chosen, max_guesses, jobs)
     if breaker.name == "optimal":
