@@ -628,6 +628,8 @@ def test_statistics_are_computed_in_the_background_and_cached(client):
     assert data["exact"][85] == round(float(law.cdf(85)), 6)
     key = web_bs.stats_key("classic", 10)
     assert client.app.state.store.cached(key)["table"] == data["table"]
+    again = client.post(f"{API}/stats", json=params)
+    assert again.status_code == 200 and again.json()["state"] == "ready"
     other = client.get(f"{API}/stats", params={"rules": "classic", "games": 20}).json()
     assert other["state"] == "missing"
 
@@ -747,3 +749,13 @@ def test_hard_hides_its_fleet_with_the_strong_placer_and_old_games_stay_uniform(
             for cell in ship
         ]
         assert set(answers) <= {"hit", "sunk"} and answers[-1] == "sunk"
+
+
+def test_names_are_taken_in_any_case(client):
+    game = new_game(client, level="Hard", rules="CLASSIC")
+    assert (game["level"], game["rules"]) == ("hard", "classic")
+    assert client.get(f"{API}/fleet", params={"rules": "Russian"}).status_code == 200
+    density = client.post(f"{API}/density", json={"rules": "Russian", "hit": ["E5"]})
+    assert density.status_code == 200 and density.json()["rules"] == "russian"
+    refused = client.get(f"{API}/fleet", params={"rules": "Chess"})
+    assert refused.status_code == 422 and "'classic' or 'russian'" in refused.json()["detail"]

@@ -30,6 +30,7 @@ def test_a_body_over_the_cap_is_refused_before_it_is_read(client):
         "/api/battleship/density", content=big, headers={"content-type": "application/json"}
     )
     assert response.status_code == 413 and "over 262,144 bytes" in response.json()["detail"]
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
 
 
 def test_a_streamed_body_over_the_cap_is_refused(client):

@@ -300,3 +300,42 @@ def test_a_game_changed_elsewhere_is_a_409_and_a_failing_store_a_503(tmp_path):
         failed = client.get(f"/api/tour/games/{game}")
         assert failed.status_code == 503 and failed.json()["code"] == "site.store_failed"
         assert "closed database" in failed.json()["detail"]
+
+
+def test_a_write_kept_waiting_by_another_server_stalls_no_read_nor_the_site(tmp_path):
+    """Another server holds the file's write lock: a hint that must save waits for it (up
+    to the store's 5 s), and meanwhile other games load and the site answers."""
+    import sqlite3
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from hamle.web import create_app
+
+    with TestClient(create_app(tmp_path / "games.sqlite3", warm=False)) as client:
+        body = {"kind": "free", "start": "A1"}
+        waiting, other = (client.post("/api/tour/games", json=body).json()["id"] for _ in "12")
+        holder = sqlite3.connect(client.app.state.store.path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        answers = {}
+
+        def ask(name, method, path, **sent):
+            answers[name] = client.request(method, path, **sent).status_code
+
+        hint_path = f"/api/tour/games/{waiting}/hint"
+        hint = threading.Thread(
+            target=ask, args=("hint", "POST", hint_path), kwargs={"json": {"from": "A1"}}
+        )
+        hint.start()
+        try:
+            hint.join(0.5)  # (the hint is now waiting to save)
+            for name, path in (("health", "/api/health"), ("load", f"/api/tour/games/{other}")):
+                reader = threading.Thread(target=ask, args=(name, "GET", path))
+                reader.start()
+                reader.join(3)
+                assert answers.get(name) == 200 and hint.is_alive(), name
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+            hint.join(10)
+        assert answers["hint"] == 200

@@ -14,22 +14,24 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, Route, Strict, store_of
+from .common import GameId, Refused, Route, Strict, any_case, store_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
 KIND = "battleship"
-RuleName = Literal["classic", "russian"]
-Level = Literal["easy", "normal", "hard", "expert"]
-Strategy = Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"]
+RULE_NAMES = ("classic", "russian")
+LEVELS = ("easy", "normal", "hard", "expert")
+RuleName = any_case(Literal[RULE_NAMES])
+Level = any_case(Literal[LEVELS])
+Strategy = any_case(Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"])
 # The Expert level's shooter: the strongest under each rule set whose moves keep within the
 # site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
 # expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
@@ -313,13 +315,13 @@ def options() -> dict:
             {
                 "level": lv,
                 "shooter": level_shooter(lv, "classic").name,
-                "shooters": {name: level_shooter(lv, name).name for name in get_args(RuleName)},
-                "placers": {name: level_placer(lv, name).name for name in get_args(RuleName)},
+                "shooters": {name: level_shooter(lv, name).name for name in RULE_NAMES},
+                "placers": {name: level_placer(lv, name).name for name in RULE_NAMES},
             }
-            for lv in get_args(Level)
+            for lv in LEVELS
         ],
         "strategies": list(SITE_SHOOTERS),
-        "rules": [rules_info(name) for name in get_args(RuleName)],
+        "rules": [rules_info(name) for name in RULE_NAMES],
         "games": {"min": MIN_GAMES, "max": MAX_GAMES, "default": DEFAULT_GAMES},
         "max_game": MAX_GAME,
     }
@@ -538,12 +540,13 @@ def stats_progress(
 
 
 @router.post("/stats", status_code=202)
-def start_stats(request: Request, body: StatsJob) -> Progress:
-    """Start computing the table in the background (joining a running job for the same
-    rules and games); follow it with /stats/progress. A table computed already is ready:
-    the games are numbered, so computing it again would give it again."""
+def start_stats(request: Request, response: Response, body: StatsJob) -> Progress:
+    """Start computing the table in the background (202, joining a running job for the
+    same rules and games); follow it with /stats/progress. A table computed already is
+    ready (200): the games are numbered, so computing it again would give it again."""
     key = stats_key(body.rules, body.games)
     if store_of(request).cached(key) is not None:
+        response.status_code = 200
         return _progress(request, body.rules, body.games)
     jobs = _jobs(request)
     with _jobs_lock:

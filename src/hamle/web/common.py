@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from hamle.errors import HamleError
 
@@ -21,6 +21,15 @@ GameId = Annotated[
     str,
     Path(min_length=10, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="Game id"),
 ]
+
+
+def any_case(names: object) -> object:
+    """``names`` (a Literal of lower-case names) taken in any case: ``Hard``, ``RUSSIAN``."""
+    return Annotated[names, BeforeValidator(_lower)]
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 class Strict(BaseModel):

@@ -84,5 +84,6 @@ async def _refuse(send) -> None:
     said = {"detail": f"the request body is over {MAX_BODY:,} bytes"}
     body = json.dumps(said | {"code": "site.too_large", "params": {"limit": MAX_BODY}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": 413, "headers": [*headers, *HEADERS]})
+    headers += [*HEADERS, _policy()]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
     await send({"type": "http.response.body", "body": body})

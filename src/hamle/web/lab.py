@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
 
-from .common import Refused, Route, Strict
+from .common import Refused, Route, Strict, any_case
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
 
@@ -36,7 +36,7 @@ Length = Annotated[int, Field(strict=True, ge=1, le=LONGEST)]
 class Marks(Strict):
     """A board marked by hand: cell names like ``E5``; each sunk ship as its cells."""
 
-    rules: Literal["classic", "russian"] = "classic"
+    rules: any_case(Literal["classic", "russian"]) = "classic"
     miss: Cells = Field(default_factory=list)
     hit: Cells = Field(default_factory=list)
     sunk: Annotated[list[ShipCells], Field(max_length=MOST_SHIPS)] = Field(default_factory=list)

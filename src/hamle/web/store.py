@@ -57,8 +57,10 @@ class GameChanged(HamleError):
 class Store:
     """Game states as JSON rows, keyed by unguessable ids (128 random bits).
 
-    One connection is shared by the server's threads behind a lock; ``update`` also
-    holds a per-game lock, so two requests on one game cannot interleave.
+    The server's threads share one connection for writing and one for reading, each
+    behind a lock, so a write kept waiting (another server holding the file) stalls no
+    read; ``update`` also holds a per-game lock, so two requests on one game cannot
+    interleave.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -81,6 +83,11 @@ class Store:
             except BaseException:
                 self._db.close()
                 raise
+        # (a second connection to ":memory:" would open another database)
+        self._reader, self._read_lock = self._db, self._lock
+        if self.path != ":memory:":
+            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._read_lock = threading.Lock()
 
     def _refuse_another_programs(self) -> None:
         """sqlite3.DatabaseError if the file holds what hamle did not make: other tables,
@@ -128,6 +135,8 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        with self._read_lock:
+            self._reader.close()
 
     def create(self, kind: str, state: dict) -> str:
         game_id = secrets.token_urlsafe(16)
@@ -143,8 +152,8 @@ class Store:
         return json.loads(self._text(kind, game_id))
 
     def _text(self, kind: str, game_id: str) -> str:
-        with self._lock:
-            row = self._db.execute(
+        with self._read_lock:
+            row = self._reader.execute(
                 "SELECT state FROM games WHERE id = ? AND kind = ?", (game_id, kind)
             ).fetchone()
         if row is None:
@@ -176,8 +185,8 @@ class Store:
                 )
 
     def cached(self, key: str) -> dict | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        with self._read_lock:
+            row = self._reader.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
         return None if row is None else json.loads(row[0])
 
     def remember(self, key: str, value: dict) -> None:

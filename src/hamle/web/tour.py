@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Annotated, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, BeforeValidator, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import GameId, Refused, Route, Strict, store_of
+from .common import GameId, Refused, Route, Strict, any_case, store_of
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
 
@@ -91,10 +91,7 @@ class Undo(Strict):
 class HintRequest(Strict):
     """A hint for the position at the current cell ``from``."""
 
-    mode: Annotated[
-        Literal["hint", "quick"],
-        BeforeValidator(lambda mode: mode.lower() if isinstance(mode, str) else mode),
-    ] = Field(
+    mode: any_case(Literal["hint", "quick"]) = Field(
         "hint",
         description="hint: 120 rollouts (the button); quick: 30 (the combo tracker); any case",
     )
@@ -250,11 +247,11 @@ def undo(request: Request, game_id: GameId, body: Undo) -> dict:
     return _view(game_id, state)
 
 
-# The hint takes well under a millisecond at the median and a few at worst, so it runs on
-# the event loop: a thread per request cost more than the hint itself under load. Moves run
-# on threads, so one can land between its load and its update: the hint is then not saved.
+# The hint runs on a thread, as every route that reads the store does: a write held by
+# another server can keep the store waiting for seconds, which on the event loop would stall
+# every request. A move can land between its load and its update: the hint is then not saved.
 @router.post("/games/{game_id}/hint", response_model=HintView)
-async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
+def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
     """The engine's best next move from ``from`` (409 ``tour.not_current`` if the game is
     elsewhere, ``tour.changed`` if it is past ``turn``) and every candidate's value. The
     first hint at a position counts as a hint used; asking again there does not."""
