@@ -466,3 +466,28 @@ def test_a_saved_game_that_is_gone_is_named_plainly(server, page):
         expect(page.locator("#status")).to_have_text(
             "The saved game was not found; place a fleet to start a new one."
         )
+
+
+def test_a_saved_game_the_server_fails_to_load_is_kept_for_a_reload(server, page):
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "easy")
+    page.click("#enemy-grid [data-cell=A1]")
+    expect(page.locator("#counts")).to_contain_text("Your shots: 1")
+    failed = {"detail": "the game store failed: disk I/O error", "code": "site.store_failed"}
+    page.route(
+        f"**/api/battleship/games/{game_id}",
+        lambda route: route.fulfill(status=503, json={**failed, "params": {}}),
+    )
+    page.goto(server.url + "/battleship")  # the game comes from the browser's storage
+    expect(page.locator("#status")).to_have_text(
+        "The saved game could not be loaded (the game store failed: disk I/O error); reload "
+        "the page to try again, or place a fleet to start a new one."
+    )
+    expect(page.locator("#setup")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('hamle.battleship.game')") == game_id
+    page.unroute(f"**/api/battleship/games/{game_id}")
+    page.reload()
+    expect(page.locator("#status")).to_have_text("Game resumed.")
+    expect(page.locator("#counts")).to_contain_text("Your shots: 1")
+    assert game_id in page.url
+    assert page.js_errors == []

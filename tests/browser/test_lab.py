@@ -253,3 +253,34 @@ def test_errors_follow_a_language_switch_in_both_modes(server, page):
     page.click("#lang-switch")
     expect(status).to_have_text(turkish)
     assert page.js_errors == []
+
+
+def test_a_busy_counter_is_asked_again_until_the_map_comes_or_the_marks_change(server, page):
+    open_lab(page, server)
+    busy = {"detail": "the exact counter is busy with other boards; try again in a moment"}
+    sent = []
+
+    def only_both_hits(route):  # the counter is busy for any other marks
+        hits = route.request.post_data_json["hit"]
+        sent.append(hits)
+        if hits == ["E5", "F5"]:
+            route.continue_()
+        else:
+            route.fulfill(status=409, json={**busy, "code": "battleship.exact_busy", "params": {}})
+
+    page.route("**/api/battleship/density", only_both_hits)
+    page.get_by_role("button", name="Hit", exact=True).click()
+    cell(page, "E5").click()
+    expect(cell(page, "E5")).to_have_class(re.compile(r"\bhit\b"))
+    page.wait_for_timeout(1200)  # asked again every half second
+    assert sent.count(["E5"]) >= 2
+    expect(page.locator("#status")).to_have_text("")
+    with page.expect_response(lambda response: response.status == 200):
+        cell(page, "F5").click()
+    expect(page.locator("#best")).not_to_have_text(SEED_EMPTY)
+    expect(page.locator("#best")).to_contain_text("d = ")
+    asked_for_e5 = sent.count(["E5"])
+    page.wait_for_timeout(1200)
+    assert sent.count(["E5"]) == asked_for_e5  # the marks changed: E5 alone is not asked again
+    expect(page.locator("#status")).to_have_text("")
+    assert page.js_errors == []

@@ -328,3 +328,78 @@ def test_a_move_refused_as_the_game_ended_elsewhere_shows_the_end(server, page):
     page.click("#lang-switch")
     expect(page.get_by_role("status")).to_have_text("this game is over; start a new one")
     assert page.js_errors == []
+
+
+STORE_FAILED = {
+    "detail": "the game store failed: disk I/O error",
+    "code": "site.store_failed",
+    "params": {},
+}
+
+
+def test_a_game_the_server_fails_to_load_is_kept_and_a_reload_resumes_it(server, page):
+    new_breaker_game(page, server)
+    game = game_of(page)
+    page.get_by_role("button", name="Guess", exact=True).click()
+    expect(rows(page, "breaker")).to_have_count(1)
+    status = page.get_by_role("status")
+    failures = {
+        "503": lambda route: route.fulfill(status=503, json=STORE_FAILED),
+        "no answer": lambda route: route.abort(),
+    }
+    for failure, fail in failures.items():
+        page.route(f"**/api/mastermind/games/{game}", fail)
+        page.reload()
+        cause = (
+            "the game store failed: disk I/O error"
+            if failure == "503"
+            else "The server did not answer. Is it running?"
+        )
+        expect(status).to_have_text(
+            f"The game could not be loaded ({cause}); reload the page to try again."
+        )
+        assert page.url.endswith(f"?game={game}"), failure
+        assert page.evaluate("localStorage.getItem('hamle.mastermind.game')") == game
+        page.unroute(f"**/api/mastermind/games/{game}")
+    page.click("#lang-switch")
+    expect(status).to_have_text(
+        "Oyun açılamadı (Sunucu yanıt vermedi. Çalışıyor mu?); yeniden denemek için sayfayı yenile."
+    )
+    page.click("#lang-switch")
+    page.reload()
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1122")
+    assert page.js_errors == []
+
+
+def test_an_undo_from_a_page_another_tab_left_behind_is_refused_and_catches_up(server, page):
+    secret = CLASSIC.parse("3456")
+    open_page(page, server)
+    page.get_by_role("button", name="The computer breaks yours").click()
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="The computer's guess #1")).to_be_visible()
+    guess = CLASSIC.parse(page.locator("#proposal").get_attribute("data-code"))
+    answer(page, *mm.score(CLASSIC, secret, guess))
+    expect(rows(page, "maker")).to_have_count(1)
+    game = game_of(page)
+    # Another tab answers the second guess: this page still shows one answer.
+    with httpx.Client(base_url=server.url) as client:
+        view = client.get(f"/api/mastermind/games/{game}").json()
+        black, white = mm.score(CLASSIC, secret, CLASSIC.parse(view["proposal"]))
+        body = {"guess": view["proposal"], "black": black, "white": white, "changes": 1}
+        client.post(f"/api/mastermind/games/{game}/answer", json=body).raise_for_status()
+    page.get_by_role("button", name="Undo the last answer").click()
+    status = page.get_by_role("status")
+    expect(status).to_have_text("the game changed in another page since change 1 (it is at 2)")
+    expect(rows(page, "maker")).to_have_count(2)  # the game loaded again
+    assert turns_stored(server, game) == 2
+    page.click("#lang-switch")
+    expect(status).to_have_text(
+        "Oyun 1. değişiklikten beri başka bir sayfada değişti (şimdi 2. değişiklikte)."
+    )
+    page.click("#lang-switch")
+    page.get_by_role("button", name="Undo the last answer").click()  # now it shows the game
+    expect(rows(page, "maker")).to_have_count(1)
+    expect(status).to_have_text("")
+    assert turns_stored(server, game) == 1
+    assert page.js_errors == []

@@ -339,6 +339,48 @@ def test_back_and_forward_to_a_new_game_and_todays_puzzle_again(server, page):
     assert page.js_errors == []
 
 
+def test_todays_game_the_server_fails_to_load_is_kept_for_the_next_try(server, page):
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    page.click("#daily")
+    expect(page.locator("#count")).to_have_text("1")
+    game = page.url.split("?game=")[1]
+    second = page.locator("#board .cell.legal").first
+    name = second.get_attribute("data-cell")
+    second.click()
+    expect(page.locator("#count")).to_have_text("2")
+    daily = page.evaluate("localStorage.getItem('hamle.tour.daily')")
+    failed = {"detail": "the game store failed: disk I/O error", "code": "site.store_failed"}
+    page.route(
+        f"**/api/tour/games/{game}",
+        lambda route: route.fulfill(status=503, json={**failed, "params": {}}),
+    )
+    status = page.locator("#status")
+    page.reload()
+    expect(status).to_have_text("the game store failed: disk I/O error")
+    expect(page.locator("#setup")).to_be_visible()
+    assert page.url.endswith(f"?game={game}")
+
+    # Today's puzzle shows the failure rather than start a new game over today's.
+    seen = tour_requests(page)
+    with page.expect_response(f"**/api/tour/games/{game}"):
+        page.click("#daily")
+    page.wait_for_timeout(300)  # time enough for a new game to be asked for, were it
+    assert seen == [f"GET games/{game}"]
+    expect(status).to_have_text("the game store failed: disk I/O error")
+    expect(page.locator("#setup")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('hamle.tour.daily')") == daily
+    assert page.evaluate("localStorage.getItem('hamle.tour.game')") == game
+
+    page.unroute(f"**/api/tour/games/{game}")
+    page.click("#daily")
+    expect(cell(page, name)).to_have_text("2")
+    assert page.url.endswith(f"?game={game}")
+    page.reload()
+    expect(page.locator("#count")).to_have_text("2")
+    assert page.js_errors == []
+
+
 def test_a_server_that_does_not_answer_is_said_in_the_language_chosen_after(server, page):
     page.goto(server.url + "/tour")
     expect(page.locator("#daily-info")).not_to_be_empty()

@@ -113,3 +113,72 @@ def test_battleship_refuses_a_stale_shot_and_a_lost_game_in_turkish(server, turk
         "Kayıtlı oyun bulunamadı; yeni bir oyun için filonu yerleştir."
     )
     assert page.js_errors == []
+
+
+def turkish_of(page, answer: httpx.Response) -> str:
+    """The page's Turkish text of an error answer of the API."""
+    assert answer.status_code == 422, answer.text
+    script = "async (body) => (await import('/static/js/errors.js')).turkishError(body)"
+    return page.evaluate(script, answer.json())
+
+
+DENSITY = "/api/battleship/density"
+JSON = {"headers": {"content-type": "application/json"}}
+MALFORMED = [  # (method, path, what is sent), the reason in Turkish
+    (
+        (
+            "POST",
+            DENSITY,
+            {"content": '{"hit": ["A1"]}', "headers": {"content-type": "text/plain"}},
+        ),
+        "istek gövdesi JSON olarak gönderilmeli (Content-Type: application/json), "
+        "text/plain olarak değil",
+    ),
+    (
+        ("POST", DENSITY, {"content": '{"hit": ["A1"]}'}),
+        "istek gövdesi JSON olarak gönderilmeli (Content-Type: application/json), "
+        "türü belirtilmemiş baytlar olarak değil",
+    ),
+    (
+        ("POST", DENSITY, {"content": '{"hit": ["A1"], "hit": ["B2"]}', **JSON}),
+        "istek gövdesinde 'hit' adı bir nesnede iki kez verilmiş",
+    ),
+    (
+        ("POST", DENSITY, {"content": "[" * 5000 + "]" * 5000, **JSON}),
+        "istek gövdesi fazla derin iç içe geçmiş",
+    ),
+    (
+        ("POST", DENSITY, {"content": '{"miss": ' + "9" * 5000 + "}", **JSON}),
+        "istek gövdesindeki bir sayının 4300 basamaktan fazlası var",
+    ),
+    (
+        ("POST", DENSITY, {"content": b'{"hit": ["\xff"]}', **JSON}),
+        "istek gövdesi UTF-8 yazı değil",
+    ),
+    (
+        ("POST", DENSITY, {"content": '{"hit": ["A1"],}', **JSON}),
+        "istek gövdesi geçerli JSON değil: 16. karakterde bir yazım hatası var",
+    ),
+    (("POST", DENSITY, {"content": "[]", **JSON}), "istek gövdesi bir JSON nesnesi olmalı"),
+    (("POST", DENSITY, JSON), "istek gövdesi eksik"),
+    (("POST", DENSITY, {"json": {"hit": ["A1"], "mis": []}}), "mis bilinmeyen bir alan"),
+    (("POST", DENSITY, {"json": {"hit": [5]}}), "hit.0 yazı olmalı"),
+    (
+        ("POST", "/api/tour/games", {"json": {"kind": "daily", "start": "A1"}}),
+        "günün bulmacasının kendi başlangıç karesi var; başlangıcı seçmek için serbest oyunu seç",
+    ),
+    (("GET", "/api/tour/daily?dat=2026-01-01", {}), "dat bilinmeyen bir alan"),
+    (("GET", "/api/tour/daily?query=1", {}), "query bilinmeyen bir alan"),
+    (("GET", "/api/tour/daily?date=1&date=2", {}), "date birden çok kez verilmiş"),
+]
+
+
+def test_a_malformed_request_is_said_in_turkish_with_its_reason(server, turkish):
+    page = turkish
+    page.goto(server.url + "/")
+    with httpx.Client(base_url=server.url) as client:
+        for (method, path, sent), reason in MALFORMED:
+            said = turkish_of(page, client.request(method, path, **sent))
+            assert said == f"Sunucu isteği anlamadı: {reason}", (path, sent)
+            assert "  " not in said
+    assert page.js_errors == []

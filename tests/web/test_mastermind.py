@@ -1,5 +1,8 @@
 """The Mastermind API: both modes end to end, the secret kept until the end, answers that
-contradict each other, undo, wrong modes, ids and bounds."""
+contradict each other, undo, moves meant for a game another page changed, wrong modes, ids
+and bounds."""
+
+import threading
 
 import pytest
 from fastapi.testclient import TestClient
@@ -256,6 +259,159 @@ def test_an_answer_sent_twice_is_recorded_once(client):
     assert wrong.status_code == 400 and "12" in wrong.json()["detail"]
 
 
+def post(client, game_id, action, body=None):
+    kwargs = {} if body is None else {"json": body}
+    return client.post(f"{API}/games/{game_id}/{action}", **kwargs)
+
+
+def test_every_guess_answer_and_undo_adds_to_the_changes(client):
+    maker = new_game(client, mode="maker")
+    assert (maker["turn"], maker["changes"]) == (0, 0)
+    counted = [answer(client, maker["id"], 0, 1)["changes"]]
+    counted.append(answer(client, maker["id"], 1, 0)["changes"])
+    undone = post(client, maker["id"], "undo").json()
+    assert (undone["turn"], undone["changes"]) == (1, 3)  # back to one answer, yet changed
+    counted += [undone["changes"], answer(client, maker["id"], 1, 0)["changes"]]
+    assert counted == [1, 2, 3, 4]
+    breaker = new_game(client)
+    view = client.post(f"{API}/games/{breaker['id']}/guess", json={"guess": "1234", "changes": 0})
+    assert view.json()["changes"] == 1
+    assert post(client, breaker["id"], "give-up", {"changes": 1}).json()["gave_up"]
+
+
+def test_an_undo_from_a_page_another_tab_left_behind_is_refused(client):
+    game = new_game(client, mode="maker")
+    seen_by_a = answer(client, game["id"], 0, 1)  # tab A answers #1
+    body = {"guess": seen_by_a["proposal"], "black": 1, "white": 0, "changes": 1}
+    seen_by_b = post(client, game["id"], "answer", body).json()  # tab B answers #2
+    refused = post(client, game["id"], "undo", {"changes": seen_by_a["changes"]})
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "detail": "the game changed in another page since change 1 (it is at 2)",
+        "code": "mastermind.changed",
+        "params": {"changes": 1, "now": 2},
+    }
+    assert client.get(f"{API}/games/{game['id']}").json() == seen_by_b
+    undone = post(client, game["id"], "undo", {"changes": seen_by_b["changes"]})
+    assert undone.status_code == 200 and undone.json()["turns"] == seen_by_a["turns"]
+
+
+def test_a_move_sent_twice_with_its_changes_is_applied_once(client):
+    breaker = new_game(client)
+    body = {"guess": "1234", "changes": 0}
+    first = post(client, breaker["id"], "guess", body)
+    again = post(client, breaker["id"], "guess", body)
+    assert first.status_code == 200 and again.status_code == 409
+    assert again.json()["code"] == "mastermind.changed"
+    assert client.get(f"{API}/games/{breaker['id']}").json() == first.json()
+    assert post(client, breaker["id"], "give-up", {"changes": 0}).status_code == 409
+    maker = new_game(client, mode="maker")
+    answer(client, maker["id"], 0, 1)
+    assert post(client, maker["id"], "undo", {"changes": 1}).status_code == 200
+    twice = post(client, maker["id"], "undo", {"changes": 1})
+    assert twice.status_code == 409 and twice.json()["code"] == "mastermind.nothing_to_undo"
+    answered = answer(client, maker["id"], 0, 1)
+    assert post(client, maker["id"], "undo", {"changes": 1}).json()["code"] == "mastermind.changed"
+    assert client.get(f"{API}/games/{maker['id']}").json() == answered
+
+
+def test_the_refusals_that_say_more_come_first(client):
+    breaker = new_game(client)
+    guess(client, breaker["id"], "1234")
+    stale = post(client, breaker["id"], "guess", {"guess": "12", "changes": 0})
+    assert stale.status_code == 400  # the guess is no code at all, whatever the changes
+    post(client, breaker["id"], "give-up")
+    over = post(client, breaker["id"], "guess", {"guess": "1234", "changes": 0})
+    assert over.json()["code"] == "mastermind.over"
+    undo = post(client, breaker["id"], "undo", {"changes": 0})
+    assert undo.json()["code"] == "mastermind.undo_maker_only"
+    maker = new_game(client, mode="maker")
+    answer(client, maker["id"], 0, 1)
+    body = {"guess": maker["proposal"], "black": 0, "white": 1, "changes": 0}
+    assert post(client, maker["id"], "answer", body).json()["code"] == "mastermind.not_the_guess"
+    post(client, maker["id"], "undo")
+    undo = post(client, maker["id"], "undo", {"changes": 0})
+    assert undo.json()["code"] == "mastermind.nothing_to_undo"
+
+
+def test_undo_and_give_up_take_no_body_or_one_with_changes_alone(client):
+    maker = new_game(client, mode="maker")
+    for body in (None, {}, {"changes": None}):
+        answer(client, maker["id"], 0, 1)
+        assert post(client, maker["id"], "undo", body).status_code == 200, body
+    for body in (None, {}, {"changes": None}):
+        breaker = new_game(client)
+        assert post(client, breaker["id"], "give-up", body).json()["gave_up"], body
+    answer(client, maker["id"], 0, 1)
+    breaker = new_game(client)
+    for game_id, action in ((maker["id"], "undo"), (breaker["id"], "give-up")):
+        for body in ({"guess": "1122"}, {"changes": 4, "cell": "A1"}, [4]):
+            refused = post(client, game_id, action, body)
+            assert refused.status_code == 422, (action, body)
+        text = client.post(
+            f"{API}/games/{game_id}/{action}",
+            content='{"changes": 4}',
+            headers={"content-type": "text/plain"},
+        )
+        assert text.status_code == 422 and "sent as JSON" in text.json()["detail"]
+    assert client.get(f"{API}/games/{maker['id']}").json()["turn"] == 1
+    assert not client.get(f"{API}/games/{breaker['id']}").json()["over"]
+
+
+@pytest.mark.parametrize("changes", [-1, 10**9 + 1, "1", 1.0, 1.5, True, [1]])
+def test_changes_must_be_a_whole_number_in_range(client, changes):
+    maker = new_game(client, mode="maker")
+    breaker = new_game(client)
+    sent = [
+        (maker["id"], "answer", {"guess": maker["proposal"], "black": 0, "white": 1}),
+        (maker["id"], "undo", {}),
+        (breaker["id"], "guess", {"guess": "1234"}),
+        (breaker["id"], "give-up", {}),
+    ]
+    for game_id, action, body in sent:
+        refused = post(client, game_id, action, {**body, "changes": changes})
+        assert refused.status_code == 422, action
+        assert refused.json()["detail"].startswith("changes:")
+    assert client.get(f"{API}/games/{maker['id']}").json()["turn"] == 0
+    assert client.get(f"{API}/games/{breaker['id']}").json()["turn"] == 0
+
+
+def test_a_game_stored_before_undos_were_counted_counts_none(client):
+    game = new_game(client, mode="maker")
+    answer(client, game["id"], 0, 1)
+    store = client.app.state.store
+    with store.update("mastermind", game["id"]) as state:
+        del state["undos"]
+    assert client.get(f"{API}/games/{game['id']}").json()["changes"] == 1
+    undone = post(client, game["id"], "undo", {"changes": 1}).json()
+    assert undone["changes"] == 2 and store.load("mastermind", game["id"])["undos"] == 1
+
+
+def test_a_suggestion_waiting_for_the_store_leaves_the_site_answering(client, monkeypatch):
+    game = new_game(client)
+    store, answers, release = client.app.state.store, {}, threading.Event()
+    load = store.load
+
+    def kept_waiting(kind, game_id):  # as by another server holding the file
+        release.wait(30)
+        return load(kind, game_id)
+
+    def ask(name, path):
+        answers[name] = client.get(path)
+
+    monkeypatch.setattr(store, "load", kept_waiting)
+    suggesting = threading.Thread(target=ask, args=("suggest", f"{API}/games/{game['id']}/suggest"))
+    suggesting.start()
+    suggesting.join(0.5)
+    health = threading.Thread(target=ask, args=("health", "/api/health"))
+    health.start()
+    health.join(5)
+    answered_meanwhile = "health" in answers
+    release.set()
+    suggesting.join(10)
+    assert answered_meanwhile and answers["suggest"].json()["guess"] == "1122"
+
+
 @pytest.mark.parametrize(
     ("body", "where"),
     [
@@ -406,6 +562,8 @@ def test_names_are_read_as_the_library_reads_them(client):
     assert game["variant"]["name"] == "super" and game["variant"]["pegs"] == 5
     game = new_game(client, variant="BULLS-AND-COWS", mode="maker", strategy="Entropy")
     assert (game["variant"]["name"], game["strategy"]) == ("bulls-and-cows", "entropy")
+    assert new_game(client, mode="Maker")["mode"] == "maker"
+    assert new_game(client, mode="BREAKER")["mode"] == "breaker"
     refused = client.post(f"{API}/games", json={"variant": "super", "strategy": "MiniMax"})
     assert refused.status_code == 400
     assert refused.json()["detail"].startswith("strategy 'minimax' is not offered for super")

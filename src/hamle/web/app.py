@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import re
 import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,6 +34,14 @@ PAGES = {
     "/tour": "tour.html",
 }
 DEFAULT_DB = "hamle.sqlite3"
+# The reasons ``OnceRequest`` (common.py) gives for a body it cannot read, each a problem type
+# of its own so that the pages can say it in their language; any other is a syntax error.
+UNREADABLE = (
+    (re.compile(r"the name (?P<name>.+) is given twice in one object"), "json_repeated_name"),
+    (re.compile(r"it is nested too deeply"), "json_too_deep"),
+    (re.compile(r"a number has more than (?P<limit>\d+) digits"), "json_too_many_digits"),
+    (re.compile(r"it is not UTF-8 text"), "json_not_utf8"),
+)
 
 
 def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
@@ -141,40 +150,63 @@ def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse | FileR
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
-def _whole_body(request: Request, error: dict) -> str:
-    """What is wrong with a request body as a whole: missing, not sent as JSON, not an
-    object, or (a model's own check) its fields do not go together."""
+def _whole_body(request: Request, error: dict) -> tuple[str, dict]:
+    """What is wrong with a request body as a whole, in a sentence and as a problem for the
+    pages: missing, not sent as JSON (``sent`` names what it was sent as, or is empty), not
+    an object, or (a model's own check) its fields do not go together."""
+    problem = {"field": "", "type": error["type"]}
     if error["type"] == "missing":
-        return "the request body is missing"
+        return "the request body is missing", problem
     if error["type"] not in ("model_attributes_type", "model_type", "dict_type"):
-        return error["msg"]
+        return error["msg"], problem
     sent = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if sent != "application/json" and not (
         sent.startswith("application/") and sent.endswith("+json")
     ):
-        return (
+        said = (
             "the request body must be sent as JSON (Content-Type: application/json), "
             f"not as {sent or 'untyped bytes'}"
         )
-    return f"the request body must be a JSON object: {error['msg']}"
+        return said, {"field": "", "type": "not_json", "sent": sent}
+    return f"the request body must be a JSON object: {error['msg']}", problem
+
+
+def _unreadable(error: dict) -> dict:
+    """The problem of a body JSON cannot read: its reason, or where its syntax breaks."""
+    reason = error["ctx"]["error"]
+    for pattern, kind in UNREADABLE:
+        if found := pattern.fullmatch(reason):
+            given = {
+                name: int(value) if value.isdigit() else value
+                for name, value in found.groupdict().items()
+            }
+            return {"field": "", "type": kind, **given}
+    return {"field": "", "type": "json_invalid", "position": error["loc"][-1] + 1}
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's validation errors as one readable sentence per problem; ``params``
-    gives each problem's field, pydantic type and limit for the pages to say it."""
+    gives each problem's field (empty for the body as a whole), type and limit for the
+    pages to say it."""
     problems, said = [], []
     for error in exc.errors():
         if error["type"] == "json_invalid":
             said.append(f"the request body is not valid JSON ({error['ctx']['error']})")
-            problems.append({"field": "", "type": "json_invalid"})
+            problems.append(_unreadable(error))
             continue
-        where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query"))
-        if not where and error["loc"][:1] == ("body",):
-            said.append(_whole_body(request, error))
+        # "body" or "query" first says where a field is; later, it is a field's own name
+        loc = error["loc"]
+        if loc[:1] in (("body",), ("query",)):
+            loc = loc[1:]
+        where = ".".join(str(part) for part in loc)
+        if not where and error["loc"] == ("body",):
+            sentence, problem = _whole_body(request, error)
         else:
-            said.append(f"{where}: {error['msg']}" if where else error["msg"])
+            sentence = f"{where}: {error['msg']}" if where else error["msg"]
+            problem = {"field": where, "type": error["type"]}
+        said.append(sentence)
         limit = {k: v for k, v in error.get("ctx", {}).items() if isinstance(v, int | str)}
-        problems.append({"field": where, "type": error["type"], **limit})
+        problems.append({**problem, **limit})
     body = {
         "detail": "; ".join(said),
         "code": "site.invalid_request",

@@ -22,22 +22,18 @@ from functools import lru_cache
 from typing import Annotated, Literal
 
 import numpy as np
-from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Body, Query, Request
 from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
 
-from .common import GameId, Refused, Route, Strict, Unoffered, store_of
+from .common import GameId, Refused, Route, Strict, Unoffered, any_case, store_of
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Route)
 
 KIND = "mastermind"
 MAX_GUESSES = 30
-# Suggestions for variants this small take at most ~10 ms with any strategy, so they are
-# answered on the event loop (no thread hop, no lock contention); larger ones go to a thread.
-INLINE_CODES = 5040
 MAX_LISTED = 100
 FAST = ("first-consistent", "random-consistent", "minimax-candidates")
 OFFERED: dict[str, tuple[str, ...]] = {
@@ -55,6 +51,17 @@ Mode = Literal["breaker", "maker"]
 # a variant offered (/variants) or another name of it (5x8 for super); a strategy; any case
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
+# A move may name the game's ``changes`` it is meant for, so that a page left behind by
+# another tab (or a request sent twice) is refused rather than applied to a game it never
+# showed: an undo in one tab would otherwise take back an answer given in another.
+Changes = Field(
+    None,
+    strict=True,
+    ge=0,
+    le=10**9,
+    description="The game's changes the request is meant for; refused (409) if it has moved on",
+    examples=[2],
+)
 
 
 class VariantInfo(BaseModel):
@@ -84,12 +91,13 @@ class NewGame(Strict):
     strategy guesses yours); ``strategy`` suggests guesses or plays them."""
 
     variant: Name = "classic"
-    mode: Mode = "breaker"
+    mode: any_case(Mode) = "breaker"
     strategy: Name | None = None
 
 
 class Guess(Strict):
     guess: Annotated[str, Field(max_length=40, description="Digits, like 1122")]
+    changes: int | None = Changes
 
 
 class Answer(Strict):
@@ -98,6 +106,14 @@ class Answer(Strict):
     ]
     black: Count
     white: Count
+    changes: int | None = Changes
+
+
+class Expected(Strict):
+    """The body of an undo or a give-up, which may be left out: the game's changes the
+    request is meant for."""
+
+    changes: int | None = Changes
 
 
 class Turn(BaseModel):
@@ -115,7 +131,8 @@ class GameView(BaseModel):
     strategy: str
     variant: VariantInfo
     turns: list[Turn]
-    turn: int
+    turn: int = Field(description="Guesses so far")
+    changes: int = Field(description="Guesses, answers and undos so far: an undo adds two")
     solved: bool
     over: bool
     gave_up: bool
@@ -196,12 +213,32 @@ def _view(game_id: str, state: dict) -> GameView:
         variant=_info(state["variant"]),
         turns=turns,
         turn=len(turns),
+        changes=_changes(state),
         solved=history.solved,
         over=over,
         gave_up=state["gave_up"],
         secret=variant.format(state["secret"]) if not maker and over else None,
         proposal=variant.format(state["proposal"]) if maker and not over else None,
         candidates=len(history.candidates()) if maker else None,
+    )
+
+
+def _changes(state: dict) -> int:
+    """Guesses, answers and undos so far: an undo takes a turn away and counts itself, so
+    the count only rises (games stored before undos were counted have none)."""
+    return len(state["turns"]) + 2 * state.get("undos", 0)
+
+
+def _refuse_unless_changes(state: dict, changes: int | None) -> None:
+    """Refuse a request meant for another state of the game: another page (or the same
+    request sent before) changed it (checked after the refusals that say more)."""
+    if changes is None or changes == (now := _changes(state)):
+        return
+    raise Refused(
+        "the game changed in another page since change {changes} (it is at {now})",
+        code="mastermind.changed",
+        changes=changes,
+        now=now,
     )
 
 
@@ -295,6 +332,7 @@ def new_game(body: NewGame, request: Request) -> GameView:
         "gave_up": False,
         "secret": secrets.randbelow(variant.size) if body.mode == "breaker" else None,
         "proposal": None,
+        "undos": 0,
     }
     if body.mode == "maker":
         state["proposal"] = _next_guess(state)
@@ -312,28 +350,27 @@ def game(game_id: GameId, request: Request) -> GameView:
 @router.post("/games/{game_id}/guess")
 def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
     """Codebreaker: score a guess against the secret. The game ends when solved or
-    after the last allowed guess."""
+    after the last allowed guess; 409 ``mastermind.changed`` if it is past ``changes``."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "breaker")
         variant = VARIANTS[state["variant"]]
         code = variant.parse(body.guess)
+        _refuse_unless_changes(state, body.changes)
         black, white = mm.score(variant, state["secret"], code)
         state["turns"].append([code, variant.answer(black, white)])
         state["over"] = black == variant.pegs or len(state["turns"]) >= MAX_GUESSES
         return _view(game_id, state)
 
 
+# A plain function, so it runs on a thread: the store can keep a request waiting for
+# seconds (a write held by another server), which on the event loop would stall every request.
 @router.get("/games/{game_id}/suggest")
-async def suggest(game_id: GameId, request: Request) -> Suggestion:
+def suggest(game_id: GameId, request: Request) -> Suggestion:
     """Codebreaker: the strategy's next guess after your guesses so far."""
     state = store_of(request).load(KIND, game_id)
     _need(state, "breaker")
     variant = VARIANTS[state["variant"]]
-    if variant.size <= INLINE_CODES:
-        guess = _next_guess(state)
-    else:
-        guess = await run_in_threadpool(_next_guess, state)
-    return Suggestion(strategy=state["strategy"], guess=variant.format(guess))
+    return Suggestion(strategy=state["strategy"], guess=variant.format(_next_guess(state)))
 
 
 @router.get("/games/{game_id}/candidates")
@@ -351,10 +388,14 @@ def candidates(
 
 
 @router.post("/games/{game_id}/give-up")
-def give_up(game_id: GameId, request: Request) -> GameView:
-    """Codebreaker: end the game and reveal the secret."""
+def give_up(
+    game_id: GameId, request: Request, body: Annotated[Expected | None, Body()] = None
+) -> GameView:
+    """Codebreaker: end the game and reveal the secret (409 ``mastermind.changed`` if it is
+    past ``changes``)."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "breaker")
+        _refuse_unless_changes(state, body.changes if body else None)
         state["over"] = state["gave_up"] = True
         return _view(game_id, state)
 
@@ -364,7 +405,7 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
     """Codemaker: black and white for the computer's guess. An answer no code could
     give together with the earlier ones is refused (400, with the conflicting answers
     and the likely typo) and not recorded; so is an answer to a guess already answered (a
-    request sent twice), 409."""
+    request sent twice), 409, and one meant for an earlier state (``changes``), 409."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "maker")
         if len(state["turns"]) >= MAX_GUESSES:
@@ -381,6 +422,7 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
                 answered=body.guess,
                 guess=variant.format(state["proposal"]),
             )
+        _refuse_unless_changes(state, body.changes)
         history = _history(state).then(state["proposal"], variant.answer(body.black, body.white))
         history.candidates()  # raises InconsistentError with the explanation
         state["turns"] = [list(turn) for turn in history.turns]
@@ -390,8 +432,11 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
 
 
 @router.post("/games/{game_id}/undo")
-def undo(game_id: GameId, request: Request) -> GameView:
-    """Codemaker: take back the last answer (also the one that solved the game)."""
+def undo(
+    game_id: GameId, request: Request, body: Annotated[Expected | None, Body()] = None
+) -> GameView:
+    """Codemaker: take back the last answer (also the one that solved the game; 409
+    ``mastermind.changed`` if the game is past ``changes``)."""
     with store_of(request).update(KIND, game_id) as state:
         if state["mode"] != "maker":
             raise Refused(
@@ -399,9 +444,11 @@ def undo(game_id: GameId, request: Request) -> GameView:
             )
         if not state["turns"]:
             raise Refused("there is no answer to take back", code="mastermind.nothing_to_undo")
+        _refuse_unless_changes(state, body.changes if body else None)
         last_guess, _ = state["turns"].pop()
         state["proposal"] = last_guess
         state["over"] = False
+        state["undos"] = state.get("undos", 0) + 1
         return _view(game_id, state)
 
 

@@ -85,7 +85,8 @@ addTexts({
     "bs.heat.cell": "d = {d}",
     "bs.new": "New game",
     "bs.resumed": "Game resumed.",
-    "bs.gone": "The saved game could not be loaded ({error}); place a fleet to start a new one.",
+    "bs.gone":
+      "The saved game could not be loaded ({error}); reload the page to try again, or place a fleet to start a new one.",
     "bs.missing": "The saved game was not found; place a fleet to start a new one.",
   },
   tr: {
@@ -159,7 +160,8 @@ addTexts({
     "bs.heat.cell": "d = {d}",
     "bs.new": "Yeni oyun",
     "bs.resumed": "Oyun kaldığı yerden sürüyor.",
-    "bs.gone": "Kayıtlı oyun açılamadı ({error}); yeni bir oyun için filonu yerleştir.",
+    "bs.gone":
+      "Kayıtlı oyun açılamadı ({error}); yeniden denemek için sayfayı yenile ya da yeni bir oyun için filonu yerleştir.",
     "bs.missing": "Kayıtlı oyun bulunamadı; yeni bir oyun için filonu yerleştir.",
   },
 });
@@ -797,6 +799,9 @@ async function init() {
     if (status) say($("status"), status.render(), status.kind);
   });
 
+  // The game named in the address or kept from the last visit. Only a game the server does
+  // not have (or an id that cannot be one) is forgotten: a server down or failing keeps it
+  // for a reload to try again.
   const id = new URLSearchParams(location.search).get("game") || localStorage.getItem(GAME_KEY);
   if (id) {
     try {
@@ -807,9 +812,9 @@ async function init() {
       loadHeat();
       return;
     } catch (error) {
-      forget();
       showSetup();
       const missing = error.status === 404 || error.status === 422; // (a malformed id)
+      if (missing) forget();
       setStatus(() => (missing ? t("bs.missing") : t("bs.gone", { error: error.message })), "error");
       return;
     }

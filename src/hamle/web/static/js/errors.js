@@ -66,6 +66,8 @@ export const ERRORS_TR = {
   "mastermind.answer_numbers": "Siyah ve beyaz 0 ya da daha büyük tam sayılar olmalı, {black} {white} değil.",
   "mastermind.answer_text": "{text} bir yanıt değil: siyah ve beyazı yaz, 2 1 gibi.",
   "mastermind.cannot_happen": "{black} siyah, {white} beyaz bu oyunda olamaz.",
+  "mastermind.changed":
+    "Oyun {changes}. değişiklikten beri başka bir sayfada değişti (şimdi {now}. değişiklikte).",
   "mastermind.colour_range": "{guess}: {position}. pimdeki {colour} rengi {low}-{high} arasında değil.",
   "mastermind.computer_guesses": "Bu bir kod koyma oyunu: tahminleri bilgisayar yapar.",
   "mastermind.inconsistent": "Hiçbir gizli kod bu yanıtların hepsini vermez: {answers} birlikte doğru olamaz.",
@@ -116,10 +118,29 @@ export const ERRORS_TR = {
   "site.http_405": "Bu adres bu isteği kabul etmiyor.",
 };
 
-// Per list-valued param, how one item reads.
+// Per list-valued param, how one item reads: a template, or a function of the item giving it.
 const LISTED = {
   answers: "#{turn} ({guess} → {black} siyah, {white} beyaz)",
-  problems: "{field} {type|problem}",
+  // A problem with a field names it; one with the body as a whole (field "") says its own.
+  problems: (problem) =>
+    problem.field ? "{field} {type|problem}" : BODY_PROBLEMS[problem.type] ?? "{type|problem}",
+};
+
+// What is wrong with a request body as a whole, by problem type (app.py ``_whole_body`` and
+// ``_unreadable``).
+const BODY_PROBLEMS = {
+  missing: "istek gövdesi eksik",
+  not_json: "istek gövdesi JSON olarak gönderilmeli (Content-Type: application/json), {sent|sent} olarak değil",
+  model_attributes_type: "istek gövdesi bir JSON nesnesi olmalı",
+  model_type: "istek gövdesi bir JSON nesnesi olmalı",
+  dict_type: "istek gövdesi bir JSON nesnesi olmalı",
+  json_invalid: "istek gövdesi geçerli JSON değil: {position}. karakterde bir yazım hatası var",
+  json_repeated_name: "istek gövdesinde {name} adı bir nesnede iki kez verilmiş",
+  json_too_deep: "istek gövdesi fazla derin iç içe geçmiş",
+  json_too_many_digits: "istek gövdesindeki bir sayının {limit} basamaktan fazlası var",
+  json_not_utf8: "istek gövdesi UTF-8 yazı değil",
+  daily_start: "günün bulmacasının kendi başlangıç karesi var; başlangıcı seçmek için serbest oyunu seç",
+  free_date: "tarih günün bulmacasını seçer; serbest oyun bir başlangıç karesi alır",
 };
 
 const WORDS = {
@@ -133,13 +154,11 @@ const WORDS = {
     Boat: "Bot",
     "sunk ship": "batık gemi",
   },
+  sent: { "": "türü belirtilmemiş baytlar" },
   problem: {
     missing: "eksik",
     extra_forbidden: "bilinmeyen bir alan",
-    json_invalid: "geçerli JSON değil",
     repeated: "birden çok kez verilmiş",
-    daily_start: "günün bulmacasının kendi başlangıç karesi var",
-    free_date: "serbest oyun tarih almaz",
     string_type: "yazı olmalı",
     int_type: "tam sayı olmalı",
     int_parsing: "tam sayı olmalı",
@@ -180,9 +199,12 @@ function fill(template, params, lists = false) {
     if (!(name in params)) return whole;
     const value = params[name];
     if (Array.isArray(value) && !lists) {
-      const item = LISTED[name];
+      const listed = LISTED[name];
       return value
-        .map((each) => (item && each && typeof each === "object" ? fill(item, each, true) : String(each)))
+        .map((each) => {
+          if (!listed || !each || typeof each !== "object") return String(each);
+          return fill(typeof listed === "function" ? listed(each) : listed, each, true);
+        })
         .join(", ");
     }
     return word(value, words);

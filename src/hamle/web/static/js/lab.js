@@ -300,22 +300,32 @@ function request() {
   return { rules: state.rules, miss, hit, sunk, afloat };
 }
 
+// The density map of the marks. A server whose exact counter is busy (409: these marks need
+// it) is asked again, as countExactly does, until the marks change.
 async function update() {
   save();
   const mine = ++asked;
   render();
   if (state.exact) return countExactly();
-  try {
-    const answer = await api("/api/battleship/density", { method: "POST", body: request() });
-    if (mine !== asked || state.exact) return;
-    result = answer;
-    setStatus(() => "");
-  } catch (error) {
-    if (mine !== asked || state.exact) return;
-    result = null;
-    setStatus(() => error.message, "error");
+  for (;;) {
+    try {
+      const answer = await api("/api/battleship/density", { method: "POST", body: request() });
+      if (mine !== asked || state.exact) return;
+      result = answer;
+      setStatus(() => "");
+    } catch (error) {
+      if (mine !== asked || state.exact) return;
+      if (error.status === 409) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        if (mine !== asked || state.exact) return;
+        continue;
+      }
+      result = null;
+      setStatus(() => error.message, "error");
+    }
+    render();
+    return;
   }
-  render();
 }
 
 // Exact counts take seconds: one request at a time. Marks changed meanwhile are counted

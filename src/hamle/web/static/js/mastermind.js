@@ -68,6 +68,7 @@ addTexts({
     "mm.maker.solved": "The computer found your code {code} in {n} guesses.",
     "mm.refused": "Answer not recorded: {detail}",
     "mm.missing": "That game was not found; start a new one.",
+    "mm.unloaded": "The game could not be loaded ({error}); reload the page to try again.",
   },
   tr: {
     "mm.mode": "Mod",
@@ -132,6 +133,7 @@ addTexts({
     "mm.maker.solved": "Bilgisayar kodunu ({code}) {n} tahminde buldu.",
     "mm.refused": "Yanıt kaydedilmedi: {detail}",
     "mm.missing": "Bu oyun bulunamadı; yeni bir oyun başlat.",
+    "mm.unloaded": "Oyun açılamadı ({error}); yeniden denemek için sayfayı yenile.",
   },
 });
 
@@ -325,7 +327,7 @@ const GAME_KEY = "hamle.mastermind.game";
 
 function show(next) {
   const fresh = !game || game.id !== next.id;
-  if (fresh || next.turn !== game.turn) candidates = null;
+  if (fresh || next.changes !== game.changes) candidates = null;
   game = next;
   localStorage.setItem(GAME_KEY, game.id);
   if (fresh) {
@@ -471,7 +473,7 @@ async function submitGuess(event) {
   try {
     const next = await request(event.currentTarget, `/api/mastermind/games/${game.id}/guess`, {
       method: "POST",
-      body: { guess: code },
+      body: { guess: code, changes: game.changes },
     });
     if (!next) return;
     guess = Array(next.variant.pegs).fill(null);
@@ -523,10 +525,13 @@ function renderCandidates() {
   box.textContent = n === 1 ? t("mm.left.one", { codes }) : t("mm.left.list", { n, codes });
 }
 
+// Undo or give up. Each move names the changes this page shows: if another tab has changed
+// the game since, the server refuses (409) rather than act on a game this page never showed.
 async function post(button, action) {
   try {
     const next = await request(button, `/api/mastermind/games/${game.id}/${action}`, {
       method: "POST",
+      body: { changes: game.changes },
     });
     if (!next) return;
     note = null;
@@ -573,7 +578,7 @@ async function answer(event) {
   try {
     const next = await request(event.currentTarget, `/api/mastermind/games/${game.id}/answer`, {
       method: "POST",
-      body: { guess: game.proposal, black, white },
+      body: { guess: game.proposal, black, white, changes: game.changes },
     });
     if (!next) return;
     for (const id of ["black", "white"]) document.getElementById(id).value = "0";
@@ -584,15 +589,23 @@ async function answer(event) {
   }
 }
 
+// The game named in the address or kept from the last visit. Only a game the server does not
+// have (or an id that cannot be one) is forgotten: a server down or failing keeps it for a
+// reload to try again.
 async function load(id) {
   try {
     const next = await request(null, `/api/mastermind/games/${encodeURIComponent(id)}`);
     if (next) show(next);
   } catch (error) {
-    localStorage.removeItem(GAME_KEY);
-    history.replaceState(null, "", location.pathname);
     const missing = error.status === 404 || error.status === 422; // (a malformed id)
-    note = { text: missing ? () => t("mm.missing") : () => error.message, kind: "error" };
+    if (missing) {
+      localStorage.removeItem(GAME_KEY);
+      history.replaceState(null, "", location.pathname);
+    }
+    note = {
+      text: missing ? () => t("mm.missing") : () => t("mm.unloaded", { error: error.message }),
+      kind: "error",
+    };
     render();
   }
 }

@@ -220,12 +220,13 @@ function render() {
   $("best").textContent = game.combo.best;
   $("hints").textContent = game.hints;
   $("undos").textContent = game.undos;
+  const focused = document.activeElement; // (a browser may drop the focus of a disabled button)
   $("hint").disabled = game.over;
   $("undo").disabled = game.count === 1 || game.count === 100;  // nothing to take back
   renderSummary();
   // A button disabled under the focus (Undo back at the start, Hint at the end) would send
   // the next Tab to the top of the page: the focus goes to the board instead.
-  if (document.activeElement && document.activeElement.disabled) focusCurrent();
+  if (focused && focused.disabled) focusCurrent();
 }
 
 function renderBoard() {
@@ -338,12 +339,17 @@ async function showDaily() {
 }
 
 // Today's puzzle as of the click (a page left open past midnight in Turkey moves on to the
-// new day's): today's game in progress if there is one, else a new one under that date.
+// new day's): today's game in progress if there is one, else a new one under that date. Only
+// a game the server does not have (or an id that cannot be one) counts as none: a server down
+// or failing is shown, and today's game is kept for the next click.
 async function startDaily() {
   const puzzle = await showDaily();
   const saved = savedDaily();
   if (saved && saved.date === puzzle.date) {
-    const view = await api(`/api/tour/games/${encodeURIComponent(saved.id)}`).catch(() => null);
+    const view = await api(`/api/tour/games/${encodeURIComponent(saved.id)}`).catch((error) => {
+      if (error.status !== 404 && error.status !== 422) throw error;
+      return null;
+    });
     if (view && !view.over) return open(view);
   }
   await start({ kind: "daily", date: puzzle.date });
