@@ -82,3 +82,13 @@ def test_the_api_docs_need_nothing_from_the_network(client):
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
         assert client.get(f"/docs/assets/{asset}").status_code == 200
     assert client.get("/openapi.json").json()["info"]["title"] == "hamle"
+
+
+def test_pages_and_their_modules_are_asked_about_again_before_use(client):
+    """After an upgrade a page must not run the modules of the version before."""
+    for path in ("/tour", "/static/js/tour.js", "/static/css/site.css"):
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["cache-control"] == "no-cache"
+    module = client.get("/static/js/tour.js")
+    again = client.get("/static/js/tour.js", headers={"if-none-match": module.headers["etag"]})
+    assert again.status_code == 304

@@ -90,9 +90,19 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     for route, page in PAGES.items():
         app.add_api_route(route, _page(page), include_in_schema=False)
     app.add_api_route("/favicon.ico", _icon, include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", Revalidated(directory=STATIC), name="static")
     app.add_middleware(Guard)
     return app
+
+
+class Revalidated(StaticFiles):
+    """Static files a browser asks again about before each use (an unchanged one is a 304):
+    after an upgrade, a page never runs the modules of the version before."""
+
+    async def get_response(self, path: str, scope):
+        response = await super().get_response(path, scope)
+        response.headers.setdefault("cache-control", "no-cache")
+        return response
 
 
 def _page(name: str):
