@@ -209,6 +209,9 @@ def test_replay_is_reproducible():
         (["replay", "3", "--strategy", "nope"], "unknown strategy"),
         (["density", "--sunk", "A1 -"], "'A1-' is not a range like A1-A3"),
         (["density", "--sunk", "A1-A2-A3"], "'A1-A2-A3' is not a range"),
+        (["density", "--hit", "[/x]"], "'[/x]' is not a cell name"),
+        (["count", "--rules", "[bold]"], "unknown rules '[bold]'"),
+        (["simulate", "--games", "2", "--chart", "[b]\x1b.txt"], "not '[b]\\x1b.txt'"),
     ],
 )
 def test_bad_input_gets_one_clear_line(args, message):
@@ -268,6 +271,14 @@ def test_play_a_whole_game_from_standard_input():
     assert ("you win in" in result.stdout) != ("random wins in" in result.stdout)
     again = runner.invoke(app, ["battleship", "play", "--game", "5", "--level", "easy"], script)
     assert again.stdout == result.stdout
+
+
+def test_play_goes_on_after_text_that_looks_like_markup():
+    result = runner.invoke(app, ["battleship", "play", "--game", "9"], "[/x]\n:smile:\n")
+    assert result.exit_code == 0, result.output
+    assert "'[/x]' is not a cell name" in result.stdout
+    assert "':smile:' is not a cell name" in result.stdout
+    assert "stopped after 0 shots" in result.stdout
 
 
 def test_play_stops_cleanly_at_end_of_input():

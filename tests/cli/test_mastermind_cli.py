@@ -570,3 +570,144 @@ def test_a_cap_above_the_worst_case_is_the_free_tree(fresh_trees, tmp_path):
         run_json("evaluate", "--strategy", "optimal", *variant, "--max-guesses", "9")["total"] == 73
     )
     assert os_listing(fresh_trees.cache_dir()) == ["mastermind-optimal-3x3.json"]
+
+
+# --- what was typed, or read from a file, is printed as it is ----------------------------
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["score", "[/x]", "1111"], "error: '[/x]' is not a code"),
+        (["score", "[bold]", "1111"], "error: '[bold]' is not a code"),
+        (["score", "1111", "1111", "--variant", "[/red]"], "error: unknown variant '[/red]'"),
+        (["score", ":smile:", "1111"], "error: ':smile:' is not a code"),
+        (["score", "\\[b]", "1111"], "error: '\\\\[b]' is not a code"),
+        (["verify", "[bold]no.json"], "error: cannot read [bold]no.json"),
+        (["verify", "\x1b[2Jno.json"], "error: cannot read \\x1b[2Jno.json"),
+    ],
+)
+def test_typed_text_is_quoted_as_typed_not_read_as_markup(args, said):
+    line = one_error_line(run(*args))
+    assert line.startswith(said) and "\x1b" not in line
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["solve"], "'[/x]' is not an answer"),
+        (["play", "--game", "1"], "'[/x]' is not a code"),
+    ],
+)
+def test_a_session_goes_on_after_text_that_looks_like_markup(command, said):
+    result = run(*command, script="[/x]\n[bold]\nq\n")
+    assert result.exit_code == 0, result.output
+    assert said in result.stdout and "'[bold]' is not" in result.stdout
+
+
+def test_tree_says_the_file_it_wrote_as_named(tmp_path):
+    out = tmp_path / "[bold]a.json"
+    result = run("tree", "--pegs", "2", "--colours", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stdout.split())  # (a long line is wrapped)
+    assert said.endswith(f"written to {out}") and out.exists()
+
+
+def small_tree(**top) -> dict:
+    """A tree file of 1 peg and 2 colours: 1, then 2."""
+    return {
+        "format": "hamle-mastermind-tree",
+        "version": 1,
+        "variant": {"pegs": 1, "colours": 2, "repeat": True},
+        "root": {"guess": "1", "answers": {"0 0": {"guess": "2"}}},
+        **top,
+    }
+
+
+@pytest.mark.parametrize(
+    ("strategy", "shown"),
+    [
+        ("[/x]", "[/x] on 1 peg"),
+        ("\x1b[31mred\x1b[0m [bold]b[/bold]", "\\x1b[31mred\\x1b[0m [bold]b[/bold] on 1 peg"),
+        ("x" * 100_000, "x" * 60 + "… on 1 peg"),
+    ],
+)
+def test_verify_prints_a_files_strategy_name_as_it_is_and_short(tmp_path, strategy, shown):
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(small_tree(strategy=strategy)))
+    result = run("verify", str(path))
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.startswith(shown) and "\x1b" not in result.stdout and len(first) < 200
+    assert run_json("verify", str(path))["strategy"] == strategy  # JSON gives it whole
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            json.dumps(small_tree(total=1)).replace('"total": 1', '"total": ' + "9" * 4300),
+            "'total' is a number of 4,300 digits, but the tree's total is 3",
+        ),
+        ('{"total": ' + "9" * 5000 + "}", "a number of 5,000 digits is too long to read"),
+        (
+            json.dumps(small_tree()).replace('"version": 1', '"version": 1, "version": 1'),
+            "the name 'version' is given twice in one object",
+        ),
+        (
+            json.dumps(small_tree()).replace('{"guess": "2"}', '{"guess": "1", "guess": "2"}'),
+            "the name 'guess' is given twice in one object",
+        ),
+        (json.dumps(small_tree(version=True)), "tree format version True is not 1"),
+        (json.dumps(small_tree(version=1.0)), "tree format version 1.0 is not 1"),
+        (
+            json.dumps(small_tree()).replace('"guess": "1"', '"guess": " 1 "'),
+            "root: ' 1 ' is not a code: write its 1 digit 1-2 and nothing else",
+        ),
+        (
+            json.dumps(small_tree()).replace('"0 0"', '"00 0"'),
+            "root: '00 0' is not an answer: write black and white without leading zeros",
+        ),
+        (
+            json.dumps(small_tree(strategy="[/x]")).replace('"guess": "1"', '"guess": "[/x]"'),
+            "root: '[/x]' is not a code",
+        ),
+    ],
+)
+def test_a_strict_tree_file_check_is_one_error_line(tmp_path, text, said):
+    path = tmp_path / "tree.json"
+    path.write_text(text)
+    line = one_error_line(run("verify", str(path)))
+    assert said in line
+
+
+def test_variant_help_lists_every_preset():
+    from hamle.mastermind.codes import PRESETS
+
+    for command in ("score", "evaluate", "tree", "solve", "play"):
+        result = runner.invoke(app, ["mastermind", command, "--help"])
+        assert result.exit_code == 0 and "{variants}" not in result.output
+        help_text = " ".join(result.output.replace("│", " ").split())
+        assert all(name in help_text for name in PRESETS), command
+
+
+def test_jobs_help_says_what_jobs_does():
+    def help_of(command: str) -> str:
+        result = runner.invoke(app, ["mastermind", command, "--help"])
+        return " ".join(result.output.replace("│", " ").split())
+
+    evaluate = help_of("evaluate")
+    assert "{vector_limit}" not in evaluate
+    assert "threads for the scoring strategies (minimax to most-parts) on more than 2,048" in (
+        evaluate
+    )
+    tree = help_of("tree")
+    assert "Threads for the optimal search; the other strategies' trees are built in one" in tree

@@ -119,6 +119,22 @@ def test_serve_refuses_an_address_it_cannot_have():
     assert busy.stderr.count("\n") == 1
 
 
+def test_serve_says_an_address_or_a_database_as_typed(tmp_path):
+    host = serve("--host", "[/x]")
+    assert host.returncode == 2 and host.stdout == ""
+    assert host.stderr.startswith("error: cannot listen on [/x]:8000: no such address")
+    missing = tmp_path / "[bold]no" / "games.sqlite3"
+    db = serve("--port", str(free_port()), "--db", str(missing))
+    assert db.returncode == 2 and db.stdout == "" and "Traceback" not in db.stderr
+    assert db.stderr.startswith(f"error: cannot open the database {missing}:")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def test_running_out_of_memory_is_one_line(monkeypatch):
     import hamle.battleship as bs
 

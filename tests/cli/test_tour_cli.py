@@ -170,6 +170,10 @@ def test_play_to_the_end_and_daily():
         (["daily", "--date", "tomorrow"], "tomorrow"),
         (["play", "--start", "A0"], "A0"),
         (["play", "--date", "2026-02-30"], "2026-02-30"),
+        (["hint", "--start", "[/x]"], "error: '[/x]' is not a cell name"),
+        (["hint", "--start", "A1", "--moves", "[bold]"], "error: '[bold]' is not a cell name"),
+        (["daily", "--date", "[/x]"], "error: '[/x]' is not a date"),
+        (["play", "--start", "A1", "--date", "[/x]"], "choose either --start"),
     ],
 )
 def test_bad_input_gets_one_clear_line(args, message):
@@ -187,3 +191,11 @@ def test_play_daily_flag_and_conflicting_start():
     assert f"Yüz Yüze {today.date}: 1/100" in result.stdout
     clash = runner.invoke(app, ["tour", "play", "--daily", "--start", "A1"], "q\n")
     assert clash.exit_code == 2 and "not both" in clash.stderr
+
+
+def test_play_goes_on_after_text_that_looks_like_markup():
+    result = run("play", "--start", "A1", input="[/x]\n[bold]\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "'[/x]' is not a cell name" in result.stdout
+    assert "'[bold]' is not a cell name" in result.stdout
+    assert "Yüz Yüze from A1: 1/100" in result.stdout

@@ -4,6 +4,7 @@ score of ``reference.py``, the properties of § 2, parsing and formatting, and b
 from __future__ import annotations
 
 import contextlib
+import re
 
 import numpy as np
 import pytest
@@ -470,3 +471,28 @@ def test_one_peg_is_said_in_the_singular():
 
     with pytest.raises(mm.MastermindError, match="within 1 guess; allow more"):
         optimal.solve(mm.Variant(2, 3), 1)
+
+
+def test_no_turn_comes_after_the_one_that_solved():
+    solved = mm.History(CLASSIC).then("1122", (4, 0))
+    message = "guess #1 (1122) solved the game; no turn comes after it"
+    with pytest.raises(mm.MastermindError, match=re.escape(message)):
+        solved.then("1111", (0, 0))  # (it would be blamed on answer #1 later)
+    with pytest.raises(mm.MastermindError, match=re.escape(message)):
+        mm.History(CLASSIC, (("1122", (4, 0)), ("1111", (0, 0))))
+    assert mm.History(CLASSIC, (("1111", (1, 0)), ("1122", (4, 0)))).solved
+
+
+def test_every_preset_is_a_variant_by_name():
+    from hamle.mastermind.codes import PRESETS
+
+    for name, spec in PRESETS.items():
+        assert mm.Variant.named(name.upper()) == mm.Variant(*spec)
+    assert mm.Variant.named("5x8") == mm.Variant.named("super")
+
+
+def test_a_number_too_long_to_write_out_is_said_by_its_length():
+    with pytest.raises(mm.VariantError, match="pegs must be 1 to 8, not a number of 5,001 digits"):
+        mm.Variant(10**5000, 6)
+    with pytest.raises(mm.VariantError, match="not a number of 31 digits"):
+        mm.Variant(4, -(10**30))

@@ -4,6 +4,8 @@ inconsistent histories (spec § 3): the smallest conflict and the likely typo.""
 from __future__ import annotations
 
 import itertools
+import random
+import time
 from functools import cache
 
 import numpy as np
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 from mastermind import reference as ref
 
 import hamle.mastermind as mm
+from hamle.mastermind import history as history_module
 from hamle.mastermind.evaluate import EVALUATE_LIMIT
 
 SMALL = [(3, 4, True), (4, 4, True), (3, 5, False), (2, 6, True), (2, 3, True)]
@@ -141,10 +144,17 @@ def test_scoring_strategies_refuse_huge_code_spaces():
         mm.evaluate("entropy", mm.Variant(6, 9))
 
 
-@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2", 65])
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2", 65, True, np.bool_(True), np.int64(0)])
 def test_bad_jobs(jobs):
-    with pytest.raises(mm.MastermindError, match="--jobs must be from 1 to 64"):
+    # The library's words: no option's dashes.
+    with pytest.raises(mm.MastermindError, match=r"^jobs must be from 1 to 64, not "):
         mm.evaluate("first-consistent", mm.Variant(2, 3), jobs=jobs)
+
+
+def test_jobs_may_be_a_numpy_integer():
+    variant = mm.Variant(2, 3)
+    result = mm.evaluate("first-consistent", variant, jobs=np.int64(2))
+    assert result.histogram == mm.evaluate("first-consistent", variant).histogram
 
 
 def test_unknown_strategy():
@@ -163,12 +173,13 @@ def twin_left(variant: mm.Variant, turns) -> int:
 
 
 def single_corrections(variant: mm.Variant, turns) -> list[tuple[int, int, int]]:
-    """Every (turn, answer, left) that changes one answer and leaves candidates."""
+    """Every (turn, answer, left) that changes one answer and leaves candidates (a win
+    only at the last turn)."""
     out = []
     for t, (guess, typed) in enumerate(turns):
         for b, w in ref.possible_answers(variant.pegs):
             answer = b * (variant.pegs + 1) + w
-            if answer == typed:
+            if answer == typed or (b == variant.pegs and t < len(turns) - 1):
                 continue
             fixed = list(turns)
             fixed[t] = (guess, answer)
@@ -288,12 +299,84 @@ def test_random_histories_candidates_or_a_sound_explanation(spec, raw):
     answers = [a for a in range(variant.answer_slots) if sum(variant.split(a)) <= variant.pegs]
     turns = tuple((g % variant.size, answers[a % len(answers)]) for g, a in raw)
     if any(answer not in possible_answers(variant) for _, answer in turns):
-        with pytest.raises(mm.AnswerError, match="is not an answer"):
-            mm.History(variant, turns)  # an answer no two codes give is refused at once
+        # an answer no two codes give is refused at once (unless a turn after a win is first)
+        with pytest.raises(mm.MastermindError, match="is not an answer|no turn comes after"):
+            mm.History(variant, turns)
         turns = tuple((g, a) for g, a in turns if a in possible_answers(variant))
+    answers = [a for _, a in turns]
+    if variant.solved in answers[:-1]:  # a turn after the game was won is refused
+        with pytest.raises(mm.MastermindError, match="solved the game; no turn comes after it"):
+            mm.History(variant, turns)
+        turns = turns[: answers.index(variant.solved) + 1]
     history = mm.History(variant, turns)
     left = twin_left(variant, turns)
     if left:
         assert len(history.candidates()) == left
     else:
         check_inconsistency(history)
+
+
+def lexically_first_smallest_conflict(variant: mm.Variant, turns) -> tuple[int, ...]:
+    """Every set of turns by size, then by turn numbers, counted by the twin."""
+    for size in range(1, len(turns) + 1):
+        for chosen in itertools.combinations(range(len(turns)), size):
+            if twin_left(variant, [turns[i] for i in chosen]) == 0:
+                return chosen
+    raise AssertionError("the turns leave candidates")
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(
+    st.sampled_from([(2, 3, True), (3, 4, True), (3, 5, False), (1, 6, True)]),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_size=2, max_size=8),
+    st.lists(st.integers(0, 7), max_size=4),
+)
+def test_longer_histories_with_repeated_turns_name_the_first_smallest_conflict(spec, raw, repeated):
+    variant = mm.Variant(*spec)
+    answers = sorted(possible_answers(variant) - {variant.solved})
+    turns = [(g % variant.size, answers[a % len(answers)]) for g, a in raw]
+    turns += [turns[i % len(turns)] for i in repeated]  # a turn given again says nothing new
+    if twin_left(variant, turns):
+        return
+    error = mm.inconsistency(mm.History(variant, tuple(turns)))
+    assert error.conflict == lexically_first_smallest_conflict(variant, turns)
+
+
+def digits_ruled_out(repeats: int) -> tuple:
+    """1 peg of 10 colours: 0 answered 0 0 ``repeats`` times, then each of 1-9: no digit is
+    left, and only all ten turns together say so."""
+    return (("0", (0, 0)),) * repeats + tuple((str(d), (0, 0)) for d in range(1, 10))
+
+
+@pytest.mark.parametrize("repeats", [10, 24, 500])
+def test_an_inconsistency_among_many_turns_is_explained_at_once(repeats):
+    variant = mm.Variant(1, 10)
+    history = mm.History(variant, digits_ruled_out(repeats))
+    started = time.perf_counter()
+    with pytest.raises(mm.InconsistentError) as caught:
+        history.candidates()
+    assert time.perf_counter() - started < 5  # (19 turns took 17 s, 24 over two minutes)
+    assert caught.value.conflict == (0, *range(repeats, repeats + 9))
+    assert caught.value.correction == (repeats + 8, variant.answer(1, 0), 1)  # the secret: 9
+
+
+def pairs_ruled_out(seed: int) -> tuple:
+    """2 pegs of 8 colours, every pair of colours answered 0 0 in a shuffled order: four
+    turns at least rule out every colour."""
+    pairs = [f"{a}{b}" for a, b in itertools.combinations("12345678", 2)]
+    random.Random(seed).shuffle(pairs)
+    return tuple((pair, (0, 0)) for pair in pairs)
+
+
+def test_past_its_work_the_search_names_turns_that_are_all_needed(monkeypatch):
+    variant = mm.Variant(2, 8)
+    turns = mm.History(variant, pairs_ruled_out(0)).turns
+    smallest = mm.inconsistency(mm.History(variant, turns)).conflict
+    assert smallest == (0, 2, 3, 17) == lexically_first_smallest_conflict(variant, turns)
+    monkeypatch.setattr(history_module, "CONFLICT_WORK", 50_000)
+    conflict = mm.inconsistency(mm.History(variant, turns)).conflict
+    assert conflict == mm.inconsistency(mm.History(variant, turns)).conflict  # deterministic
+    assert conflict != smallest and list(conflict) == sorted(set(conflict))
+    assert twin_left(variant, [turns[i] for i in conflict]) == 0
+    for i in conflict:  # every one of them is needed
+        assert twin_left(variant, [turns[j] for j in conflict if j != i]) > 0

@@ -34,7 +34,8 @@ def kernel_guess(variant: mm.Variant, name: str, history: mm.History, symmetric=
 def random_history(variant: mm.Variant, secret: int, guesses: list[int]) -> mm.History:
     history = mm.History(variant)
     for g in guesses:
-        history = history.then(g, int(variant.feedback(g, np.array([secret]))[0]))
+        if not history.solved:  # (no turn comes after the one that finds the secret)
+            history = history.then(g, int(variant.feedback(g, np.array([secret]))[0]))
     return history
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import hamle.mastermind as mm
 from hamle.mastermind import _kernels, optimal
-from hamle.mastermind.tree import TreeError, strategy_tree, tree_json, verify
+from hamle.mastermind.tree import TreeError, load, strategy_tree, tree_json, verify
 
 SMALL = [(2, 2, True), (2, 3, True), (3, 2, True), (2, 4, True), (3, 3, True), (3, 4, True)]
 SMALL += [(2, 3, False), (2, 4, False), (3, 4, False), (3, 5, False)]
@@ -538,7 +538,7 @@ def four_pegs_tree() -> dict:
         ),
         (
             lambda d: d["root"]["answers"].update({"1 02": {"guess": "1111"}}),
-            "root → 1 02: write the answer as black and white",
+            "root: '1 02' is not an answer: write black and white without leading zeros",
         ),
         (lambda d: d.update(comment="hi"), "unknown key 'comment' in the tree"),
         (lambda d: d["root"].update(note=1), "root: unknown key 'note'"),
@@ -577,3 +577,109 @@ def test_true_claims_check_out():
     check = verify(data)
     data.update(total=check.total, max_guesses=check.maximum, strategy=None)
     assert verify(data).total == check.total == optimal.solve(variant).total
+
+
+def tiny_tree(**top) -> dict:
+    """The tree of 1 peg and 2 colours: 1, then 2."""
+    return {
+        "format": "hamle-mastermind-tree",
+        "version": 1,
+        "variant": {"pegs": 1, "colours": 2, "repeat": True},
+        "root": {"guess": "1", "answers": {"0 0": {"guess": "2"}}},
+        **top,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(version=True), "tree format version True is not 1"),
+        (lambda d: d.update(version=1.0), "tree format version 1.0 is not 1"),
+        (lambda d: d.update(version="1"), "tree format version '1' is not 1"),
+        (lambda d: d["root"].update(guess=" 1 "), "root: ' 1 ' is not a code: write its 1 digit"),
+        (lambda d: d["root"].update(guess=",1"), "root: ',1' is not a code"),
+        (lambda d: d["root"].update(guess="１"), "root: '１' is not a code"),
+        (lambda d: d["root"].update(guess="3"), "root: '3': colour 3 at position 1 is not in 1-2"),
+        (
+            lambda d: d["root"].update(guess="x" * 1000),
+            "root: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' is not a code",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"0" * 32 + " 0": {"guess": "1"}}),
+            f"root: '{'0' * 32} 0' is not an answer: write black and white without leading "
+            "zeros, like '1 0'",
+        ),
+        (
+            lambda d: d["root"]["answers"].update({"9" * 5000 + " 0": {"guess": "1"}}),
+            "root: '9999999999999999999999999999999999999999…' is not an answer: black and "
+            "white add up to at most 1",
+        ),
+        (lambda d: d.update(total=10**5000), "'total' is a number of 5,001 digits, but the"),
+        (lambda d: d.update(max_guesses=-(10**5000)), "not a number of 5,001 digits"),
+        (lambda d: d.update(strategy=[10**5000]), "not a list holding a number too long"),
+        (lambda d: d["variant"].update(pegs=10**5000), "pegs must be 1 to 8, not a number of"),
+        (lambda d: d.update({"x" * 1000: 1}), "unknown key 'xxxxxxxx"),
+    ],
+)
+def test_a_tree_is_read_as_the_readme_says_and_long_values_are_cut_short(change, message):
+    data = tiny_tree()
+    change(data)
+    with pytest.raises(TreeError) as caught:
+        verify(data)
+    assert message in str(caught.value) and len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            json.dumps(tiny_tree()).replace('"version": 1', '"variant": 0, "version": 1'),
+            "the name 'variant' is given twice in one object",
+        ),
+        (
+            json.dumps(tiny_tree(total=3)).replace('"total": 3', '"total": 99, "total": 3'),
+            "the name 'total' is given twice in one object",
+        ),
+        (
+            json.dumps(tiny_tree()).replace('{"0 0"', '{"0 0": {"guess": "1"}, "0 0"'),
+            "the name '0 0' is given twice in one object",  # (a subtree silently dropped)
+        ),
+        (
+            json.dumps(tiny_tree()).replace('"guess": "1"', '"guess": "2", "guess": "1"'),
+            "the name 'guess' is given twice in one object",
+        ),
+        ('{"total": ' + "9" * 5000 + "}", "a number of 5,000 digits is too long to read"),
+        ("[" * 100_000, "is nested too deeply to be a tree file"),
+        ("{", "is not JSON: Expecting property name"),
+    ],
+)
+def test_a_tree_file_is_read_strictly(tmp_path, text, message):
+    path = tmp_path / "tree.json"
+    path.write_text(text)
+    with pytest.raises(TreeError) as caught:
+        load(path)
+    said = str(caught.value)
+    assert said.startswith(str(path)) and message in said
+    path.write_bytes(b"\xff")
+    with pytest.raises(TreeError, match="is not JSON: 'utf-8' codec can't decode"):
+        load(path)
+    with pytest.raises(TreeError, match=r"cannot read .*: No such file"):
+        load(tmp_path / "none.json")
+    path.write_text(json.dumps(tiny_tree()))
+    assert verify(load(path)).total == 3
+
+
+def test_a_cached_tree_that_gives_a_name_twice_is_set_aside(tmp_path, monkeypatch):
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "_REFUSED", {})
+    variant = mm.Variant(2, 2)
+    good = optimal.cached_tree(variant)
+    monkeypatch.setattr(optimal, "_TREES", {})
+    path = optimal.tree_path(variant, None)
+    text = json.dumps(good)
+    path.write_text(text.replace('"total":', '"total": 1, "total":'))  # the last one is right
+    assert json.loads(path.read_text()) == good  # as JSON readers see it
+    assert optimal.stored_tree(variant) is None
+    path.write_text(text)
+    assert optimal.stored_tree(variant) == good

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -144,6 +145,11 @@ def test_bad_moves_name_the_cell():
         ([], "at least its start cell"),
         ("E5", "a sequence of cells"),
         (44, "a sequence of cells"),
+        ({44, 47}, "a sequence of cells in the order filled"),  # a set has no order
+        ({44: 1}, "a sequence of cells in the order filled"),
+        (b"\x2c", "a sequence of cells"),  # bytes are no cell indices
+        (bytearray(b"\x2c"), "a sequence of cells"),
+        (np.array(44), "a sequence of cells"),
         ([200], "200"),
         (["E5", "zz"], "zz"),
     ],
@@ -165,10 +171,16 @@ def test_a_position_made_gives_the_codes_of_play():
     assert str(far.value) == "F5 is not one jump from E5 (3 cells straight or 2 diagonally)"
 
 
-@pytest.mark.parametrize("moves", [None, 3, 4.5, object()])
+@pytest.mark.parametrize("moves", [None, 3, 4.5, object(), b"E8", bytearray(b"E8"), {"E8"}])
 def test_moves_that_are_not_a_list_are_named(moves):
     with pytest.raises(TourError, match=r"moves must be a list of cells, like \['D1'\], not"):
         Position.from_moves("A1", moves)
+
+
+def test_a_position_takes_any_ordered_cells():
+    played = Position.from_moves("E5", ["H5"])
+    assert Position(np.array([44, 47])) == Position(range(44, 48, 3)) == played
+    assert Position(iter(["E5", "H5"])) == Position.from_moves("E5", np.array(["H5"])) == played
 
 
 def test_a_position_made_from_names_or_indices_is_the_one_played():

@@ -556,12 +556,20 @@ def test_combo_takes_a_cell_name_or_index_and_refuses_an_illegal_move():
         (0, "x", "not 'x'"),
         (1.0, 1, "not 1.0"),
         (True, 1, "not True"),
+        (np.True_, 1, "not np.True_"),
+        (np.int64(-1), 1, "not np.int64"),
         (3, 2, r"the best combo \(2\) cannot be shorter than the current one \(3\)"),
     ],
 )
 def test_a_combo_is_checked_when_made(current, best, message):
     with pytest.raises(TourError, match=message):
         Combo(current, best)
+
+
+def test_a_combo_takes_numpy_integers_as_plain_ones():
+    combo = Combo(np.int64(1), np.int32(2))
+    assert combo == Combo(1, 2) and type(combo.current) is type(combo.best) is int
+    assert repr(combo) == "Combo(current=1, best=2)"
 
 
 # --- keeping a full board ---------------------------------------------------------------

@@ -26,6 +26,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    visible,
     write_whole,
 )
 
@@ -231,7 +232,7 @@ def simulate(
         return
     print_table(data)
     if chart is not None:
-        console.print(f"chart written to {chart}")
+        console.print(f"chart written to {visible(chart)}", markup=False, highlight=False)
 
 
 @app.command()
@@ -297,7 +298,7 @@ def tournament(
             console.print(f"{shooter} against uniform: " + ", ".join(added), markup=False)
     for path in (out, chart):
         if path is not None:
-            console.print(f"written to {path}")
+            console.print(f"written to {visible(path)}", markup=False, highlight=False)
 
 
 def _percent(ratio: float) -> str:
@@ -386,7 +387,7 @@ def print_table(data: dict) -> None:
     console.print(table)
 
 
-@app.command(cls=listing(_shooters))
+@app.command(cls=listing(names=_shooters))
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
@@ -595,7 +596,7 @@ def play(
         try:
             shot = theirs.fire(grid.index(line.strip()))
         except (CellError, bs.ShotError) as exc:
-            console.print(f"[red]{exc}[/red]", highlight=False)
+            console.print(visible(exc), style="red", markup=False, highlight=False)
             continue
         turns += 1
         console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)

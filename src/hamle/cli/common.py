@@ -40,9 +40,34 @@ class _Console:
         return getattr(self.get(), name)
 
 
-# Piped output is not cut to 80 columns.
-console = _Console(width=None if sys.stdout.isatty() else 120)
-errors = _Console(stderr=True)
+# Piped output is not cut to 80 columns. No :name: becomes an emoji: a code or a file
+# name is printed as it is.
+console = _Console(width=None if sys.stdout.isatty() else 120, emoji=False)
+errors = _Console(stderr=True, emoji=False)
+
+
+def visible(text: object, longest: int | None = None) -> str:
+    r"""``text`` with its control characters written as ``repr`` writes them, so that a name
+    typed or read from a file cannot colour the terminal or move its cursor; cut to
+    ``longest`` characters (and …) if given. Print it without markup, or escape it.
+
+    >>> visible("red\x1b[31m\tend"), visible("x" * 50, longest=5)
+    ('red\\x1b[31m\\tend', 'xxxxx…')
+    """
+    text = str(text)
+    if longest is not None and len(text) > longest:
+        text = text[:longest] + "…"
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def print_error(message: object) -> None:
+    """``error: message`` on stderr, on one line: the message (which quotes what was typed,
+    brackets and all) printed as it is, not read as markup."""
+    from rich.markup import escape
+
+    errors.print(f"[red]error:[/red] {escape(visible(message))}", highlight=False, soft_wrap=True)
 
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
@@ -60,7 +85,7 @@ def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
             try:
                 return command(*args, **kwargs)
             except (*kinds(), ClusterError) as exc:
-                errors.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+                print_error(exc)
                 raise typer.Exit(2) from None
             except MemoryError:  # (in this process or one of its --jobs)
                 errors.print(
@@ -138,15 +163,17 @@ class App(typer.Typer):
         return super().command(*args, cls=cls, **kwargs)
 
 
-def listing(names: Callable[[], Iterable[str]]) -> type[TyperCommand]:
-    """A command class that writes ``names()`` where an option's help says ``{names}``, at
-    the moment the help is shown: the names come from an engine's registry."""
+def listing(**lists: Callable[[], Iterable[str]]) -> type[TyperCommand]:
+    """A command class that writes ``lists[key]()`` where an option's help says ``{key}``
+    (``listing(names=...)`` for ``{names}``), at the moment the help is shown: the names
+    come from an engine's registry, so the help cannot drift from what is accepted."""
 
     class Listing(Command):
         def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
             for param in self.params:
-                if param.help and "{names}" in param.help:
-                    param.help = param.help.replace("{names}", ", ".join(names()))
+                for key, names in lists.items():
+                    if param.help and f"{{{key}}}" in param.help:
+                        param.help = param.help.replace(f"{{{key}}}", ", ".join(names()))
             super().format_help(ctx, formatter)
 
     return Listing

@@ -24,6 +24,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    visible,
     write_whole,
 )
 
@@ -47,12 +48,28 @@ def _strategies() -> list[str]:
     return list(mm.STRATEGIES)
 
 
-handled = clean_errors(_errors)
-with_strategies = listing(_strategies)
+def _variants() -> list[str]:
+    """The presets as the help lists them: ``super (5×8)``, ``4x8``."""
+    from hamle.mastermind.codes import PRESETS
 
-VARIANT = typer.Option(
-    "classic", "--variant", help="Preset: classic, 4x8, super (5×8), 6x9, bulls-and-cows."
-)
+    named = []
+    for name, (pegs, colours, repeat) in PRESETS.items():
+        shape = f"{pegs}×{colours}" if repeat else f"{pegs} of {colours} colours, no repetition"
+        named.append(name if name == f"{pegs}x{colours}" and repeat else f"{name} ({shape})")
+    return named
+
+
+def _vector_limit() -> list[str]:
+    from hamle.mastermind._vector import VECTOR_LIMIT
+
+    return [f"{VECTOR_LIMIT:,}"]
+
+
+handled = clean_errors(_errors)
+with_variants = listing(variants=_variants)
+with_strategies = listing(names=_strategies, variants=_variants, vector_limit=_vector_limit)
+
+VARIANT = typer.Option("classic", "--variant", help="Preset: {variants}.")
 PEGS = typer.Option(None, "--pegs", help="Pegs per code, overriding the preset.")
 COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (10: digits 0-9).")
 NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
@@ -62,9 +79,23 @@ MAX_GUESSES = typer.Option(
     None, "--max-guesses", help="optimal only: the best strategy never needing more guesses."
 )
 JOBS = typer.Option(
-    1, "--jobs", min=1, max=64, help="Processes to use (threads for the optimal search)."
+    1,
+    "--jobs",
+    min=1,
+    max=64,
+    help="Workers sharing the games: processes, but threads for the scoring strategies "
+    "(minimax to most-parts) on more than {vector_limit} codes; the optimal search first "
+    "runs on as many threads.",
+)
+TREE_JOBS = typer.Option(
+    1,
+    "--jobs",
+    min=1,
+    max=64,
+    help="Threads for the optimal search; the other strategies' trees are built in one.",
 )
 LIST_AT_MOST = 12
+NAME_AT_MOST = 60  # characters of a strategy's name, as a tree file gives it, that are shown
 THINKING_FROM = 20_000  # codes from which choosing a guess can take a second or more
 
 
@@ -80,7 +111,7 @@ def make_variant(name: str, pegs: int | None, colours: int | None, no_repeat: bo
     )
 
 
-@app.command()
+@app.command(cls=with_variants)
 @handled
 def score(
     secret: str = typer.Argument(..., help="The secret code, like 1123."),
@@ -215,7 +246,7 @@ def tree(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
     max_guesses: int = MAX_GUESSES,
-    jobs: int = JOBS,
+    jobs: int = TREE_JOBS,
 ) -> None:
     """Write a strategy's whole decision tree as JSON (format in the README)."""
     from hamle.mastermind import MastermindError, optimal
@@ -234,7 +265,8 @@ def tree(
     _write(out, json.dumps(data, separators=(",", ":")) + "\n")
     console.print(
         f"{breaker.name} on {chosen.describe()}: total {check.total}, worst {check.maximum}; "
-        f"written to {out}",
+        f"written to {visible(out)}",
+        markup=False,
         highlight=False,
     )
 
@@ -256,24 +288,18 @@ def verify(
     as_json: bool = JSON,
 ) -> None:
     """Replay every secret through a tree file: total, average, worst case, histogram."""
-    from hamle.mastermind.tree import TreeError
+    from hamle.mastermind.tree import load
     from hamle.mastermind.tree import verify as check_tree
 
-    try:
-        data = json.loads(path.read_text())
-    except OSError as exc:
-        raise TreeError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TreeError(f"{path} is not JSON: {exc}") from None
-    except RecursionError:
-        raise TreeError(f"{path} is nested too deeply to be a tree file") from None
-    check = check_tree(data)
+    check = check_tree(load(path))
     if as_json:
         print_json(check.as_dict())
         return
+    name = visible(check.strategy, longest=NAME_AT_MOST) if check.strategy else "a strategy"
     console.print(
-        f"{check.strategy or 'a strategy'} on {check.variant.describe()}: every secret found; "
+        f"{name} on {check.variant.describe()}: every secret found; "
         f"total {check.total}, average {check.average:.4f}, worst {check.maximum}",
+        markup=False,
         highlight=False,
     )
     console.print(
@@ -330,10 +356,10 @@ def solve(
             attempt = _apply(chosen, history, guess, line)
             candidates = attempt.candidates()
         except mm.InconsistentError as exc:
-            console.print(f"[red]inconsistent:[/red] {exc}", highlight=False)
+            console.print(f"inconsistent: {exc}", style="red", markup=False, highlight=False)
             continue
         except mm.MastermindError as exc:
-            console.print(f"[red]{exc}[/red]", highlight=False)
+            console.print(visible(exc), style="red", markup=False, highlight=False)
             continue
         history = attempt
         if history.solved:
@@ -411,7 +437,7 @@ def play(
             try:
                 helper.check(chosen)
             except mm.MastermindError as exc:
-                console.print(f"[red]no suggestion: {exc}[/red]", highlight=False)
+                console.print(f"no suggestion: {exc}", style="red", markup=False, highlight=False)
                 continue
             suggestion = _next_guess(helper, history)
             console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
@@ -419,7 +445,7 @@ def play(
         try:
             guess = chosen.parse(line)
         except mm.CodeError as exc:
-            console.print(f"[red]{exc}[/red]", highlight=False)
+            console.print(visible(exc), style="red", markup=False, highlight=False)
             continue
         black, white = mm.score(chosen, secret, guess)
         history = history.then(guess, chosen.answer(black, white))

@@ -21,7 +21,7 @@ def serve(
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
 
-    from hamle.cli.common import console, errors
+    from hamle.cli.common import console, print_error, visible
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB
 
@@ -30,20 +30,16 @@ def serve(
         listening = _listen(host, port)
         app = create_app(path)
     except OSError as exc:
-        errors.print(
-            f"[red]error:[/red] cannot listen on {host}:{port}: {exc}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        print_error(f"cannot listen on {host}:{port}: {exc}")
         raise typer.Exit(2) from None
     except sqlite3.Error as exc:
-        errors.print(
-            f"[red]error:[/red] cannot open the database {path}: {exc}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        print_error(f"cannot open the database {path}: {exc}")
         raise typer.Exit(2) from None
-    console.print(f"hamle at http://{host}:{port}  (games kept in {path})", highlight=False)
+    console.print(
+        f"hamle at http://{host}:{port}  (games kept in {visible(path)})",
+        markup=False,
+        highlight=False,
+    )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
     server.run(sockets=[listening])
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import App, clean_errors, console, print_json
+from .common import App, clean_errors, console, print_json, visible
 
 if TYPE_CHECKING:
     import hamle.tour as tour
@@ -146,7 +146,7 @@ def play(
                 history.append(combo)
                 combo = combo.after(before, position.current)
         except tour.TourError as exc:
-            console.print(f"[red]{exc}[/red]", highlight=False)
+            console.print(visible(exc), style="red", markup=False, highlight=False)
     console.print(_board(position, None), highlight=False)
     label = (
         f"Yüz Yüze {puzzle.date}" if puzzle else f"Yüz Yüze from {tour.GRID.name(position.path[0])}"

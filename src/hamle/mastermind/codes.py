@@ -24,6 +24,16 @@ from .errors import AnswerError, CodeError, VariantError
 MAX_PEGS = 8
 MAX_CODES = 2**21
 TABLE_LIMIT = 2**28  # feedback tables up to 256 MB
+# The variants known by name: pegs, colours, repeat.
+PRESETS = {
+    "classic": (4, 6, True),
+    "4x8": (4, 8, True),
+    "super": (5, 8, True),
+    "5x8": (5, 8, True),
+    "6x9": (6, 9, True),
+    "bulls-and-cows": (4, 10, False),
+}
+QUOTED_AT_MOST = 40  # characters of a value quoted in a message
 
 
 @dataclass(frozen=True)
@@ -43,11 +53,11 @@ class Variant:
             ("pegs", self.pegs, 1, MAX_PEGS),
             ("colours", self.colours, 2, 10),
         ):
-            if not _whole(value) or not low <= value <= high:
-                raise VariantError(f"{what} must be {low} to {high}, not {value!r}")
+            if not is_whole(value) or not low <= value <= high:
+                raise VariantError(f"{what} must be {low} to {high}, not {quoted(value)}")
             object.__setattr__(self, what, int(value))  # a NumPy integer as a plain int
         if not isinstance(self.repeat, bool | np.bool_):
-            raise VariantError(f"repeat must be True or False, not {self.repeat!r}")
+            raise VariantError(f"repeat must be True or False, not {quoted(self.repeat)}")
         object.__setattr__(self, "repeat", bool(self.repeat))
         if not self.repeat and self.colours < self.pegs:
             raise VariantError(
@@ -66,26 +76,18 @@ class Variant:
 
     @classmethod
     def named(cls, name: str) -> Variant:
-        """A preset: classic (4×6), 4x8, super (5×8), 6x9, bulls-and-cows (4 of 0-9); case
-        and surrounding spaces do not matter.
+        """A preset of ``PRESETS``: classic (4×6), 4x8, super (5×8), 6x9, bulls-and-cows (4
+        of 0-9); case and surrounding spaces do not matter.
 
         >>> Variant.named(" Super ") == Variant(5, 8)
         True
         """
-        presets = {
-            "classic": (4, 6, True),
-            "4x8": (4, 8, True),
-            "super": (5, 8, True),
-            "5x8": (5, 8, True),
-            "6x9": (6, 9, True),
-            "bulls-and-cows": (4, 10, False),
-        }
         if not isinstance(name, str):
-            raise VariantError(f"a variant name is a string, like 'classic', not {name!r}")
+            raise VariantError(f"a variant name is a string, like 'classic', not {quoted(name)}")
         key = name.strip().lower()
-        if key not in presets:
-            raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(presets)}")
-        return cls(*presets[key])
+        if key not in PRESETS:
+            raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(PRESETS)}")
+        return cls(*PRESETS[key])
 
     @property
     def size(self) -> int:
@@ -110,7 +112,7 @@ class Variant:
     def describe(self) -> str:
         digits = f"{self.first_digit}-{self.first_digit + self.colours - 1}"
         rep = "repetition allowed" if self.repeat else "no repetition"
-        pegs = _counted(self.pegs, "peg")
+        pegs = counted(self.pegs, "peg")
         return f"{pegs}, {self.colours} colours ({digits}), {rep}: {self.size} codes"
 
     def codes(self) -> np.ndarray:
@@ -132,7 +134,7 @@ class Variant:
                 "{guess!r} is not a code: write {digits} {low}-{high}",
                 code="mastermind.not_a_code",
                 pegs=self.pegs,
-                digits=_counted(self.pegs, "digit"),
+                digits=counted(self.pegs, "digit"),
                 low=low,
                 high=high,
                 guess=text,
@@ -165,7 +167,7 @@ class Variant:
         """
         if isinstance(code, str):
             return self.parse(code)
-        if _whole(code) and 0 <= code < self.size:
+        if is_whole(code) and 0 <= code < self.size:
             return int(code)
         raise CodeError(
             "{value} is not a code of {variant}: give its index 0-{last} or {digits}",
@@ -174,7 +176,7 @@ class Variant:
             variant=self.describe(),
             last=self.size - 1,
             pegs=self.pegs,
-            digits=_counted(self.pegs, "digit"),
+            digits=counted(self.pegs, "digit"),
         )
 
     def answer_index(self, answer) -> int:
@@ -186,7 +188,7 @@ class Variant:
         """
         if isinstance(answer, tuple | list) and len(answer) == 2:
             return self.answer(*answer)
-        if _whole(answer) and int(answer) in possible_answers(self):
+        if is_whole(answer) and int(answer) in possible_answers(self):
             return int(answer)
         raise AnswerError(
             "{value} is not an answer of {variant}: give (black, white) or the index of an "
@@ -198,13 +200,13 @@ class Variant:
 
     def format(self, index: int) -> str:
         """The digits of the code at ``index``."""
-        if not _whole(index) or not 0 <= index < self.size:
+        if not is_whole(index) or not 0 <= index < self.size:
             raise CodeError(f"code index {index!r} is not in 0..{self.size - 1}")
         return "".join(str(c + self.first_digit) for c in _colours_at(self, int(index)))
 
     def answer(self, black: int, white: int) -> int:
         """The index of the answer (black, white); AnswerError if no two codes give it."""
-        if not all(_whole(x) and x >= 0 for x in (black, white)):
+        if not all(is_whole(x) and x >= 0 for x in (black, white)):
             raise AnswerError(
                 "black and white are whole numbers ≥ 0, not {black} {white}",
                 code="mastermind.answer_numbers",
@@ -219,7 +221,7 @@ class Variant:
                 black=black,
                 white=white,
                 pegs=p,
-                counted=_counted(p, "peg"),
+                counted=counted(p, "peg"),
             )
         if black == p - 1 and white == 1:
             raise AnswerError(
@@ -227,7 +229,7 @@ class Variant:
                 code="mastermind.one_white",
                 black=black,
                 pegs=p,
-                counted=_counted(p, "peg"),
+                counted=counted(p, "peg"),
             )
         least = 2 * p - self.colours
         if not self.repeat and black + white < least:
@@ -284,7 +286,7 @@ class Variant:
         >>> Variant(2, 2).feedback(1).tolist(), Variant(2, 2).feedback(1, [0]).tolist()
         ([3, 6, 2, 3], [3])
         """
-        if not (_whole(guess) and 0 <= guess < self.size):
+        if not (is_whole(guess) and 0 <= guess < self.size):
             raise CodeError(f"feedback: guess {guess!r} is not a code index 0-{self.size - 1}")
         if codes is None:
             targets = np.arange(self.size)
@@ -313,9 +315,31 @@ class Variant:
         return _packed(self.pegs, self.colours, self.repeat)
 
 
-def _whole(value) -> bool:
+def is_whole(value) -> bool:
     """An int or numpy integer, not a bool."""
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def quoted(value) -> str:
+    """``repr(value)`` as a message quotes it: text cut short after 40 characters, and a
+    whole number of more than 30 digits said by its length (Python writes out none past
+    4300 digits, and a file or a caller may give anything).
+
+    >>> quoted("1" * 41), quoted(-(10**40)), quoted(2.5)
+    ("'1111111111111111111111111111111111111111…'", 'a number of 41 digits', '2.5')
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= QUOTED_AT_MOST else value[:QUOTED_AT_MOST] + "…")
+    if is_whole(value) and abs(value) >= 10**30:
+        size = abs(int(value))
+        digits = int(size.bit_length() * math.log10(2))  # the number of digits, or one less
+        digits += size >= 10**digits
+        return f"a number of {digits:,} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # a number past 4300 digits inside
+        return f"a {type(value).__name__} holding a number too long to write out"
+    return text if len(text) <= 2 * QUOTED_AT_MOST else text[: 2 * QUOTED_AT_MOST] + "…"
 
 
 def check_variant(value, what: str = "variant") -> None:
@@ -462,7 +486,7 @@ def _arrangements(variant: Variant, at: int) -> int:
     return math.perm(variant.colours - at - 1, variant.pegs - at - 1)
 
 
-def _counted(n: int, word: str) -> str:
+def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural unless n is 1: ``1 peg``, ``2 pegs``, ``3 guesses``."""
     plural = word + ("es" if word.endswith("s") else "s")
     return f"{n} {word}" if n == 1 else f"{n} {plural}"

@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
@@ -34,13 +34,24 @@ class History:
         for turn in self.turns:
             if not isinstance(turn, tuple | list) or len(turn) != 2:
                 raise CodeError(f"a turn is (guess, answer), not {turn!r}")
+            if turns and turns[-1][1] == self.variant.solved:
+                _refuse_after_solved(self.variant, turns)
             turns.append((self.variant.index(turn[0]), self.variant.answer_index(turn[1])))
         object.__setattr__(self, "turns", tuple(turns))
 
     def then(self, guess: int | str, answer) -> History:
         """This history followed by one more turn: ``guess`` as an index or digits,
-        ``answer`` as an index or (black, white)."""
+        ``answer`` as an index or (black, white); MastermindError once the game is solved.
+
+        >>> v = Variant(2, 2)
+        >>> History(v).then("11", (2, 0)).then("12", (0, 0))
+        Traceback (most recent call last):
+        hamle.mastermind.errors.MastermindError: guess #1 (11) solved the game; no turn \
+comes after it
+        """
         v = self.variant
+        if self.solved:
+            _refuse_after_solved(v, self.turns)
         later = object.__new__(History)  # the earlier turns are checked already
         object.__setattr__(later, "variant", v)
         object.__setattr__(later, "turns", (*self.turns, (v.index(guess), v.answer_index(answer))))
@@ -60,6 +71,11 @@ class History:
     def describe(self) -> str:
         v = self.variant
         return "; ".join(f"{v.format(g)} → {_say(v, a)}" for g, a in self.turns)
+
+
+def _refuse_after_solved(variant: Variant, turns) -> None:
+    n, guess = len(turns), variant.format(turns[-1][0])
+    raise MastermindError(f"guess #{n} ({guess}) solved the game; no turn comes after it")
 
 
 def check_history(value) -> None:
@@ -96,10 +112,14 @@ def _candidates(history: History) -> np.ndarray:
     return found
 
 
+CONFLICT_WORK = 100_000_000  # codes filtered in the search for a smallest conflict, at most
+
+
 def inconsistency(history: History) -> InconsistentError | None:
-    """Explain answers no secret satisfies: the smallest set of turns that conflict, and
-    the single answer whose correction leaves candidates (the likely typo); None when
-    some secret gives every answer.
+    """Explain answers no secret satisfies: the smallest set of turns that conflict (the
+    first by turn numbers; past ``CONFLICT_WORK``, a set of which every turn is needed),
+    and the single answer whose correction leaves candidates (the likely typo); None
+    when some secret gives every answer.
 
     >>> v = Variant.classic()
     >>> error = inconsistency(History(v, (("1122", (0, 0)), ("1111", (1, 0)))))
@@ -113,15 +133,7 @@ def inconsistency(history: History) -> InconsistentError | None:
         return None
     variant = history.variant
     turns = history.turns
-    everything = np.arange(variant.size)
-    conflict = ()
-    for size in range(1, len(turns) + 1):
-        for chosen in combinations(range(len(turns)), size):
-            if len(filter_codes(variant, everything, [turns[i] for i in chosen])) == 0:
-                conflict = chosen
-                break
-        if conflict:
-            break
+    conflict = _conflict(variant, turns)
     correction = likely_typo(history)
     answers = [_turn(variant, i + 1, *turns[i]) for i in conflict]
     listed = ", ".join(
@@ -153,6 +165,72 @@ def inconsistency(history: History) -> InconsistentError | None:
     )
 
 
+def _firsts(turns) -> list[int]:
+    """The index of each distinct turn where it is first given: a turn given again says
+    nothing new."""
+    first: dict[tuple[int, int], int] = {}
+    for i, turn in enumerate(turns):
+        first.setdefault(turn, i)
+    return list(first.values())
+
+
+def _conflict(variant: Variant, turns) -> tuple[int, ...]:
+    """The turns of an inconsistent history to name: the first of the smallest sets that
+    conflict, or, when finding it would filter more than CONFLICT_WORK codes (the sets
+    to try grow exponentially with the turns), a set of which every turn is needed."""
+    everything = np.arange(variant.size)
+    pool, last = _firsts(turns), len(turns) - 1
+    start, required = everything, ()
+    earlier = [turns[i] for i in pool if i != last]
+    if len(filter_codes(variant, everything, earlier)):
+        # The usual case, an answer just typed: every conflict holds the last turn.
+        start, required = filter_codes(variant, everything, [turns[last]]), (last,)
+        pool.remove(last)
+        if not len(start):
+            return required
+    work = 0
+
+    def search(begin: int, need: int, codes: np.ndarray) -> tuple[int, ...] | None:
+        """The first ``need`` turns of the pool from ``begin`` on that leave no code of
+        ``codes``; None if there are none, or once the work is spent."""
+        nonlocal work
+        for j in range(begin, len(pool) - need + 1):
+            if work > CONFLICT_WORK:
+                return None
+            work += len(codes) + 1000  # (a filtering costs as much as 1000 codes at least)
+            guess, answer = turns[pool[j]]
+            left = codes[variant.answers_of(guess, codes) == answer]
+            if len(left) == len(codes):
+                continue  # a smaller set would conflict without it; none does
+            if need == 1:
+                if not len(left):
+                    return (pool[j],)
+            elif found := search(j + 1, need - 1, left):
+                return (pool[j], *found)
+        return None
+
+    for need in range(1, len(pool) + 1):
+        if found := search(0, need, start):
+            return (*found, *required)
+        if work > CONFLICT_WORK:
+            break
+    return _needed(variant, turns, [*pool, *required])
+
+
+def _needed(variant: Variant, turns, chosen: list[int]) -> tuple[int, ...]:
+    """A subset of the ``chosen`` turns (which conflict) that conflicts and needs every
+    turn it holds: each turn, first to last, is dropped if the others still conflict."""
+    after = [np.arange(variant.size)]  # after[k]: the codes the chosen turns from k on leave
+    for i in reversed(chosen):
+        after.append(filter_codes(variant, after[-1], [turns[i]]))
+    after.reverse()
+    kept: list[int] = []
+    for k, i in enumerate(chosen):
+        if len(filter_codes(variant, after[k + 1], [turns[j] for j in kept])):
+            kept.append(i)  # without it, a code gives every other answer
+    return tuple(kept)
+
+
 def _turn(variant: Variant, number: int, guess: int, answer: int) -> dict:
     black, white = variant.split(answer)
     return {"turn": number, "guess": variant.format(guess), "black": black, "white": white}
@@ -160,14 +238,18 @@ def _turn(variant: Variant, number: int, guess: int, answer: int) -> dict:
 
 def likely_typo(history: History) -> tuple[int, int, int] | None:
     """(turn, corrected answer, candidates left) for the one-answer correction closest to
-    what was typed (fewest pegs changed, then most candidates left, then the latest turn)."""
+    what was typed (fewest pegs changed, then most candidates left, then the latest turn);
+    only the last turn may be corrected to a win."""
     check_history(history)
     variant = history.variant
     p = variant.pegs
     answers = [b * (p + 1) + w for b in range(p + 1) for w in range(p + 1 - b)]
-    best = None
+    best, last = None, len(history.turns) - 1
+    given = Counter(history.turns)  # (in the order first given)
     for turn, (guess, typed) in enumerate(history.turns):
-        others = history.turns[:turn] + history.turns[turn + 1 :]
+        if given[guess, typed] > 1:
+            continue  # given twice: correcting one leaves the other
+        others = [other for other in given if other != (guess, typed)]
         base = filter_codes(variant, np.arange(variant.size), others)
         if len(base) == 0:
             continue
@@ -175,8 +257,8 @@ def likely_typo(history: History) -> tuple[int, int, int] | None:
         tb, tw = variant.split(typed)
         for answer in answers:
             left = int((found == answer).sum())
-            if answer == typed or left == 0:
-                continue
+            if answer == typed or left == 0 or (answer == variant.solved and turn < last):
+                continue  # (a win before the last turn would have ended the game there)
             b, w = variant.split(answer)
             key = (abs(b - tb) + abs(w - tw), -left, -turn)
             if best is None or key < best[0]:

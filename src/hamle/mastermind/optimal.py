@@ -35,8 +35,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from .codes import Variant, _counted, feedback_table, possible_answers
+from .codes import Variant, counted, feedback_table, possible_answers
 from .errors import MastermindError
+from .evaluate import check_jobs
 from .history import History
 
 UNSOLVABLE = 1 << 40  # the cost of a set no strategy solves within the guesses left
@@ -91,6 +92,7 @@ def solve(
     True
     """
     check_cap(max_guesses)
+    jobs = check_jobs(jobs)
     if max_guesses is not None and max_guesses >= variant.size:
         max_guesses = None  # each guess played leaves fewer secrets, so none needs more
     started = perf_counter()
@@ -112,7 +114,7 @@ def solve(
         if total >= UNSOLVABLE:
             raise MastermindError(
                 f"no strategy finds every secret of {variant.describe()} within "
-                f"{_counted(max_guesses, 'guess')}; allow more"
+                f"{counted(max_guesses, 'guess')}; allow more"
             )
         tree = search.tree(everything, start, depth, total)
     return Solution(variant, max_guesses, total, tree, search.searched(), perf_counter() - started)
@@ -181,7 +183,7 @@ def next_guess(
         if search.cost(cands, symmetry, depth, UNSOLVABLE) >= UNSOLVABLE:
             raise MastermindError(
                 f"{len(cands)} candidates cannot all be found within the "
-                f"{_counted(max(depth, 0), 'guess')} left of {max_guesses}"
+                f"{counted(max(depth, 0), 'guess')} left of {max_guesses}"
             )
         return search.guess(cands, symmetry, depth)
 
@@ -259,12 +261,12 @@ def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None
 def _checked(path: Path, variant: Variant, max_guesses: int | None) -> dict | None:
     """The tree file at ``path`` if it is the optimal tree of this variant and cap, with
     the total it records, else None."""
-    from .tree import TreeError, verify
+    from .tree import TreeError, load, verify
 
     try:
-        data = json.loads(path.read_text())
+        data = load(path)
         check = verify(data)
-    except (OSError, ValueError, RecursionError, TreeError):
+    except TreeError:
         return None
     if (
         check.variant != variant

@@ -11,7 +11,8 @@ where a NODE is ``{"guess": "1123", "answers": {"0 0": NODE, "0 1": NODE, ...}}`
 code to guess (its digits) and the node to go on with after each answer (black and
 white separated by a space) but the one that solves. A node without ``answers`` (or with
 none) is a leaf: its guess must be the secret. ``verify`` needs nothing else, so trees
-written by other solvers can be checked as well.
+written by other solvers can be checked as well; ``load`` reads a file strictly (a name
+given twice in one object is an error, not its last value alone).
 
 >>> from hamle.mastermind.optimal import solve
 >>> data = tree_json(solve(Variant(2, 2)).tree, Variant(2, 2), "optimal")
@@ -23,14 +24,18 @@ written by other solvers can be checked as well.
 
 from __future__ import annotations
 
+import json
 import operator
+import re
+import sys
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from time import perf_counter
 
 import numpy as np
 
-from .codes import Variant, possible_answers
+from .codes import Variant, counted, possible_answers, quoted
 from .errors import MastermindError, VariantError
 from .evaluate import Evaluation, split_by_answer
 from .history import History
@@ -105,6 +110,51 @@ def strategy_tree(strategy, variant: Variant):
     return grow(History(variant), np.arange(variant.size), chosen.first_guess(variant))
 
 
+def load(path: str | Path):
+    """The JSON of the tree file at ``path``, read strictly for ``verify``: TreeError if it
+    cannot be read, is not JSON (UTF-8), is nested too deeply, gives a name twice in one
+    object (JSON readers keep the last one alone) or a number too long to read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise TreeError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise TreeError(f"{path} is not JSON: {error}") from None
+    try:
+        return json.loads(text, object_pairs_hook=_once, parse_int=_whole_number)
+    except json.JSONDecodeError as error:
+        raise TreeError(f"{path} is not JSON: {error}") from None
+    except RecursionError:
+        raise TreeError(f"{path} is nested too deeply to be a tree file") from None
+    except TreeError as error:
+        raise TreeError(f"{path}: {error}") from None
+
+
+def _once(pairs: list[tuple[str, object]]) -> dict:
+    """The object of ``pairs``; TreeError naming a name given twice.
+
+    >>> _once([("guess", "1"), ("guess", "2")])
+    Traceback (most recent call last):
+    hamle.mastermind.tree.TreeError: the name 'guess' is given twice in one object
+    """
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        twice = next(name for name, n in Counter(name for name, _ in pairs).items() if n > 1)
+        raise TreeError(f"the name {quoted(twice)} is given twice in one object")
+    return out
+
+
+def _whole_number(digits: str) -> int:
+    """A JSON whole number; TreeError past the digits Python reads (4300)."""
+    limit = sys.get_int_max_str_digits()
+    if limit and len(digits.lstrip("-")) > limit:
+        raise TreeError(
+            f"a number of {len(digits.lstrip('-')):,} digits is too long to read "
+            f"(at most {limit:,})"
+        )
+    return int(digits)
+
+
 TOP_KEYS = {"format", "version", "variant", "strategy", "max_guesses", "root", "total"}
 NODE_KEYS = {"guess", "answers"}
 
@@ -115,17 +165,18 @@ def verify(data: dict) -> Check:
     the claim (``max_guesses``, ``total``) that does not hold."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TreeError(f"not a Mastermind strategy tree: 'format' must be {FORMAT!r}")
-    if data.get("version") != VERSION:
-        raise TreeError(f"tree format version {data.get('version')!r} is not {VERSION}")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # (true and 1.0 equal 1)
+        raise TreeError(f"tree format version {quoted(version)} is not {VERSION}")
     if unknown := sorted(set(data) - TOP_KEYS, key=str):
         raise TreeError(
-            f"unknown key {unknown[0]!r} in the tree; it takes {', '.join(sorted(TOP_KEYS))}"
+            f"unknown key {quoted(unknown[0])} in the tree; it takes {', '.join(sorted(TOP_KEYS))}"
         )
     spec = data.get("variant")
     if not isinstance(spec, dict) or set(spec) != {"pegs", "colours", "repeat"}:
         raise TreeError("'variant' must give pegs, colours and repeat")
     if not isinstance(spec["repeat"], bool):
-        raise TreeError(f"'variant': repeat must be true or false, not {spec['repeat']!r}")
+        raise TreeError(f"'variant': repeat must be true or false, not {quoted(spec['repeat'])}")
     try:
         variant = Variant(spec["pegs"], spec["colours"], spec["repeat"])
     except VariantError as error:
@@ -133,9 +184,9 @@ def verify(data: dict) -> Check:
     for claim in ("max_guesses", "total"):
         value = data.get(claim)
         if value is not None and (type(value) is not int or value < 1):
-            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {value!r}")
+            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {quoted(value)}")
     if not isinstance(data.get("strategy"), str | None):
-        raise TreeError(f"'strategy' must be a name, not {data['strategy']!r}")
+        raise TreeError(f"'strategy' must be a name, not {quoted(data['strategy'])}")
     if "root" not in data:
         raise TreeError("the tree has no 'root' node")
     started = perf_counter()
@@ -158,7 +209,9 @@ def verify(data: dict) -> Check:
             f"{check.histogram[check.maximum]} of the secrets"
         )
     if data.get("total") is not None and data["total"] != check.total:
-        raise TreeError(f"'total' is {data['total']}, but the tree's total is {check.total}")
+        raise TreeError(
+            f"'total' is {quoted(data['total'])}, but the tree's total is {check.total}"
+        )
     return check
 
 
@@ -184,10 +237,12 @@ def _nodes(root, variant: Variant) -> dict[int, tuple[int, dict]]:
     for path, node in _walk(root):
         guess = _guess(node, path)
         if unknown := sorted(set(node) - NODE_KEYS):
-            raise TreeError(f"{path}: unknown key {unknown[0]!r}; a node takes guess and answers")
+            raise TreeError(
+                f"{path}: unknown key {quoted(unknown[0])}; a node takes guess and answers"
+            )
         code = codes.get(guess.encode()) if guess.isascii() else None
         if code is None:
-            code = _code(variant, guess, path)
+            _not_a_code(variant, guess, path)
         answers = node.get("answers", {})
         if not isinstance(answers, dict):
             raise TreeError(f"{path}: 'answers' must be an object")
@@ -200,19 +255,38 @@ def _nodes(root, variant: Variant) -> dict[int, tuple[int, dict]]:
     return nodes
 
 
-def _code(variant: Variant, guess: str, path: str) -> int:
-    """The code of a guess written in some other way (``1 1 2 3``), or TreeError."""
-    try:
-        return variant.parse(guess)
-    except MastermindError as error:
-        raise TreeError(f"{path}: {error}") from None
+def _not_a_code(variant: Variant, guess: str, path: str) -> None:
+    """TreeError saying why ``guess`` is no code: a node gives a code's digits alone, not
+    the other ways a person may type one (``1 1 2 3``, ``1,1,2,3``)."""
+    if re.fullmatch(f"[0-9]{{{variant.pegs}}}", guess, re.ASCII):
+        try:
+            variant.parse(guess)  # a colour out of range, or one repeated
+        except MastermindError as error:
+            raise TreeError(f"{path}: {error}") from None
+    low, high = variant.first_digit, variant.first_digit + variant.colours - 1
+    raise TreeError(
+        f"{path}: {quoted(guess)} is not a code: write its {counted(variant.pegs, 'digit')} "
+        f"{low}-{high} and nothing else"
+    )
 
 
 def _answer(variant: Variant, key, path: str) -> None:
     """TreeError saying why ``key`` is no answer a node can go on after."""
     numbers = key.split(" ") if isinstance(key, str) else []
     if len(numbers) != 2 or not all(n.isascii() and n.isdigit() for n in numbers):
-        raise TreeError(f"{path}: {key!r} is not an answer: write black and white, like '1 2'")
+        raise TreeError(
+            f"{path}: {quoted(key)} is not an answer: write black and white, like '1 2'"
+        )
+    if any(len(n) > 1 and n.startswith("0") for n in numbers):
+        raise TreeError(
+            f"{path}: {quoted(key)} is not an answer: write black and white without leading "
+            "zeros, like '1 0'"
+        )
+    if any(len(n) > 1 for n in numbers):  # 10 or more: more than any variant's pegs
+        raise TreeError(
+            f"{path}: {quoted(key)} is not an answer: black and white add up to at most "
+            f"{variant.pegs}"
+        )
     try:
         answer = variant.answer(int(numbers[0]), int(numbers[1]))
     except MastermindError as error:

@@ -13,7 +13,7 @@ unvisited cell; the game ends when no such jump is left. Score = cells filled.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -59,6 +59,20 @@ def cell_index(cell: str | int) -> int:
         raise exc.recast(MoveError) from None
 
 
+def in_order(cells) -> bool:
+    """Whether ``cells`` can be cells in the order played: a list, a tuple, a flat array or
+    another iterable, but not text or bytes (their items are no cells) nor a set or a
+    dict (they have no order).
+
+    >>> in_order(["E5", 47]), in_order({44, 47}), in_order(b"E8")
+    (True, False, False)
+    """
+    if isinstance(cells, np.ndarray):
+        return cells.ndim == 1
+    text = isinstance(cells, str | bytes | bytearray | memoryview)
+    return isinstance(cells, Iterable) and not text and not isinstance(cells, Set | Mapping)
+
+
 @dataclass(frozen=True)
 class Position:
     """The cells filled so far, in order: ``path[0]`` holds 1, ``path[-1]`` the current."""
@@ -66,8 +80,11 @@ class Position:
     path: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if isinstance(self.path, str) or not hasattr(self.path, "__iter__"):
-            raise MoveError(f"a position is a sequence of cells, not {self.path!r}")
+        if not in_order(self.path):
+            raise MoveError(
+                f"a position is a sequence of cells in the order filled, like ['E5', 'E8'], "
+                f"not {self.path!r}"
+            )
         path = tuple(cell_index(cell) for cell in self.path)
         if not path:
             raise MoveError("a position needs at least its start cell")
@@ -105,7 +122,7 @@ class Position:
         """
         if isinstance(moves, str):
             raise TourError(f"moves must be a list of cells, like ['D1'], not the text {moves!r}")
-        if not isinstance(moves, Iterable):
+        if not in_order(moves):
             raise TourError(f"moves must be a list of cells, like ['D1'], not {moves!r}")
         position = cls.start(start)
         for move in moves:

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+import numpy as np
+
 from hamle.rng import Mulberry32
 
 from .board import GRID, Position, need_position
@@ -97,9 +99,12 @@ class Combo:
     best: int = 0
 
     def __post_init__(self) -> None:
-        for value in (self.current, self.best):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        for field in ("current", "best"):
+            value = getattr(self, field)
+            whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+            if not whole or value < 0:
                 raise TourError(f"a combo counts moves: a whole number 0 or more, not {value!r}")
+            object.__setattr__(self, field, int(value))  # a NumPy integer as a plain int
         if self.current > self.best:
             raise TourError(
                 f"the best combo ({self.best}) cannot be shorter than the current one "
