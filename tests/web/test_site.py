@@ -339,3 +339,38 @@ def test_a_write_kept_waiting_by_another_server_stalls_no_read_nor_the_site(tmp_
             holder.close()
             hint.join(10)
         assert answers["hint"] == 200
+
+
+def test_a_change_that_may_not_wait_finds_the_store_busy_at_once(tmp_path):
+    import sqlite3
+    import threading
+
+    from hamle.web.store import StoreBusy
+
+    store = Store(tmp_path / "games.sqlite3")
+    game = store.create("tour", {"moves": ["A1"]})
+    holder = sqlite3.connect(store.path, isolation_level=None)  # another server writing
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises(StoreBusy), store.update("tour", game, wait=False) as state:
+        state["moves"].append("A4")
+    holder.execute("ROLLBACK")
+    assert store._db.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+    assert store.load("tour", game) == {"moves": ["A1"]}
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def another_request():
+        with store.update("tour", game):
+            inside.set()
+            leave.wait(10)
+
+    other = threading.Thread(target=another_request)
+    other.start()
+    inside.wait(10)
+    with pytest.raises(StoreBusy), store.update("tour", game, wait=False):
+        pass
+    leave.set()
+    other.join(10)
+    with store.update("tour", game, wait=False) as state:
+        state["moves"].append("A4")
+    assert store.load("tour", game) == {"moves": ["A1", "A4"]}

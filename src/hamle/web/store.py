@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS cache (
 """
 
 
+BUSY_MS = 5000  # how long a statement waits for a lock held by another connection
 COLUMNS = {
     "games": ("id", "kind", "state", "created", "updated"),
     "cache": ("key", "value", "updated"),
@@ -54,6 +55,21 @@ class GameChanged(HamleError):
     """The game was changed by another process while a request worked on it."""
 
 
+class StoreBusy(Exception):
+    """A change asked not to wait found the store busy."""
+
+
+@contextmanager
+def _holding(lock: threading.Lock, wait: bool) -> Iterator[None]:
+    """Hold ``lock``; StoreBusy at once if it is held and ``wait`` is False."""
+    if not lock.acquire(blocking=wait):
+        raise StoreBusy
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 class Store:
     """Game states as JSON rows, keyed by unguessable ids (128 random bits).
 
@@ -65,7 +81,9 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = sqlite3.connect(
+            self.path, timeout=BUSY_MS / 1000, check_same_thread=False, isolation_level=None
+        )
         self._lock = threading.Lock()
         # A game's lock lives while a request holds it, so ids that come and go (or were
         # never games) do not pile up.
@@ -86,7 +104,9 @@ class Store:
         # (a second connection to ":memory:" would open another database)
         self._reader, self._read_lock = self._db, self._lock
         if self.path != ":memory:":
-            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._reader = sqlite3.connect(
+                self.path, timeout=BUSY_MS / 1000, check_same_thread=False, isolation_level=None
+            )
             self._read_lock = threading.Lock()
 
     def _refuse_another_programs(self) -> None:
@@ -163,26 +183,41 @@ class Store:
         return row[0]
 
     @contextmanager
-    def update(self, kind: str, game_id: str) -> Iterator[dict]:
+    def update(self, kind: str, game_id: str, wait: bool = True) -> Iterator[dict]:
         """Load a game's state for changing; it is saved when the block ends without
         an error, and left as it was otherwise. GameChanged if another process (a second
-        server on the same file) saved the game meanwhile: its change is kept."""
-        with self._lock:
+        server on the same file) saved the game meanwhile: its change is kept. Unless
+        ``wait``, StoreBusy at once (the game left as it was) where a lock would be waited
+        for: another request on the game, or a write held by another server."""
+        with _holding(self._lock, wait):
             lock = self._game_locks.setdefault(game_id, threading.Lock())
-        with lock:
+        with _holding(lock, wait):
             before = self._text(kind, game_id)
             state = json.loads(before)
             yield state
-            with self._lock:
-                saved = self._db.execute(
-                    "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ?",
-                    (json.dumps(state), time.time(), game_id, before),
-                ).rowcount
+            with _holding(self._lock, wait):
+                saved = self._save(game_id, before, state, wait)
             if not saved:
                 raise GameChanged(
                     "the game was changed elsewhere meanwhile; load it again",
                     code="site.game_changed",
                 )
+
+    def _save(self, game_id: str, before: str, state: dict, wait: bool) -> int:
+        if not wait:
+            self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            return self._db.execute(
+                "UPDATE games SET state = ?, updated = ? WHERE id = ? AND state = ?",
+                (json.dumps(state), time.time(), game_id, before),
+            ).rowcount
+        except sqlite3.OperationalError as error:
+            if wait or error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            raise StoreBusy from None
+        finally:
+            if not wait:
+                self._db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
     def cached(self, key: str) -> dict | None:
         with self._read_lock:
