@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import Path, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from hamle.errors import HamleError
 
@@ -21,6 +21,19 @@ GameId = Annotated[
     str,
     Path(min_length=10, max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="Game id"),
 ]
+
+
+def game_count(what: str, example: int):
+    """An optional request field naming the game's count ``what`` (moves, changes) the
+    request is meant for, so that the route can refuse (409) one the game has moved past."""
+    return Field(
+        None,
+        strict=True,
+        ge=0,
+        le=10**9,
+        description=f"The game's {what} the request is meant for; refused (409) if it has moved on",
+        examples=[example],
+    )
 
 
 def any_case(names: object) -> object:

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
 
-from .common import GameId, Refused, Route, Strict, Unoffered, any_case, store_of
+from .common import GameId, Refused, Route, Strict, Unoffered, any_case, game_count, store_of
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Route)
 
@@ -56,14 +56,7 @@ Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
 # A move may name the game's ``changes`` it is meant for, so that a page left behind by
 # another tab (or a request sent twice) is refused rather than applied to a game it never
 # showed: an undo in one tab would otherwise take back an answer given in another.
-Changes = Field(
-    None,
-    strict=True,
-    ge=0,
-    le=10**9,
-    description="The game's changes the request is meant for; refused (409) if it has moved on",
-    examples=[2],
-)
+Changes = game_count("changes", 2)
 
 
 class VariantInfo(BaseModel):

@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import GameId, Refused, Route, Strict, any_case, store_of
+from .common import GameId, Refused, Route, Strict, any_case, game_count, store_of
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
@@ -56,14 +56,7 @@ class NewGame(Strict):
 # takes back: a page left behind by another tab is refused (409), not answered for a position
 # it never showed. The current cell alone misses a tab that took moves back and played to the
 # same cell another way, so each may also name the game's ``turn``.
-Turn = Field(
-    None,
-    strict=True,
-    ge=0,
-    le=10**9,
-    description="The game's turn the request is meant for; refused (409) if it has moved on",
-    examples=[3],
-)
+Turn = game_count("turn", 3)
 From = Field(
     alias="from",
     min_length=1,
