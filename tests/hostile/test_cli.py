@@ -56,6 +56,10 @@ HOSTILE = [
     "\x00",
     "é",
     "😀",
+    "[/x]",  # (rich markup: printed as typed, never read)
+    "[bold]1122",
+    ":smile:",
+    "\x1b[31m",
     "--json",
     ";",
     "-",
