@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from hamle.errors import HamleError
 
 from . import battleship, lab, mastermind, tour
-from .common import Refused
+from .common import Refused, Route
 from .guard import Guard
 from .store import GameChanged, GameNotFound, Store
 
@@ -83,9 +83,8 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
     app.include_router(mastermind.router)
     app.include_router(tour.router)
 
-    @app.get("/api/health", tags=["site"])
-    async def health() -> dict:
-        return {"status": "ok"}
+    # (a Route, so that an unknown query parameter is refused as on every other route)
+    app.router.add_api_route("/api/health", _health, tags=["site"], route_class_override=Route)
 
     for route, page in PAGES.items():
         app.add_api_route(route, _page(page), include_in_schema=False)
@@ -103,6 +102,10 @@ class Revalidated(StaticFiles):
         response = await super().get_response(path, scope)
         response.headers.setdefault("cache-control", "no-cache")
         return response
+
+
+async def _health() -> dict:
+    return {"status": "ok"}
 
 
 def _page(name: str):

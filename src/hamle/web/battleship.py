@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, Route, Strict, any_case, store_of
+from .common import GameId, Refused, Route, Strict, any_case, located, store_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -336,7 +336,7 @@ def random_fleet(rules: RuleName = "classic") -> dict:
 
 
 @router.post("/games", status_code=201)
-def new_game(request: Request, body: NewGame) -> GameOut:
+def new_game(request: Request, response: Response, body: NewGame) -> GameOut:
     """Start a game with your fleet (checked by the engine) against the level's shooter."""
     fleet = bs.Fleet.from_cells(bs.Rules.named(body.rules), body.fleet)
     state = {
@@ -349,7 +349,7 @@ def new_game(request: Request, body: NewGame) -> GameOut:
         "shots": [],
     }
     match = Match(state)
-    return match.view(store_of(request).create(KIND, state))
+    return match.view(located(response, request, store_of(request).create(KIND, state)))
 
 
 @router.get("/games/{game_id}")

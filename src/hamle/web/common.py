@@ -8,7 +8,7 @@ import sys
 from collections import Counter
 from typing import Annotated
 
-from fastapi import Path, Request
+from fastapi import Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -34,6 +34,12 @@ def game_count(what: str, example: int):
         description=f"The game's {what} the request is meant for; refused (409) if it has moved on",
         examples=[example],
     )
+
+
+def located(response: Response, request: Request, game_id: str) -> str:
+    """``game_id``, with the new game's address as the 201 response's Location."""
+    response.headers["location"] = f"{request.url.path}/{game_id}"
+    return game_id
 
 
 def any_case(names: object) -> object:

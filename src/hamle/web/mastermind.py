@@ -22,14 +22,24 @@ from functools import lru_cache
 from typing import Annotated, Literal
 
 import numpy as np
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
 
-from .common import GameId, Refused, Route, Strict, Unoffered, any_case, game_count, store_of
+from .common import (
+    GameId,
+    Refused,
+    Route,
+    Strict,
+    Unoffered,
+    any_case,
+    game_count,
+    located,
+    store_of,
+)
 
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Route)
 
@@ -280,7 +290,7 @@ def _offered_name(given: str) -> str:
 
 
 @router.post("/games", status_code=201)
-def new_game(body: NewGame, request: Request) -> GameView:
+def new_game(body: NewGame, request: Request, response: Response) -> GameView:
     """Start a game. Codebreaker: the server draws a secret. Codemaker: the view's
     ``proposal`` is the strategy's first guess for your code. Names of variants and
     strategies are read as the library reads them (in any case)."""
@@ -331,8 +341,7 @@ def new_game(body: NewGame, request: Request) -> GameView:
     }
     if body.mode == "maker":
         state["proposal"] = _next_guess(state)
-    store = store_of(request)
-    game_id = store.create(KIND, state)
+    game_id = located(response, request, store_of(request).create(KIND, state))
     return _view(game_id, state)
 
 

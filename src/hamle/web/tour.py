@@ -11,7 +11,7 @@ import datetime as dt
 import secrets
 from typing import Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import GameId, Refused, Route, Strict, any_case, game_count, store_of
+from .common import GameId, Refused, Route, Strict, any_case, game_count, located, store_of
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
@@ -172,7 +172,7 @@ def daily(date: str | None = Query(None, max_length=32)) -> dict:
 
 
 @router.post("/games", response_model=GameView, status_code=201)
-def new_game(request: Request, body: NewGame) -> dict:
+def new_game(request: Request, response: Response, body: NewGame) -> dict:
     """Start a game; the answer's ``id`` names it in the other calls."""
     if body.kind == "daily":
         puzzle = _puzzle(body.date)
@@ -190,7 +190,7 @@ def new_game(request: Request, body: NewGame) -> dict:
         "hint": None,
         "undos": 0,
     }
-    game_id = store_of(request).create(KIND, state)
+    game_id = located(response, request, store_of(request).create(KIND, state))
     return _view(game_id, state)
 
 
