@@ -29,6 +29,7 @@ from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING
 
 from hamle.errors import HamleError
+from hamle.grid import is_whole
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -40,6 +41,21 @@ POLL_SECONDS = 0.02  # how often a run looks for ended tasks
 CHUNKS_PER_THREAD = 4  # chunks on the cluster at a time, per worker thread
 MAX_JOBS = 64  # local processes (or threads) a run may ask for
 _AGAIN = object()  # a result to be fetched again
+
+
+def checked_jobs(jobs, error: type[Exception]) -> int:
+    """``jobs`` as an int if it is a whole number from 1 to MAX_JOBS (NumPy's taken, a
+    bool not), else ``error`` saying so: one check for every game's runs.
+
+    >>> checked_jobs(True, ValueError)
+    Traceback (most recent call last):
+    ValueError: jobs must be from 1 to 64, not True
+    """
+    if is_whole(jobs) and 1 <= jobs <= MAX_JOBS:
+        return int(jobs)
+    huge = is_whole(jobs) and abs(jobs) >= 10**30  # (repr writes no more than 4300 digits)
+    shown = "a number of 30 digits or more" if huge else repr(jobs)
+    raise error(f"jobs must be from 1 to {MAX_JOBS}, not {shown}")
 
 
 class ClusterError(HamleError, RuntimeError):

@@ -39,7 +39,7 @@ class Grid:
     def __post_init__(self) -> None:
         for side in ("rows", "cols"):  # NumPy's whole numbers too, kept as ints
             value = getattr(self, side)
-            if _whole(value) and not isinstance(value, int):
+            if is_whole(value) and not isinstance(value, int):
                 object.__setattr__(self, side, int(value))
         if not _side(self.rows):
             raise CellError(
@@ -164,7 +164,7 @@ class Grid:
         )
 
 
-def _whole(value) -> bool:
+def is_whole(value) -> bool:
     """Whether ``value`` is a whole number (Python's or NumPy's), not a boolean."""
     try:
         operator.index(value)  # (NumPy's booleans refuse it)
@@ -174,4 +174,4 @@ def _whole(value) -> bool:
 
 
 def _side(value) -> bool:
-    return _whole(value) and 1 <= value <= MAX_SIDE
+    return is_whole(value) and 1 <= value <= MAX_SIDE

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import MAX_JOBS, Cluster, local_pool
+from hamle.cluster import Cluster, checked_jobs, local_pool
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
@@ -378,8 +378,7 @@ def checked_run(games, first, jobs, progress, cluster) -> tuple[int, int, int]:
         raise BattleshipError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games!r}")
     if not whole_number(first):
         raise BattleshipError(f"game numbers start at 1, not {first!r}")
-    if not whole_number(jobs) or jobs > MAX_JOBS:
-        raise BattleshipError(f"jobs must be from 1 to {MAX_JOBS}, not {jobs!r}")
+    jobs = checked_jobs(jobs, BattleshipError)
     if cluster is not None and jobs != 1:
         raise BattleshipError(f"give jobs or cluster, not both (jobs={jobs})")
     if progress is not None and not callable(progress):

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import MAX_JOBS, Cluster, local_pool
+from hamle.cluster import Cluster, checked_jobs, local_pool
 
 from . import _vector
-from .codes import Variant, check_variant, is_whole, quoted
+from .codes import Variant, check_variant
 from .errors import MastermindError
 from .history import History
 from .strategies import Partition, Strategy, as_strategy
@@ -78,7 +78,7 @@ def evaluate(
     subtrees."""
     chosen = as_strategy(strategy)
     check_variant(variant)
-    jobs = check_jobs(jobs)
+    jobs = checked_jobs(jobs, MastermindError)
     chosen.check(variant)
     started = time.perf_counter()
     root = History(variant)
@@ -117,18 +117,6 @@ def evaluate(
                 if progress:
                     progress(done, len(subtrees))
     return _evaluation(chosen, variant, first, histogram, started)
-
-
-def check_jobs(jobs) -> int:
-    """``jobs`` as an int (a NumPy integer is taken, a bool is not), or MastermindError.
-
-    >>> check_jobs(True)
-    Traceback (most recent call last):
-    hamle.mastermind.errors.MastermindError: jobs must be from 1 to 64, not True
-    """
-    if not is_whole(jobs) or not 1 <= jobs <= MAX_JOBS:
-        raise MastermindError(f"jobs must be from 1 to {MAX_JOBS}, not {quoted(jobs)}")
-    return int(jobs)
 
 
 def _evaluation(chosen, variant, first, histogram, started) -> Evaluation:

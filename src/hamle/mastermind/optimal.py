@@ -34,10 +34,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hamle.cluster import checked_jobs
+
 from . import _kernels
 from .codes import Variant, counted, feedback_table, possible_answers
 from .errors import MastermindError
-from .evaluate import check_jobs
 from .history import History
 
 UNSOLVABLE = 1 << 40  # the cost of a set no strategy solves within the guesses left
@@ -92,7 +93,7 @@ def solve(
     True
     """
     check_cap(max_guesses)
-    jobs = check_jobs(jobs)
+    jobs = checked_jobs(jobs, MastermindError)
     if max_guesses is not None and max_guesses >= variant.size:
         max_guesses = None  # each guess played leaves fewer secrets, so none needs more
     started = perf_counter()

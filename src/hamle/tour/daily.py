@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-import numpy as np
-
+from hamle.grid import is_whole
 from hamle.rng import Mulberry32
 
 from .board import GRID, Position, need_position
@@ -101,8 +100,7 @@ class Combo:
     def __post_init__(self) -> None:
         for field in ("current", "best"):
             value = getattr(self, field)
-            whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-            if not whole or value < 0:
+            if not is_whole(value) or value < 0:
                 raise TourError(f"a combo counts moves: a whole number 0 or more, not {value!r}")
             object.__setattr__(self, field, int(value))  # a NumPy integer as a plain int
         if self.current > self.best:
