@@ -276,6 +276,34 @@ def test_dask_says_only_errors_while_a_run_is_connected(cluster):
     assert dask_client.level == before
 
 
+def test_ctrl_c_before_a_dask_call_starts_prints_no_traceback(cluster):
+    """Dask's cancel of a call not yet begun fails with a NameError (distributed 2026.8),
+    which its event loop logs as a traceback under a plain client."""
+    import asyncio
+
+    from distributed.utils import sync
+
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logging.getLogger("tornado.application").addHandler(handler)
+
+    def interrupt_a_call_not_yet_begun(client) -> None:
+        client.loop.add_callback(time.sleep, 0.5)  # the loop is busy: the call waits
+        main = threading.main_thread().ident
+        threading.Timer(0.1, signal.pthread_kill, (main, signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            sync(client.loop, asyncio.sleep, 1)
+        time.sleep(1)  # the loop runs the cancel
+
+    try:
+        with Cluster(cluster.address) as running:
+            interrupt_a_call_not_yet_begun(running.client)
+        assert records == []
+    finally:
+        logging.getLogger("tornado.application").removeHandler(handler)
+
+
 def test_a_tls_address_needs_certificates_hamle_does_not_have():
     with pytest.raises(ClusterError, match=r"^tls://127\.0\.0\.1:8797 is a TLS address, and Dask"):
         Cluster("tls://127.0.0.1:8797")

@@ -367,14 +367,18 @@ def _seconds(value: object, name: str) -> float:
 
 def _quiet_dask(level: int = logging.ERROR) -> dict[logging.Logger, int]:
     """Raise Dask's loggers to ``level`` (its warnings of a worker that left and of a
-    result fetched again are its own business while a run goes on); returns their levels
-    before."""
+    result fetched again are its own business while a run goes on) and silence its event
+    loop's; returns their levels before."""
     names = [
         name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed.")
     ]
     loggers = [logging.getLogger(name) for name in ["distributed", *names]]
-    levels = {logger: logger.level for logger in loggers}
-    for logger in loggers:
-        if logger.getEffectiveLevel() < level:
-            logger.setLevel(level)
+    # Ctrl-C in the moment before a Dask call starts makes Dask's cancel fail with a
+    # NameError (distributed 2026.8), which its event loop logs as a traceback.
+    loud = {logging.getLogger("tornado.application"): logging.CRITICAL}
+    loud |= {logger: level for logger in loggers}
+    levels = {logger: logger.level for logger in loud}
+    for logger, least in loud.items():
+        if logger.getEffectiveLevel() < least:
+            logger.setLevel(least)
     return levels
