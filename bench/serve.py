@@ -19,6 +19,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen, str]:
         port = probe.getsockname()[1]
     command = [sys.executable, "-c", "from hamle.cli import main; main()", "serve"]
     command += ["--port", str(port), "--db", str(db)]
+    command += ["--games-per-minute", "0"]  # its clients, all on loopback, start games fast
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180

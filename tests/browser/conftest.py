@@ -42,6 +42,7 @@ class Server:
     def start(self) -> None:
         command = [sys.executable, "-c", "from hamle.cli import main; main()", "serve"]
         command += ["--port", str(self.port), "--db", str(self.db)]
+        command += ["--games-per-minute", "0"]  # the tests start games faster than a person
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:

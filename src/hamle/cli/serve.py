@@ -8,6 +8,8 @@ import sqlite3
 
 import typer
 
+from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
+
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
@@ -16,6 +18,18 @@ def serve(
         None,
         "--db",
         help="SQLite file for games in progress (default: $HAMLE_DB or hamle.sqlite3).",
+    ),
+    games_per_minute: int = typer.Option(
+        GAMES_PER_MINUTE,
+        "--games-per-minute",
+        min=0,
+        help="New games one client address may start a minute (0: no limit).",
+    ),
+    max_games: int = typer.Option(
+        MAX_GAMES,
+        "--max-games",
+        min=1,
+        help="Games kept in the database; past it the least recently played are cleared away.",
     ),
 ) -> None:
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
@@ -28,7 +42,7 @@ def serve(
     path = db or os.environ.get("HAMLE_DB") or DEFAULT_DB
     try:
         listening = _listen(host, port)
-        app = create_app(path)
+        app = create_app(path, games_per_minute=games_per_minute, max_games=max_games)
     except OSError as exc:
         print_error(f"cannot listen on {host}:{port}: {exc}")
         raise typer.Exit(2) from None

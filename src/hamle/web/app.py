@@ -21,6 +21,7 @@ from hamle.errors import HamleError
 from . import battleship, lab, mastermind, tour
 from .common import Refused, Route
 from .guard import Guard
+from .limit import GAMES_PER_MINUTE, MAX_GAMES, NewGameLimit, TooManyGames
 from .store import GameChanged, GameNotFound, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -44,10 +45,17 @@ UNREADABLE = (
 )
 
 
-def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
+def create_app(
+    db: str | Path | None = None,
+    warm: bool = True,
+    games_per_minute: int = GAMES_PER_MINUTE,
+    max_games: int = MAX_GAMES,
+) -> FastAPI:
     """The site, storing games in the SQLite file ``db`` (default: $HAMLE_DB, else
     ``hamle.sqlite3`` in the working directory); ``warm`` compiles the engines' kernels
-    at start-up so the first player does not wait.
+    at start-up so the first player does not wait. One client address may start
+    ``games_per_minute`` new games a minute (0: any number); the ``max_games`` most
+    recently played games are kept.
 
     >>> from fastapi.testclient import TestClient
     >>> with TestClient(create_app(":memory:", warm=False)) as client:
@@ -73,7 +81,8 @@ def create_app(db: str | Path | None = None, warm: bool = True) -> FastAPI:
         static_url="/docs/assets",
         favicon_url="/static/favicon.svg",
     )
-    app.state.store = Store(path)
+    app.state.store = Store(path, max_games)
+    app.state.new_games = NewGameLimit(games_per_minute)
     app.add_exception_handler(HamleError, _error)
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
@@ -122,14 +131,17 @@ def _icon() -> FileResponse:
 def _error(request: Request, exc: HamleError) -> JSONResponse:
     """An engine's or the site's error: its English message as ``detail``, and its
     ``code`` and ``params`` for the pages to say it in their language."""
+    headers = {}
     if isinstance(exc, GameNotFound):
         status = 404
+    elif isinstance(exc, TooManyGames):
+        status, headers = 429, {"retry-after": str(exc.params["seconds"])}
     elif isinstance(exc, Refused | GameChanged):
         status = 409
     else:
         status = 400
     body = {"detail": str(exc), "code": exc.code, "params": _plain(exc.params)}
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _store_failed(request: Request, exc: sqlite3.Error) -> JSONResponse:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, Route, Strict, any_case, located, store_of
+from .common import GameId, Refused, Route, Strict, any_case, created, store_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -349,7 +349,7 @@ def new_game(request: Request, response: Response, body: NewGame) -> GameOut:
         "shots": [],
     }
     match = Match(state)
-    return match.view(located(response, request, store_of(request).create(KIND, state)))
+    return match.view(created(request, response, KIND, state))
 
 
 @router.get("/games/{game_id}")

@@ -36,8 +36,11 @@ def game_count(what: str, example: int):
     )
 
 
-def located(response: Response, request: Request, game_id: str) -> str:
-    """``game_id``, with the new game's address as the 201 response's Location."""
+def created(request: Request, response: Response, kind: str, state: dict) -> str:
+    """The id of a new game of ``kind`` stored with ``state``, its address given as the 201
+    response's Location; TooManyGames if the client has started too many lately."""
+    request.app.state.new_games.take(request.client.host if request.client else "")
+    game_id = store_of(request).create(kind, state)
     response.headers["location"] = f"{request.url.path}/{game_id}"
     return game_id
 

@@ -36,8 +36,8 @@ from .common import (
     Strict,
     Unoffered,
     any_case,
+    created,
     game_count,
-    located,
     store_of,
 )
 
@@ -341,7 +341,7 @@ def new_game(body: NewGame, request: Request, response: Response) -> GameView:
     }
     if body.mode == "maker":
         state["proposal"] = _next_guess(state)
-    game_id = located(response, request, store_of(request).create(KIND, state))
+    game_id = created(request, response, KIND, state)
     return _view(game_id, state)
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 from hamle.errors import HamleError
 
+from .limit import MAX_GAMES
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -32,6 +34,7 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     updated REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS games_by_update ON games (updated);
 CREATE TABLE IF NOT EXISTS cache (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL,
@@ -59,6 +62,12 @@ class StoreBusy(Exception):
     """A change asked not to wait found the store busy."""
 
 
+def _not_found(kind: str, game_id: str) -> GameNotFound:
+    return GameNotFound(
+        "no {kind} game has the id {id!r}", code="site.no_game", kind=kind, id=game_id
+    )
+
+
 @contextmanager
 def _holding(lock: threading.Lock, wait: bool) -> Iterator[None]:
     """Hold ``lock``; StoreBusy at once if it is held and ``wait`` is False."""
@@ -71,7 +80,9 @@ def _holding(lock: threading.Lock, wait: bool) -> Iterator[None]:
 
 
 class Store:
-    """Game states as JSON rows, keyed by unguessable ids (128 random bits).
+    """Game states as JSON rows, keyed by unguessable ids (128 random bits), at most
+    ``max_games`` of them (and a thousandth more between checks): past it, the least
+    recently played are cleared away.
 
     The server's threads share one connection for writing and one for reading, each
     behind a lock, so a write kept waiting (another server holding the file) stalls no
@@ -79,8 +90,12 @@ class Store:
     interleave.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, max_games: int = MAX_GAMES) -> None:
+        if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+            raise ValueError(f"max_games must be a whole number of 1 or more, not {max_games!r}")
         self.path = str(path)
+        self.max_games = max_games
+        self._created = 0
         self._db = sqlite3.connect(
             self.path, timeout=BUSY_MS / 1000, check_same_thread=False, isolation_level=None
         )
@@ -98,6 +113,7 @@ class Store:
                     self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.executescript(SCHEMA)
                 self._check()
+                self._clear_past_max()
             except BaseException:
                 self._db.close()
                 raise
@@ -166,7 +182,18 @@ class Store:
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
                 (game_id, kind, json.dumps(state), now, now),
             )
+            self._created += 1
+            if self._created % max(1, self.max_games // 1000) == 0:
+                self._clear_past_max()
         return game_id
+
+    def _clear_past_max(self) -> None:
+        """Delete the least recently played games past ``max_games``."""
+        self._db.execute(
+            "DELETE FROM games WHERE id IN "
+            "(SELECT id FROM games ORDER BY updated DESC LIMIT -1 OFFSET ?)",
+            (self.max_games,),
+        )
 
     def load(self, kind: str, game_id: str) -> dict:
         return json.loads(self._text(kind, game_id))
@@ -177,9 +204,7 @@ class Store:
                 "SELECT state FROM games WHERE id = ? AND kind = ?", (game_id, kind)
             ).fetchone()
         if row is None:
-            raise GameNotFound(
-                "no {kind} game has the id {id!r}", code="site.no_game", kind=kind, id=game_id
-            )
+            raise _not_found(kind, game_id)
         return row[0]
 
     @contextmanager
@@ -197,6 +222,12 @@ class Store:
             yield state
             with _holding(self._lock, wait):
                 saved = self._save(game_id, before, state, wait)
+                kept = (
+                    saved
+                    or self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+                )
+            if not kept:  # cleared away meanwhile, to keep no more than max_games
+                raise _not_found(kind, game_id)
             if not saved:
                 raise GameChanged(
                     "the game was changed elsewhere meanwhile; load it again",

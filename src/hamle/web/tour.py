@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import GameId, Refused, Route, Strict, any_case, game_count, located, store_of
+from .common import GameId, Refused, Route, Strict, any_case, created, game_count, store_of
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
@@ -190,7 +190,7 @@ def new_game(request: Request, response: Response, body: NewGame) -> dict:
         "hint": None,
         "undos": 0,
     }
-    game_id = located(response, request, store_of(request).create(KIND, state))
+    game_id = created(request, response, KIND, state)
     return _view(game_id, state)
 
 
