@@ -666,7 +666,7 @@ def test_verify_prints_a_files_strategy_name_as_it_is_and_short(tmp_path, strate
             json.dumps(small_tree()).replace('{"guess": "2"}', '{"guess": "1", "guess": "2"}'),
             "the name 'guess' is given twice in one object",
         ),
-        (json.dumps(small_tree(version=True)), "tree format version True is not 1"),
+        (json.dumps(small_tree(version=True)), "tree format version true is not 1"),
         (json.dumps(small_tree(version=1.0)), "tree format version 1.0 is not 1"),
         (
             json.dumps(small_tree()).replace('"guess": "1"', '"guess": " 1 "'),

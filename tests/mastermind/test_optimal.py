@@ -593,9 +593,16 @@ def tiny_tree(**top) -> dict:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(version=True), "tree format version True is not 1"),
+        (lambda d: d.update(version=True), "tree format version true is not 1"),
         (lambda d: d.update(version=1.0), "tree format version 1.0 is not 1"),
         (lambda d: d.update(version="1"), "tree format version '1' is not 1"),
+        (
+            lambda d: d["variant"].update(pegs=True),
+            "'variant': pegs must be a whole number, not true",
+        ),
+        (lambda d: d["variant"].update(colours=None), "colours must be a whole number, not null"),
+        (lambda d: d["variant"].update(repeat=None), "repeat must be true or false, not null"),
+        (lambda d: d.update(total=False), "'total' must be a whole number from 1 on, not false"),
         (lambda d: d["root"].update(guess=" 1 "), "root: ' 1 ' is not a code: write its 1 digit"),
         (lambda d: d["root"].update(guess=",1"), "root: ',1' is not a code"),
         (lambda d: d["root"].update(guess="１"), "root: '１' is not a code"),

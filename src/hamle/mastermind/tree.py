@@ -130,6 +130,16 @@ def load(path: str | Path):
         raise TreeError(f"{path}: {error}") from None
 
 
+def _said(value) -> str:
+    """A value read from a tree file, quoted as the file writes it where JSON and Python
+    differ (``true``, ``null``).
+
+    >>> _said(True), _said(None), _said("1 2"), _said(1.0)
+    ('true', 'null', "'1 2'", '1.0')
+    """
+    return json.dumps(value) if value is None or isinstance(value, bool) else quoted(value)
+
+
 def _once(pairs: list[tuple[str, object]]) -> dict:
     """The object of ``pairs``; TreeError naming a name given twice.
 
@@ -140,7 +150,7 @@ def _once(pairs: list[tuple[str, object]]) -> dict:
     out = dict(pairs)
     if len(out) < len(pairs):
         twice = next(name for name, n in Counter(name for name, _ in pairs).items() if n > 1)
-        raise TreeError(f"the name {quoted(twice)} is given twice in one object")
+        raise TreeError(f"the name {_said(twice)} is given twice in one object")
     return out
 
 
@@ -167,16 +177,19 @@ def verify(data: dict) -> Check:
         raise TreeError(f"not a Mastermind strategy tree: 'format' must be {FORMAT!r}")
     version = data.get("version")
     if type(version) is not int or version != VERSION:  # (true and 1.0 equal 1)
-        raise TreeError(f"tree format version {quoted(version)} is not {VERSION}")
+        raise TreeError(f"tree format version {_said(version)} is not {VERSION}")
     if unknown := sorted(set(data) - TOP_KEYS, key=str):
         raise TreeError(
-            f"unknown key {quoted(unknown[0])} in the tree; it takes {', '.join(sorted(TOP_KEYS))}"
+            f"unknown key {_said(unknown[0])} in the tree; it takes {', '.join(sorted(TOP_KEYS))}"
         )
     spec = data.get("variant")
     if not isinstance(spec, dict) or set(spec) != {"pegs", "colours", "repeat"}:
         raise TreeError("'variant' must give pegs, colours and repeat")
     if not isinstance(spec["repeat"], bool):
-        raise TreeError(f"'variant': repeat must be true or false, not {quoted(spec['repeat'])}")
+        raise TreeError(f"'variant': repeat must be true or false, not {_said(spec['repeat'])}")
+    for size in ("pegs", "colours"):
+        if type(spec[size]) is not int:
+            raise TreeError(f"'variant': {size} must be a whole number, not {_said(spec[size])}")
     try:
         variant = Variant(spec["pegs"], spec["colours"], spec["repeat"])
     except VariantError as error:
@@ -184,9 +197,9 @@ def verify(data: dict) -> Check:
     for claim in ("max_guesses", "total"):
         value = data.get(claim)
         if value is not None and (type(value) is not int or value < 1):
-            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {quoted(value)}")
+            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {_said(value)}")
     if not isinstance(data.get("strategy"), str | None):
-        raise TreeError(f"'strategy' must be a name, not {quoted(data['strategy'])}")
+        raise TreeError(f"'strategy' must be a name, not {_said(data['strategy'])}")
     if "root" not in data:
         raise TreeError("the tree has no 'root' node")
     started = perf_counter()
@@ -209,9 +222,7 @@ def verify(data: dict) -> Check:
             f"{check.histogram[check.maximum]} of the secrets"
         )
     if data.get("total") is not None and data["total"] != check.total:
-        raise TreeError(
-            f"'total' is {quoted(data['total'])}, but the tree's total is {check.total}"
-        )
+        raise TreeError(f"'total' is {_said(data['total'])}, but the tree's total is {check.total}")
     return check
 
 
@@ -238,7 +249,7 @@ def _nodes(root, variant: Variant) -> dict[int, tuple[int, dict]]:
         guess = _guess(node, path)
         if unknown := sorted(set(node) - NODE_KEYS):
             raise TreeError(
-                f"{path}: unknown key {quoted(unknown[0])}; a node takes guess and answers"
+                f"{path}: unknown key {_said(unknown[0])}; a node takes guess and answers"
             )
         code = codes.get(guess.encode()) if guess.isascii() else None
         if code is None:
@@ -265,7 +276,7 @@ def _not_a_code(variant: Variant, guess: str, path: str) -> None:
             raise TreeError(f"{path}: {error}") from None
     low, high = variant.first_digit, variant.first_digit + variant.colours - 1
     raise TreeError(
-        f"{path}: {quoted(guess)} is not a code: write its {counted(variant.pegs, 'digit')} "
+        f"{path}: {_said(guess)} is not a code: write its {counted(variant.pegs, 'digit')} "
         f"{low}-{high} and nothing else"
     )
 
@@ -274,17 +285,15 @@ def _answer(variant: Variant, key, path: str) -> None:
     """TreeError saying why ``key`` is no answer a node can go on after."""
     numbers = key.split(" ") if isinstance(key, str) else []
     if len(numbers) != 2 or not all(n.isascii() and n.isdigit() for n in numbers):
-        raise TreeError(
-            f"{path}: {quoted(key)} is not an answer: write black and white, like '1 2'"
-        )
+        raise TreeError(f"{path}: {_said(key)} is not an answer: write black and white, like '1 2'")
     if any(len(n) > 1 and n.startswith("0") for n in numbers):
         raise TreeError(
-            f"{path}: {quoted(key)} is not an answer: write black and white without leading "
+            f"{path}: {_said(key)} is not an answer: write black and white without leading "
             "zeros, like '1 0'"
         )
     if any(len(n) > 1 for n in numbers):  # 10 or more: more than any variant's pegs
         raise TreeError(
-            f"{path}: {quoted(key)} is not an answer: black and white add up to at most "
+            f"{path}: {_said(key)} is not an answer: black and white add up to at most "
             f"{variant.pegs}"
         )
     try:
