@@ -2,6 +2,7 @@
 the engine's text, and hostile input (always 4xx JSON, never 500)."""
 
 import importlib
+import threading
 
 import pytest
 
@@ -317,3 +318,36 @@ def test_open_hits_touching_at_a_corner_are_named_with_their_code(client):
             "params": {"cell": "E5", "other": "D6"},
         }
     assert density(client, hit=["E5", "D6"])["best"]  # where ships may touch, they may
+
+
+def test_one_client_holds_no_more_than_one_exact_slot(client, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from hamle.web import lab
+
+    lab._exact_answers.clear()
+    started, finish = threading.Event(), threading.Event()
+    count = lab._exact
+
+    def held(*args):  # the first board is counted until the test lets it finish
+        started.set()
+        finish.wait(30)
+        return count(*args)
+
+    monkeypatch.setattr(lab, "_exact", held)
+    first = threading.Thread(
+        target=client.post, args=(EXACT,), kwargs={"json": {"rules": "russian"}}
+    )
+    first.start()
+    try:
+        assert started.wait(30)
+        mine = client.post(EXACT, json={"rules": "russian", "miss": ["A1"]})
+        assert mine.status_code == 409
+        assert mine.json()["code"] == "battleship.exact_yours_busy"
+        with TestClient(client.app, client=("198.51.100.7", 1)) as other:  # another client
+            monkeypatch.setattr(lab, "_exact", count)
+            assert other.post(EXACT, json={"rules": "russian", "miss": ["A1"]}).status_code == 200
+    finally:
+        finish.set()
+        first.join(30)
+    assert client.post(EXACT, json={"rules": "russian", "miss": ["B2"]}).status_code == 200

@@ -15,6 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from hamle.errors import HamleError
 
+from .limit import client_key
 from .store import Store
 
 GameId = Annotated[
@@ -39,7 +40,7 @@ def game_count(what: str, example: int):
 def created(request: Request, response: Response, kind: str, state: dict) -> str:
     """The id of a new game of ``kind`` stored with ``state``, its address given as the 201
     response's Location; TooManyGames if the client has started too many lately."""
-    request.app.state.new_games.take(request.client.host if request.client else "")
+    request.app.state.new_games.take(client_of(request))
     game_id = store_of(request).create(kind, state)
     response.headers["location"] = f"{request.url.path}/{game_id}"
     return game_id
@@ -143,6 +144,11 @@ class Refused(HamleError):
 
 class Unoffered(HamleError):
     """A choice the site does not offer (a strategy for a variant); answered as 400."""
+
+
+def client_of(request: Request) -> str:
+    """The client a limit counts the request's sender as (``limit.client_key``)."""
+    return client_key(request.client.host if request.client else "")
 
 
 def store_of(request: Request) -> Store:

@@ -13,12 +13,12 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
 
-from .common import Refused, Route, Strict, any_case
+from .common import Refused, Route, Strict, any_case, client_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
 
@@ -113,14 +113,14 @@ def lab_rules() -> list[RulesInfo]:
 # the search cannot decide are counted exactly, as /exact counts: in one of its slots, off
 # the event loop in a worker thread.
 @router.post("/density", response_model=Density)
-def density(marks: Marks) -> Response:
+def density(marks: Marks, request: Request) -> Response:
     """The density map of a marked board (400 with the engine's text if the marks
     contradict the rules; 409 while the exact counter is busy, should they need it)."""
     rules = RULES[marks.rules]
     observation = bs.Observation.from_marks(rules, marks.miss, marks.hit, marks.sunk, marks.afloat)
     report = bs.density(observation, count=False)
     if report.undecided:
-        with _exact_slot():
+        with _exact_slot(client_of(request)):
             report = bs.density(observation)
     grid = observation.grid
     unshot = [int(cell) for cell in observation.unshot]
@@ -145,16 +145,17 @@ def density(marks: Marks) -> Response:
 
 
 # An exact map takes up to several seconds of one core: at most two requests may run or
-# wait for it at once; more are told to come back. Maps already worked out and marks the
-# engine refuses are answered at once, busy or not.
+# wait for it at once, no two of one client; more are told to come back. Maps already
+# worked out and marks the engine refuses are answered at once, busy or not.
 _exact_slots = threading.BoundedSemaphore(2)
+_exact_clients: set[str] = set()  # the clients whose boards hold the slots
 _exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
 _exact_lock = threading.Lock()
 EXACT_KEPT = 512
 
 
 @router.post("/exact", response_model=Exact)
-def exact(marks: Marks) -> Exact:
+def exact(marks: Marks, request: Request) -> Exact:
     """Exact layout counts of a marked board (400 with the engine's text for
     contradictory marks or a board out of reach; 409 while the counter is busy)."""
     observation = bs.Observation.from_marks(
@@ -172,7 +173,7 @@ def exact(marks: Marks) -> Exact:
         if key in _exact_answers:
             _exact_answers.move_to_end(key)
             return _exact_answers[key]
-    with _exact_slot():
+    with _exact_slot(client_of(request)):
         answer = _exact(marks.rules, observation, given)
     with _exact_lock:
         _exact_answers[key] = answer
@@ -182,17 +183,28 @@ def exact(marks: Marks) -> Exact:
 
 
 @contextmanager
-def _exact_slot():
-    """One of the exact counter's slots while the block runs; Refused (409) if none is free."""
-    if not _exact_slots.acquire(blocking=False):
-        raise Refused(
-            "the exact counter is busy with other boards; try again in a moment",
-            code="battleship.exact_busy",
-        )
+def _exact_slot(client: str):
+    """One of the exact counter's slots for ``client`` while the block runs; Refused (409)
+    if none is free or the client holds one already."""
+    with _exact_lock:
+        if client in _exact_clients:
+            raise Refused(
+                "the exact counter is still counting a board from your address; try again "
+                "once it is done",
+                code="battleship.exact_yours_busy",
+            )
+        if not _exact_slots.acquire(blocking=False):
+            raise Refused(
+                "the exact counter is busy with other boards; try again in a moment",
+                code="battleship.exact_busy",
+            )
+        _exact_clients.add(client)
     try:
         yield
     finally:
-        _exact_slots.release()
+        with _exact_lock:
+            _exact_clients.discard(client)
+            _exact_slots.release()
 
 
 def _marked(grid, marks: Marks) -> set[int]:

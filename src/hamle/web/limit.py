@@ -46,7 +46,7 @@ class NewGameLimit:
         has none left."""
         if not self.per_minute:
             return
-        client, now, rate = _client(host), self._clock(), self.per_minute / 60
+        client, now, rate = client_key(host), self._clock(), self.per_minute / 60
         with self._lock:
             left, then = self._left.pop(client, (self.per_minute, now))
             left = min(self.per_minute, left + (now - then) * rate)
@@ -65,8 +65,12 @@ class NewGameLimit:
             )
 
 
-def _client(host: str) -> str:
-    """The client a limit counts ``host`` as: its address, or its /64 network for IPv6."""
+def client_key(host: str) -> str:
+    """The client a limit counts ``host`` as: its address, or its /64 network for IPv6.
+
+    >>> client_key("2001:db8:0:7::1"), client_key("::ffff:192.0.2.1")
+    ('2001:db8:0:7::/64', '192.0.2.1')
+    """
     import ipaddress  # (here: the command line reads this module's settings at start-up)
 
     try:

@@ -24,6 +24,7 @@ export const ERRORS_TR = {
   "battleship.count_bits": "Bu tahtadaki sayılar 300 bitten büyük.",
   "battleship.distinct_cells": "Bir geminin kareleri birbirinden farklı olmalı; gelenler: {cells}",
   "battleship.exact_busy": "Tam sayım başka tahtalarla meşgul; birazdan yeniden dene.",
+  "battleship.exact_yours_busy": "Tam sayım adresinden gelen bir tahtayı hâlâ sayıyor; o bitince yeniden dene.",
   "battleship.heat_not_hard": "Isı haritası Zor seviyenin düşüncesini gösterir; bu oyun Zor değil.",
   "battleship.hit_none_afloat": "{cell} karesinde isabet var, ama onu açıklayacak yüzen gemi yok.",
   "battleship.hit_unexplained": "Yüzen gemilerin hiçbiri {cell} karesindeki isabeti açıklayamıyor.",
