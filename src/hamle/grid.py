@@ -9,6 +9,7 @@ A cell is the row-major index ``cols * r + c`` (0-based r, c).
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 import string
@@ -18,6 +19,7 @@ from hamle.errors import HamleError
 
 _CELL = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
 MAX_SIDE = 26
+QUOTED_AT_MOST = 40  # characters of text quoted in a message
 
 
 class CellError(HamleError, ValueError):
@@ -46,14 +48,14 @@ class Grid:
                 "a board needs 1 to {most} rows, not {value}",
                 code="cell.rows",
                 most=MAX_SIDE,
-                value=repr(self.rows),
+                value=quoted(self.rows),
             )
         if not _side(self.cols):
             raise CellError(
                 "a board needs 1 to {most} columns, not {value}",
                 code="cell.columns",
                 most=MAX_SIDE,
-                value=repr(self.cols),
+                value=quoted(self.cols),
             )
 
     @property
@@ -71,14 +73,14 @@ class Grid:
             raise CellError(
                 "{name} is not a cell name (write a column letter and a row number, like E5)",
                 code="cell.not_a_name",
-                name=repr(name),
+                name=quoted(name),
             )
         letters, digits = match.groups()
         if len(letters) != 1:
             raise CellError(
                 "{name} is not a cell name (one column letter, like E5)",
                 code="cell.one_letter",
-                name=repr(name),
+                name=quoted(name),
             )
         col = string.ascii_uppercase.index(letters.upper())
         digits = digits.lstrip("0") or "0"  # A07 is A7
@@ -101,6 +103,23 @@ class Grid:
         >>> Grid(10, 10).name(10)
         'A2'
         """
+        row, col = divmod(self._checked(index), self.cols)
+        return f"{string.ascii_uppercase[col]}{row + 1}"
+
+    def cell(self, cell: str | int) -> int:
+        """The index of a cell given as a name (as ``index`` reads it) or as an index (any
+        integer type, as ``name`` takes it); CellError for anything else.
+
+        >>> Grid(10, 10).cell("E5"), Grid(10, 10).cell(44)
+        (44, 44)
+        >>> Grid(10, 10).cell(-1)
+        Traceback (most recent call last):
+        hamle.grid.CellError: cell index -1 is off the 10×10 board
+        """
+        return self.index(cell) if isinstance(cell, str) else self._checked(cell)
+
+    def _checked(self, index) -> int:
+        """``index`` as an int if it is a whole number on the board, else CellError."""
         original = index
         try:
             index = operator.index(index) if not isinstance(index, bool) else None
@@ -110,18 +129,17 @@ class Grid:
             raise CellError(
                 "{index} is not a cell (a name like E5, or a whole-number index)",
                 code="cell.not_a_cell",
-                index=repr(original),
+                index=quoted(original),
             )
         if not 0 <= index < self.size:
             raise CellError(
                 "cell index {index} is off the {rows}×{cols} board",
                 code="cell.index_off_board",
-                index=repr(original),
+                index=quoted(original),
                 rows=self.rows,
                 cols=self.cols,
             )
-        row, col = divmod(index, self.cols)
-        return f"{string.ascii_uppercase[col]}{row + 1}"
+        return index
 
     def parse_cells(self, text: str) -> tuple[int, ...]:
         """Indices of a comma- or space-separated list of cell names, in order given.
@@ -171,6 +189,28 @@ def is_whole(value) -> bool:
     except TypeError:
         return False
     return not isinstance(value, bool)
+
+
+def quoted(value) -> str:
+    """``repr(value)`` as a message quotes it: text cut short after 40 characters, and a
+    whole number of more than 30 digits said by its length (Python writes out none past
+    4300 digits, and a caller may give anything).
+
+    >>> quoted("1" * 41), quoted(-(10**40)), quoted(2.5)
+    ("'1111111111111111111111111111111111111111…'", 'a number of 41 digits', '2.5')
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= QUOTED_AT_MOST else value[:QUOTED_AT_MOST] + "…")
+    if is_whole(value) and abs(value) >= 10**30:
+        size = abs(int(value))
+        digits = int(size.bit_length() * math.log10(2))  # the number of digits, or one less
+        digits += size >= 10**digits
+        return f"a number of {digits:,} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # a number past 4300 digits inside
+        return f"a {type(value).__name__} holding a number too long to write out"
+    return text if len(text) <= 2 * QUOTED_AT_MOST else text[: 2 * QUOTED_AT_MOST] + "…"
 
 
 def _side(value) -> bool:

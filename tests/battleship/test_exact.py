@@ -32,7 +32,7 @@ from hamle.battleship import (
 )
 from hamle.battleship.exact import symmetries
 from hamle.battleship.fleet import Ocean, random_fleet
-from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN
+from hamle.battleship.observation import HIT, MISS, SUNK, UNKNOWN, SunkShip
 from hamle.battleship.strategies.exact_shooter import best_cells
 
 exact_module = importlib.import_module("hamle.battleship.exact")  # the package exports exact()
@@ -114,8 +114,7 @@ def test_cached_best_cells_follow_the_board_through_turns_and_flips(obs):
         return
     assert best_cells(obs) == expected
     for turn in symmetries(obs.rules.rows, obs.rules.cols):
-        turned = Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
-        assert best_cells(turned) == tuple(
+        assert best_cells(turned(obs, turn)) == tuple(
             sorted(int(np.flatnonzero(turn == c)[0]) for c in expected)
         )
 
@@ -280,8 +279,11 @@ def sink(obs: Observation, ship: tuple[int, ...]) -> Observation:
 
 
 def turned(obs: Observation, turn: np.ndarray) -> Observation:
-    """The observation with its marks turned (cell j of the result is ``turn[j]``)."""
-    return Observation(obs.rules, obs.marks[turn], obs.sunk, obs.afloat)
+    """The observation with its marks and sunk ships turned (cell j of the result is
+    ``turn[j]``)."""
+    where = np.argsort(turn)  # where each cell goes
+    sunk = tuple(SunkShip(s.length, [int(where[c]) for c in s.cells]) for s in obs.sunk)
+    return Observation(obs.rules, obs.marks[turn], sunk, obs.afloat)
 
 
 @SETTINGS

@@ -14,6 +14,7 @@ from math import comb
 from pathlib import Path
 
 from hamle.files import written_whole
+from hamle.grid import MAX_SIDE, is_whole, quoted
 
 from .errors import BattleshipError
 
@@ -21,10 +22,30 @@ from .errors import BattleshipError
 @dataclass(frozen=True)
 class RandomLaw:
     """Shots T a random shooter needs on ``cells`` cells holding ``ship_cells`` ship cells:
-    the last of the ship cells in a random order of all cells."""
+    the last of the ship cells in a random order of all cells. ``cells`` is a board's (1
+    to 676), ``ship_cells`` from 1 to ``cells``.
+
+    >>> RandomLaw(100, 101)
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: ship_cells must be from 1 to cells (100), not 101
+    """
 
     cells: int
     ship_cells: int
+
+    def __post_init__(self) -> None:
+        most = MAX_SIDE * MAX_SIDE
+        if not is_whole(self.cells) or not 1 <= self.cells <= most:
+            raise BattleshipError(
+                f"cells must be a whole number from 1 to {most} (a board's), "
+                f"not {quoted(self.cells)}"
+            )
+        if not is_whole(self.ship_cells) or not 1 <= self.ship_cells <= self.cells:
+            raise BattleshipError(
+                f"ship_cells must be from 1 to cells ({self.cells}), not {quoted(self.ship_cells)}"
+            )
+        object.__setattr__(self, "cells", int(self.cells))
+        object.__setattr__(self, "ship_cells", int(self.ship_cells))
 
     @property
     def mean(self) -> Fraction:
@@ -34,11 +55,20 @@ class RandomLaw:
 
     def cdf(self, t: int) -> Fraction:
         """P(T ≤ t) = C(t, S) / C(N, S)."""
-        t = min(max(t, 0), self.cells)
+        if not is_whole(t):
+            raise BattleshipError(f"t is a whole number of shots, not {quoted(t)}")
+        t = min(max(int(t), 0), self.cells)
         return Fraction(comb(t, self.ship_cells), comb(self.cells, self.ship_cells))
 
     def quantile(self, q: Fraction | float) -> int:
-        """The smallest t with P(T ≤ t) ≥ q."""
+        """The smallest t with P(T ≤ t) ≥ q.
+
+        >>> RandomLaw(100, 17).quantile(1.5)
+        Traceback (most recent call last):
+        hamle.battleship.errors.BattleshipError: q is a fraction from 0 to 1, not 1.5
+        """
+        if isinstance(q, bool) or not isinstance(q, Fraction | float | int) or not 0 <= q <= 1:
+            raise BattleshipError(f"q is a fraction from 0 to 1, not {quoted(q)}")
         q = Fraction(q).limit_denominator(10**6) if isinstance(q, float) else q
         return next(t for t in range(self.ship_cells, self.cells + 1) if self.cdf(t) >= q)
 

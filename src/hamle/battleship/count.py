@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import local_pool
+from hamle.cluster import checked_jobs, local_pool
+from hamle.grid import quoted
 
 from . import _kernels, exact
-from .errors import CountTooLargeError
+from .errors import BattleshipError, CountTooLargeError
 from .rules import Rules, as_rules, placement_table
 
 ENUMERATE_LIMIT = 2_000_000_000  # enumeration steps (the classic board's 0.9e9: 2.4 s) past
@@ -90,12 +91,21 @@ def count_fleets(
 ) -> FleetCount:
     """Count every legal fleet of ``rules`` exactly; when enumerating, ``progress(done,
     total)`` is called as first-ship placements finish. Raises CountTooLargeError when
-    the board is out of the DP's reach.
+    the board is out of the DP's reach. ``jobs`` is 1 to 64 processes.
 
     >>> count_fleets(Rules.custom(12, [1] * 6)).layouts  # by the DP: C(144, 6)
     11143364232
+    >>> count_fleets(Rules.classic(), jobs=0)
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: jobs must be from 1 to 64, not 0
     """
-    table = placement_table(as_rules(rules))
+    as_rules(rules)
+    jobs = checked_jobs(jobs, BattleshipError)
+    if progress is not None and not callable(progress):
+        raise BattleshipError(
+            f"progress is a function of (done, total) or None, not {quoted(progress)}"
+        )
+    table = placement_table(rules)
     lengths = sorted(rules.lengths, reverse=True)
     per_ship = tuple(table.ranges[n][1] - table.ranges[n][0] for n in rules.lengths)
     product = math.prod(per_ship)

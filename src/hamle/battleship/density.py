@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from . import _kernels
 from .errors import CountTooLargeError, MarksError
 from .fits import fits, ships_needed
@@ -42,8 +44,13 @@ class DensityMap:
     undecided: bool = False
 
     def at(self, cell: str | int) -> int:
-        index = self.observation.grid.index(cell) if isinstance(cell, str) else cell
-        return int(self.d[index])
+        """d of a cell given as a name or an index; CellError for anything else.
+
+        >>> density(Observation.from_marks(Rules.classic(), hit=["E5"])).at(-1)
+        Traceback (most recent call last):
+        hamle.grid.CellError: cell index -1 is off the 10×10 board
+        """
+        return int(self.d[self.observation.grid.cell(cell)])
 
     @property
     def best_names(self) -> list[str]:
@@ -78,7 +85,7 @@ def weight(afloat) -> int:
     lengths = afloat_list(afloat)
     for length in lengths:
         if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise MarksError(f"a ship length is a whole number of at least 1, not {length!r}")
+            raise MarksError(f"a ship length is a whole number of at least 1, not {quoted(length)}")
     return 1 + 2 * sum(lengths)
 
 
@@ -93,6 +100,9 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
     (['F6'], False)
     """
     rules = as_observation(observation).rules
+    for name, value in (("check", check), ("count", count)):
+        if not isinstance(value, bool | np.bool_):
+            raise MarksError(f"{name} is True or False, not {quoted(value)}")
     marks = observation.marks
     afloat = Counter(observation.afloat)
     open_hits = observation.open_hits
@@ -105,12 +115,14 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
                 code="battleship.hit_none_afloat",
                 cell=name,
             )
-        if len(open_hits) > sum(observation.afloat):
+        cells = sum(observation.afloat)
+        if len(open_hits) > cells:
             raise MarksError(
-                "{hits} open hits, but the afloat ships have only {cells} cells",
+                "{hits} open hits, but the afloat ships have only {cells} "
+                + ("cell" if cells == 1 else "cells"),
                 code="battleship.too_many_hits",
                 hits=len(open_hits),
-                cells=sum(observation.afloat),
+                cells=cells,
             )
         check_corners(observation)
     if not afloat:

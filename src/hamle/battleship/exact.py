@@ -34,6 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from . import _profile
 from .density import NO_LAYOUT, density
 from .errors import BattleshipError, CountTooLargeError, MarksError
@@ -77,8 +79,14 @@ class ExactMap:
     best: tuple[int, ...]
 
     def at(self, cell: str | int) -> int:
-        index = self.observation.grid.index(cell) if isinstance(cell, str) else cell
-        return self.counts[index]
+        """The count of a cell given as a name or an index; CellError for anything else.
+
+        >>> from hamle.battleship.observation import Observation
+        >>> exact(Observation.start(Rules.custom(2, [1], touching=False))).at(True)
+        Traceback (most recent call last):
+        hamle.grid.CellError: True is not a cell (a name like E5, or a whole-number index)
+        """
+        return self.counts[self.observation.grid.cell(cell)]
 
     def probability(self, cell: str | int) -> Fraction:
         """The exact chance that the cell holds a ship.
@@ -214,13 +222,17 @@ def sample(observation: Observation, count: int, rng: np.random.Generator) -> tu
 
     as_observation(observation)
     if not isinstance(count, int | np.integer) or isinstance(count, bool):
-        raise BattleshipError(f"the number of fleets to draw must be a whole number, not {count!r}")
+        raise BattleshipError(
+            f"the number of fleets to draw must be a whole number, not {quoted(count)}"
+        )
     if not 1 <= count <= SAMPLE_LIMIT:  # (0 would cost the whole count for nothing)
         raise BattleshipError(
-            f"the number of fleets to draw must be 1..{SAMPLE_LIMIT}, not {count}"
+            f"the number of fleets to draw must be 1..{SAMPLE_LIMIT}, not {quoted(int(count))}"
         )
     if not isinstance(rng, np.random.Generator):
-        raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
+        raise BattleshipError(
+            f"rng must be a numpy Generator (np.random.default_rng), not {quoted(rng)}"
+        )
     count = int(count)
     rules, marks, afloat = observation.rules, observation.marks, observation.afloat
     density(observation)  # its checks name the hit or ship no placement can serve

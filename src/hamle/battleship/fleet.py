@@ -9,14 +9,13 @@
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
-from hamle.grid import CellError
+from hamle.grid import CellError, quoted
 
 from . import _kernels
 from .errors import CountTooLargeError, MarksError, RulesError, ShotError
@@ -30,10 +29,20 @@ PILOT_SEED, PILOT_TRIES = 1, 200_000
 
 @dataclass(frozen=True)
 class Fleet:
-    """Where each ship of ``rules.fleet`` lies: ``ships[i]`` is ship i's cells, sorted."""
+    """Where each ship of ``rules.fleet`` lies: ``ships[i]`` is ship i's cells, sorted
+    (given as indices or names), checked as ``from_cells`` checks them.
+
+    >>> Fleet(Rules.custom(4, [2, 2]), ((0, 1), (1, 5)))
+    Traceback (most recent call last):
+    hamle.battleship.errors.RulesError: 2-cell ship 1 and 2-cell ship 2 overlap at B1
+    """
 
     rules: Rules
     ships: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ships", _placed(as_rules(self.rules), self.ships))
+        self.check()
 
     @classmethod
     def from_cells(cls, rules: Rules, ships: Iterable[Iterable[str | int]]) -> Fleet:
@@ -45,44 +54,15 @@ class Fleet:
         Traceback (most recent call last):
         hamle.battleship.errors.RulesError: 2-cell ship 1: 1.5 is not a cell (a name like E5, ...)
         """
-        rules = as_rules(rules)
-        if isinstance(ships, str | bytes) or not isinstance(ships, Iterable):
-            raise RulesError(
-                "a fleet is a list of ships, each a list of cells, not {value}",
-                code="battleship.fleet_not_a_list",
-                value=repr(ships),
-            )
-        groups = list(ships)
-        if len(groups) != len(rules.fleet):
-            raise RulesError(
-                "the fleet has {ships} ships, {given} were given",
-                code="battleship.ship_count",
-                ships=len(rules.fleet),
-                given=len(groups),
-            )
-        grid = rules.grid
-        out = []
-        for ship, group in zip(rules.fleet, groups, strict=True):
-            try:
-                cells = _cells(grid, group)
-            except (CellError, MarksError) as exc:
-                raise exc.recast(RulesError, ship.name) from None
-            try:
-                placed = segment(rules, cells)
-            except RulesError as exc:
-                raise exc.recast(RulesError, ship.name) from None
-            if len(placed) != ship.length:
-                raise RulesError(
-                    "{ship} is {length} cells long, not {given}",
-                    code="battleship.ship_length",
-                    ship=ship.name,
-                    length=ship.length,
-                    given=len(placed),
-                )
-            out.append(placed)
-        fleet = cls(rules, tuple(out))
-        fleet.check()
-        return fleet
+        return cls(rules, ships)
+
+    @classmethod
+    def _unchecked(cls, rules: Rules, ships: tuple[tuple[int, ...], ...]) -> Fleet:
+        """The fleet of sorted ``ships`` known to be legal, without checking them again
+        (a fleet is drawn for every game of a run)."""
+        out = object.__new__(cls)
+        out.__dict__.update(rules=rules, ships=ships)
+        return out
 
     def check(self) -> None:
         """Raise RulesError naming the ships that overlap (or touch, when forbidden)."""
@@ -113,16 +93,50 @@ class Fleet:
         return draw(self.rules.grid, marks)
 
 
+def _placed(rules: Rules, ships) -> tuple[tuple[int, ...], ...]:
+    """Each ship's cells (names or indices), sorted, if each is a straight line of its
+    ship's length on the board; else RulesError naming the ship."""
+    if isinstance(ships, str | bytes) or not isinstance(ships, Iterable):
+        raise RulesError(
+            "a fleet is a list of ships, each a list of cells, not {value}",
+            code="battleship.fleet_not_a_list",
+            value=quoted(ships),
+        )
+    groups = list(ships)
+    if len(groups) != len(rules.fleet):
+        raise RulesError(
+            "the fleet has {ships} ships, {given} were given",
+            code="battleship.ship_count",
+            ships=len(rules.fleet),
+            given=len(groups),
+        )
+    grid = rules.grid
+    out = []
+    for ship, group in zip(rules.fleet, groups, strict=True):
+        try:
+            cells = _cells(grid, group)
+        except (CellError, MarksError) as exc:
+            raise exc.recast(RulesError, ship.name) from None
+        try:
+            placed = segment(rules, cells)
+        except RulesError as exc:
+            raise exc.recast(RulesError, ship.name) from None
+        if len(placed) != ship.length:
+            raise RulesError(
+                "{ship} is {length} cells long, not {given}",
+                code="battleship.ship_length",
+                ship=ship.name,
+                length=ship.length,
+                given=len(placed),
+            )
+        out.append(placed)
+    return tuple(out)
+
+
 def _cells(grid, group) -> list[int]:
     """The indices of a ship's cells (names, or whole-number indices of any integer type);
     CellError or MarksError naming the first that is not a cell."""
-    cells = []
-    for cell in listed_cells(group):
-        if isinstance(cell, str):
-            cell = grid.index(cell)
-        grid.name(cell)  # refuses floats and booleans as well as cells off the board
-        cells.append(operator.index(cell))
-    return cells
+    return [grid.cell(cell) for cell in listed_cells(group)]
 
 
 def random_fleet(rules: Rules, rng: np.random.Generator | int) -> Fleet:
@@ -157,7 +171,9 @@ def as_generator(rng: np.random.Generator | int) -> np.random.Generator:
     if isinstance(rng, int | np.integer) and not isinstance(rng, bool) and rng >= 0:
         return np.random.default_rng(int(rng))
     if not isinstance(rng, np.random.Generator):
-        raise RulesError(f"expected a numpy Generator or a seed (a whole number ≥ 0), not {rng!r}")
+        raise RulesError(
+            f"expected a numpy Generator or a seed (a whole number ≥ 0), not {quoted(rng)}"
+        )
     return rng
 
 
@@ -215,7 +231,8 @@ def _placement_index(rules: Rules) -> dict[tuple[int, ...], int]:
 def placed_fleet(rules: Rules, placements) -> Fleet:
     """The fleet whose ship i lies on placement ``placements[i]`` of ``placement_table``."""
     table = placement_table(rules)
-    return Fleet(rules, tuple(tuple(int(c) for c in table.cells[p] if c >= 0) for p in placements))
+    ships = tuple(tuple(int(c) for c in table.cells[p] if c >= 0) for p in placements)
+    return Fleet._unchecked(rules, ships)
 
 
 @dataclass(frozen=True)
@@ -238,6 +255,11 @@ class Ocean:
     _left: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.fleet, Fleet):
+            raise RulesError(
+                "an Ocean hides a Fleet (like Fleet.from_cells(rules, ships) or "
+                f"random_fleet(rules, rng)), not {quoted(self.fleet)}"
+            )
         self.observation = Observation.start(self.fleet.rules)
         self._board = self.fleet.board().tolist()
         self._left = [len(cells) for cells in self.fleet.ships]
@@ -267,9 +289,9 @@ class Ocean:
         if self.over:
             raise ShotError("the game is over: every ship is sunk", code="battleship.all_sunk")
         if not isinstance(cell, int | np.integer) or isinstance(cell, bool):
-            raise ShotError(f"{cell!r} is not a cell index (a whole number)")
+            raise ShotError(f"{quoted(cell)} is not a cell index (a whole number)")
         if not 0 <= cell < rules.cells:
-            raise ShotError(f"cell {cell!r} is off the {rules.rows}×{rules.cols} board")
+            raise ShotError(f"cell {quoted(cell)} is off the {rules.rows}×{rules.cols} board")
         cell = int(cell)
         mark = int(self.observation.marks[cell])
         if mark in (MISS, HIT, SUNK):

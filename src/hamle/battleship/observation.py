@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.grid import CellError, Grid
+from hamle.grid import MAX_SIDE, CellError, Grid, is_whole, quoted
 
 from .errors import MarksError, RulesError
 from .rules import Rules, as_rules, segment, zone
@@ -27,10 +27,39 @@ SYMBOLS = {UNKNOWN: ".", MISS: "o", HIT: "X", SUNK: "#", WATER: "~", SHIP: "S", 
 
 @dataclass(frozen=True)
 class SunkShip:
-    """A sunk ship: its length and the cells it occupied."""
+    """A sunk ship: its length and the cells it occupied (kept sorted). What needs the
+    board (the cells on it, in a line) is checked by the Observation holding the ship.
+
+    >>> SunkShip(2, [11, 1])
+    SunkShip(length=2, cells=(1, 11))
+    >>> SunkShip(3, (0, 1))
+    Traceback (most recent call last):
+    hamle.battleship.errors.MarksError: a sunk ship of length 3 covers 3 cells, not the 2 given
+    """
 
     length: int
     cells: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not is_whole(self.length) or not 1 <= self.length <= MAX_SIDE:
+            raise MarksError(
+                f"a sunk ship's length is a whole number from 1 to {MAX_SIDE} (a board's "
+                f"longest side), not {quoted(self.length)}"
+            )
+        cells = tuple(listed_cells(self.cells))
+        for cell in cells:
+            if not is_whole(cell) or cell < 0:
+                raise MarksError(
+                    f"a sunk ship's cells are cell indices (whole numbers from 0), "
+                    f"not {quoted(cell)}"
+                )
+        if len(cells) != self.length:
+            raise MarksError(
+                f"a sunk ship of length {self.length} covers {self.length} cells, "
+                f"not the {len(cells)} given"
+            )
+        object.__setattr__(self, "length", int(self.length))
+        object.__setattr__(self, "cells", tuple(sorted(int(cell) for cell in cells)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,7 +80,7 @@ class Observation:
             and marks.dtype == np.uint8
             and marks.shape == (rules.cells,)
         ):
-            got = f"{marks.dtype} {marks.shape}" if isinstance(marks, np.ndarray) else repr(marks)
+            got = f"{marks.dtype} {marks.shape}" if isinstance(marks, np.ndarray) else quoted(marks)
             raise MarksError(
                 f"marks must be a uint8 array of the board's {rules.cells} cells, not {got} "
                 "(Observation.from_marks builds one)"
@@ -60,11 +89,15 @@ class Observation:
             raise MarksError(
                 f"marks are 0..{WATER} (unknown, miss, hit, sunk, water), not {marks.max()}"
             )
-        if not all(isinstance(ship, SunkShip) for ship in self.sunk):
-            raise MarksError(f"sunk is a tuple of SunkShip, not {self.sunk!r}")
-        left = Counter(rules.lengths)
-        left.subtract(ship.length for ship in self.sunk)
+        listed = not isinstance(self.sunk, str | bytes) and isinstance(self.sunk, Iterable)
+        sunk = tuple(self.sunk) if listed else None
+        if sunk is None or not all(isinstance(ship, SunkShip) for ship in sunk):
+            raise MarksError(f"sunk is a tuple of SunkShip, not {quoted(self.sunk)}")
+        object.__setattr__(self, "sunk", sunk)
+        object.__setattr__(self, "afloat", afloat_list(self.afloat))
+        left = _sunk_taken(rules, sunk)
         _take_afloat(left, self.afloat)
+        _check_sunk_marks(rules, marks, sunk)
 
     @classmethod
     def start(cls, rules: Rules) -> Observation:
@@ -111,7 +144,7 @@ class Observation:
             raise MarksError(
                 "unknown answer {answer} for {cell}",
                 code="battleship.bad_answer",
-                answer=f"sunk {tuple(sunk_cells)!r}" if answer == "sunk" else repr(answer),
+                answer=f"sunk {quoted(tuple(sunk_cells))}" if answer == "sunk" else quoted(answer),
                 cell=self.grid.name(cell),
             )
         ship = _sunk_ship(self.rules, sunk)
@@ -213,18 +246,7 @@ class Observation:
         for cell in _parse(grid, hit):
             put(cell, HIT, "hit")
 
-        left = Counter(rules.lengths)
-        for ship in ships:
-            if left[ship.length] == 0:
-                have = Counter(rules.lengths)[ship.length]
-                raise MarksError(
-                    "too many sunk ships of length {length} (at {cell}): the fleet has {have}",
-                    code="battleship.too_many_sunk",
-                    length=ship.length,
-                    cell=grid.name(ship.cells[0]),
-                    have=have,
-                )
-            left[ship.length] -= 1
+        left = _sunk_taken(rules, ships)
         if afloat is None:
             afloat_lengths = tuple(length for length in rules.lengths if _take(left, length))
         else:
@@ -254,7 +276,7 @@ def as_observation(observation) -> Observation:
     """
     if not isinstance(observation, Observation):
         like = 'Observation.from_marks(Rules.classic(), hit=["E5"])'
-        raise MarksError(f"expected an Observation (like {like}), not {observation!r}")
+        raise MarksError(f"expected an Observation (like {like}), not {quoted(observation)}")
     return observation
 
 
@@ -312,7 +334,7 @@ def afloat_list(afloat) -> tuple:
         raise MarksError(
             "afloat is a list of ship lengths, not {value}",
             code="battleship.afloat_not_a_list",
-            value=repr(afloat),
+            value=quoted(afloat),
         )
     whole = int | np.integer
     return tuple(int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in afloat)
@@ -327,7 +349,7 @@ def _take_afloat(left: Counter, afloat) -> None:
                 "an afloat ship of length {length} is not in the fleet once the sunk "
                 "ships are taken out",
                 code="battleship.afloat_not_in_fleet",
-                length=repr(length),
+                length=quoted(length),
             )
 
 
@@ -350,7 +372,7 @@ def listed_cells(cells):
         raise MarksError(
             "expected a list of cells, not {value}",
             code="battleship.cells_not_a_list",
-            value=repr(cells),
+            value=quoted(cells),
         )
     return cells
 
@@ -359,12 +381,9 @@ def _parse(grid: Grid, cells: Iterable[str | int]) -> list[int]:
     out = []
     for cell in listed_cells(cells):
         try:
-            if isinstance(cell, str):
-                cell = grid.index(cell)
-            grid.name(cell)
+            out.append(grid.cell(cell))
         except CellError as exc:
             raise exc.recast(MarksError) from None
-        out.append(int(cell))
     return out
 
 
@@ -381,6 +400,62 @@ def _sunk_ship(rules: Rules, cells: list[int]) -> SunkShip:
             length=len(ordered),
         )
     return SunkShip(len(ordered), ordered)
+
+
+def _sunk_taken(rules: Rules, sunk: Iterable[SunkShip]) -> Counter:
+    """The fleet's lengths less the sunk ships' (each checked on the board: in a line,
+    of a length the fleet has, not over another); MarksError naming the first at fault."""
+    left, covered = Counter(rules.lengths), set()
+    if not sunk:
+        return left
+    grid = rules.grid
+    for ship in sunk:
+        ordered = _sunk_ship(rules, _parse(grid, ship.cells)).cells
+        if clash := covered.intersection(ordered):
+            raise _twice(grid, min(clash), "sunk", "sunk")
+        covered.update(ordered)
+        if left[len(ordered)] == 0:
+            raise MarksError(
+                "too many sunk ships of length {length} (at {cell}): the fleet has {have}",
+                code="battleship.too_many_sunk",
+                length=len(ordered),
+                cell=grid.name(ordered[0]),
+                have=Counter(rules.lengths)[len(ordered)],
+            )
+        left[len(ordered)] -= 1
+    return left
+
+
+def _check_sunk_marks(rules: Rules, marks: np.ndarray, sunk: tuple[SunkShip, ...]) -> None:
+    """MarksError unless the SUNK marks are the sunk ships' cells and, where ships may not
+    touch, the cells around each are water or misses (as ``from_marks`` marks them)."""
+    marked = (marks == SUNK).nonzero()[0]
+    if not sunk and not len(marked):
+        return
+    grid = rules.grid
+    covered = set()
+    for ship in sunk:
+        covered.update(ship.cells)
+        for cell in ship.cells:
+            if marks[cell] != SUNK:
+                raise MarksError(
+                    f"the sunk ship {','.join(grid.name(c) for c in ship.cells)} covers "
+                    f"{grid.name(cell)}, which is not marked sunk"
+                )
+    for cell in marked.tolist():
+        if cell not in covered:
+            raise MarksError(f"{grid.name(cell)} is marked sunk, but no sunk ship covers it")
+    if rules.touching:
+        return
+    for ship in sunk:
+        for cell in sorted(zone(rules, ship.cells) - set(ship.cells)):
+            if marks[cell] in (HIT, SUNK):
+                raise _touching(grid, cell, LABELS[int(marks[cell])], ship)
+            if marks[cell] == UNKNOWN:
+                raise MarksError(
+                    f"{grid.name(cell)} touches the sunk ship at {grid.name(ship.cells[0])}, "
+                    "so it is water, not unknown (ships may not touch)"
+                )
 
 
 def _frozen(marks: np.ndarray) -> np.ndarray:

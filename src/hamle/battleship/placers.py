@@ -36,6 +36,8 @@ from functools import cache
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from .density import density
 from .errors import BattleshipError
 from .fleet import Fleet, as_generator, placed_fleet, random_placements
@@ -76,22 +78,22 @@ class Placer:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise BattleshipError(f"a placer's name is non-empty text, not {self.name!r}")
+            raise BattleshipError(f"a placer's name is non-empty text, not {quoted(self.name)}")
         if not isinstance(self.summary, str):
-            raise BattleshipError(f"a placer's summary is text, not {self.summary!r}")
+            raise BattleshipError(f"a placer's summary is text, not {quoted(self.summary)}")
         if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise BattleshipError(
-                f"unknown placer kind {self.kind!r}; choose one of: {', '.join(KINDS)}"
+                f"unknown placer kind {quoted(self.kind)}; choose one of: {', '.join(KINDS)}"
             )
         if not _weight(self.strength):
             raise BattleshipError(
                 "a placer's strength is a finite number of at least 0 (0: uniform), "
-                f"not {self.strength!r}"
+                f"not {quoted(self.strength)}"
             )
         if self.strength and self.kind in ("uniform", "mixture"):
             raise BattleshipError(
                 f"a {self.kind} placer takes no strength (the tilted kinds do), "
-                f"not {self.strength!r}"
+                f"not {quoted(self.strength)}"
             )
         object.__setattr__(self, "parts", self._checked_parts())
 
@@ -104,7 +106,7 @@ class Placer:
             pairs = None
         if pairs is None:
             raise BattleshipError(
-                f"a mixture's parts are (placer name, weight) pairs, not {self.parts!r}"
+                f"a mixture's parts are (placer name, weight) pairs, not {quoted(self.parts)}"
             )
         if not pairs:
             return ()
@@ -113,19 +115,20 @@ class Placer:
         for i, (name, weight) in enumerate(pairs):
             if not isinstance(name, str) or name not in PLACERS:
                 raise BattleshipError(
-                    f"unknown placer {name!r} in a mixture; choose among: {', '.join(PLACERS)}"
+                    f"unknown placer {quoted(name)} in a mixture; "
+                    f"choose among: {', '.join(PLACERS)}"
                 )
             if name in (other for other, _ in pairs[:i]):
                 raise BattleshipError(f"{name} is named twice in a mixture")
             if not _weight(weight):
                 raise BattleshipError(
                     f"the weight of {name} in a mixture is a finite number of at least 0, "
-                    f"not {weight!r}"
+                    f"not {quoted(weight)}"
                 )
         total = sum(float(weight) for _, weight in pairs)
         if not 0 < total < math.inf:
             raise BattleshipError(
-                f"a mixture's weights add up to {total!r}, not to a finite number above 0"
+                f"a mixture's weights add up to {quoted(total)}, not to a finite number above 0"
             )
         return tuple((name, float(weight)) for name, weight in pairs)
 
@@ -189,7 +192,7 @@ def get_placer(name: str) -> Placer:
     """
     if isinstance(name, str) and name.lower() in PLACERS:
         return PLACERS[name.lower()]
-    raise BattleshipError(f"unknown placer {name!r}; choose one of: {', '.join(PLACERS)}")
+    raise BattleshipError(f"unknown placer {quoted(name)}; choose one of: {', '.join(PLACERS)}")
 
 
 def as_placer(placer: str | Placer) -> Placer:

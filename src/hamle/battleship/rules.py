@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from hamle.grid import CellError, Grid
+from hamle.grid import CellError, Grid, quoted
 
 from .errors import RulesError
 
@@ -50,20 +50,23 @@ def _ships(fleet) -> tuple[Ship, ...]:
     """A fleet given as ships or lengths (``[5, 4, 3]``), as ships; lengths are named by
     length and count."""
     if isinstance(fleet, str | bytes) or not hasattr(fleet, "__iter__"):
-        raise RulesError(f"a fleet is a sequence of ship lengths, not {fleet!r}")
+        raise RulesError(f"a fleet is a sequence of ship lengths, not {quoted(fleet)}")
     seen: Counter[int] = Counter()
     ships = []
     for ship in fleet:
         if isinstance(ship, Ship):
             length = ship.length
+            name = ship.name if isinstance(ship.name, str) else quoted(ship.name)
             if isinstance(length, bool | np.bool_) or not isinstance(length, int | np.integer):
-                raise RulesError(f"{ship.name}: a ship length is a whole number, not {length!r}")
-            ships.append(Ship(str(ship.name), int(length)))
+                raise RulesError(f"{name}: a ship length is a whole number, not {quoted(length)}")
+            ships.append(Ship(name, int(length)))
         elif isinstance(ship, int | np.integer) and not isinstance(ship, bool | np.bool_):
             seen[int(ship)] += 1
-            ships.append(Ship(f"{ship}-cell ship {seen[int(ship)]}", int(ship)))
+            # (a length too long to write out is refused by Rules all the same)
+            name = f"{ship}-cell ship" if abs(ship) < 10**30 else "ship"
+            ships.append(Ship(f"{name} {seen[int(ship)]}", int(ship)))
         else:
-            raise RulesError(f"a ship length is a whole number, not {ship!r}")
+            raise RulesError(f"a ship length is a whole number, not {quoted(ship)}")
     return tuple(ships)
 
 
@@ -88,7 +91,7 @@ class Rules:
             if isinstance(getattr(self, side), np.integer):
                 object.__setattr__(self, side, int(getattr(self, side)))
         if not isinstance(self.touching, bool | np.bool_):
-            raise RulesError(f"touching is True or False, not {self.touching!r}")
+            raise RulesError(f"touching is True or False, not {quoted(self.touching)}")
         try:
             Grid(self.rows, self.cols)
         except CellError as exc:
@@ -99,8 +102,8 @@ class Rules:
         for ship in self.fleet:
             if not isinstance(ship.length, int) or not 1 <= ship.length <= longest:
                 raise RulesError(
-                    f"ship {ship.name!r} has length {ship.length!r}; on a {self.rows}×{self.cols} "
-                    f"board a ship is 1 to {longest} cells long"
+                    f"ship {quoted(ship.name)} has length {quoted(ship.length)}; on a "
+                    f"{self.rows}×{self.cols} board a ship is 1 to {longest} cells long"
                 )
         if self.ship_cells > self.rows * self.cols:
             raise RulesError(
@@ -135,7 +138,7 @@ class Rules:
                 int(n) if isinstance(n, whole) and not isinstance(n, bool) else n for n in size
             )
             return cls(rows, cols, fleet, touching)
-        raise RulesError(f"a board size is a whole number or (rows, cols), not {size!r}")
+        raise RulesError(f"a board size is a whole number or (rows, cols), not {quoted(size)}")
 
     @classmethod
     def named(cls, name: str) -> Rules:
@@ -147,7 +150,7 @@ class Rules:
         presets = {"classic": cls.classic, "russian": cls.russian}
         key = name.strip().lower() if isinstance(name, str) else None
         if key not in presets:
-            raise RulesError(f"unknown rules {name!r}; choose one of: {', '.join(presets)}")
+            raise RulesError(f"unknown rules {quoted(name)}; choose one of: {', '.join(presets)}")
         return presets[key]()
 
     @property
@@ -183,9 +186,15 @@ def placements(rules: Rules, length: int) -> np.ndarray:
     """
     as_rules(rules)
     if isinstance(length, bool | np.bool_) or not isinstance(length, int | np.integer):
-        raise RulesError(f"a ship length is a whole number, not {length!r}")
+        raise RulesError(f"a ship length is a whole number, not {quoted(length)}")
     if length < 1:
-        raise RulesError(f"a ship length is at least 1, not {length}")
+        raise RulesError(f"a ship length is at least 1, not {quoted(length)}")
+    longest = max(rules.rows, rules.cols)
+    if length > longest:  # (no placement; and numpy has no rows of 10**5000 cells)
+        raise RulesError(
+            f"on a {rules.rows}×{rules.cols} board a ship is 1 to {longest} cells long, "
+            f"not {quoted(length)}"
+        )
     return _placements(rules.rows, rules.cols, int(length))
 
 
@@ -274,7 +283,7 @@ def as_rules(rules) -> Rules:
     '10×10, fleet 5,4,3,3,2, touching allowed'
     """
     if not isinstance(rules, Rules):
-        raise RulesError(f"expected Rules (like Rules.classic()), not {rules!r}")
+        raise RulesError(f"expected Rules (like Rules.classic()), not {quoted(rules)}")
     return rules
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hamle.cluster import Cluster, checked_jobs, local_pool
+from hamle.grid import quoted
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
 
@@ -155,8 +156,15 @@ def play_game(
 ) -> GameRecord:
     """Play numbered game ``game`` with a strategy (a name or a shooter) against the
     fleet ``placer`` hides, to the last sunk ship; ``progress(shots)`` is called after
-    every shot."""
+    every shot.
+
+    >>> play_game(Rules.classic(), "hard", 7, 5)
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: progress is a function of (shots) or None, not 5
+    """
     game = _game_number(game)
+    if progress is not None and not callable(progress):
+        raise BattleshipError(f"progress is a function of (shots) or None, not {quoted(progress)}")
     return _play(as_rules(rules), as_shooter(strategy), game, progress, as_placer(placer))
 
 
@@ -170,9 +178,9 @@ def _game_number(game) -> int:
     hamle.battleship.errors.BattleshipError: a game number is a whole number, not '5'
     """
     if not isinstance(game, int | np.integer) or isinstance(game, bool | np.bool_):
-        raise BattleshipError(f"a game number is a whole number, not {game!r}")
+        raise BattleshipError(f"a game number is a whole number, not {quoted(game)}")
     if game < 1:
-        raise BattleshipError(f"game numbers start at 1, not {int(game)}")
+        raise BattleshipError(f"game numbers start at 1, not {quoted(int(game))}")
     return int(game)
 
 
@@ -281,7 +289,9 @@ def play_games(
     as_rules(rules)
     placer = as_placer(placer)
     if isinstance(games, str) or not hasattr(games, "__iter__"):
-        raise BattleshipError(f"games is a list of game numbers (like range(1, 11)), not {games!r}")
+        raise BattleshipError(
+            f"games is a list of game numbers (like range(1, 11)), not {quoted(games)}"
+        )
     numbers = tuple(_game_number(game) for game in games)
     cells = np.full((len(numbers), rules.cells), -1, np.int64)
     if not _has_kernel(rules, shooter):
@@ -375,14 +385,18 @@ def checked_run(games, first, jobs, progress, cluster) -> tuple[int, int, int]:
     hamle.battleship.errors.BattleshipError: give jobs or cluster, not both (jobs=2)
     """
     if not whole_number(games) or games > MAX_GAMES:
-        raise BattleshipError(f"the number of games must be from 1 to {MAX_GAMES:,}, not {games!r}")
+        raise BattleshipError(
+            f"the number of games must be from 1 to {MAX_GAMES:,}, not {quoted(games)}"
+        )
     if not whole_number(first):
-        raise BattleshipError(f"game numbers start at 1, not {first!r}")
+        raise BattleshipError(f"game numbers start at 1, not {quoted(first)}")
     jobs = checked_jobs(jobs, BattleshipError)
     if cluster is not None and jobs != 1:
         raise BattleshipError(f"give jobs or cluster, not both (jobs={jobs})")
     if progress is not None and not callable(progress):
-        raise BattleshipError(f"progress is a function of (done, total) or None, not {progress!r}")
+        raise BattleshipError(
+            f"progress is a function of (done, total) or None, not {quoted(progress)}"
+        )
     return int(games), int(first), int(jobs)
 
 

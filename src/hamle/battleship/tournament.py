@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hamle.cluster import Cluster
+from hamle.grid import quoted
 from hamle.stats import plus_minus, summarize
 
 from .errors import BattleshipError
@@ -69,7 +70,7 @@ class TournamentTable:
         for pairing in self.pairings:
             if (pairing.shooter, pairing.placer) == (shooter, placer):
                 return pairing
-        raise BattleshipError(f"no pairing of {shooter!r} with {placer!r} was played")
+        raise BattleshipError(f"no pairing of {quoted(shooter)} with {quoted(placer)} was played")
 
     def against_uniform(self, shooter: str, placer: str) -> dict | None:
         """Mean and standard error of (shots against ``placer``) − (shots against
@@ -212,10 +213,10 @@ def best_mixture(table: TournamentTable, rounds: int = 20_000) -> dict[str, floa
     """
     if not isinstance(table, TournamentTable):
         raise BattleshipError(
-            f"best_mixture weighs a TournamentTable (from tournament), not {table!r}"
+            f"best_mixture weighs a TournamentTable (from tournament), not {quoted(table)}"
         )
     if not whole_number(rounds):
-        raise BattleshipError(f"rounds is a whole number of at least 1, not {rounds!r}")
+        raise BattleshipError(f"rounds is a whole number of at least 1, not {quoted(rounds)}")
     means = np.array(
         [[table.cell(s, p).row()["mean"] for s in table.shooters] for p in table.placers]
     )

@@ -18,6 +18,8 @@ from functools import cache
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from . import _vector
 from .errors import AnswerError, CodeError, VariantError
 
@@ -33,7 +35,6 @@ PRESETS = {
     "6x9": (6, 9, True),
     "bulls-and-cows": (4, 10, False),
 }
-QUOTED_AT_MOST = 40  # characters of a value quoted in a message
 
 
 @dataclass(frozen=True)
@@ -318,28 +319,6 @@ class Variant:
 def is_whole(value) -> bool:
     """An int or numpy integer, not a bool."""
     return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
-def quoted(value) -> str:
-    """``repr(value)`` as a message quotes it: text cut short after 40 characters, and a
-    whole number of more than 30 digits said by its length (Python writes out none past
-    4300 digits, and a file or a caller may give anything).
-
-    >>> quoted("1" * 41), quoted(-(10**40)), quoted(2.5)
-    ("'1111111111111111111111111111111111111111…'", 'a number of 41 digits', '2.5')
-    """
-    if isinstance(value, str):
-        return repr(value if len(value) <= QUOTED_AT_MOST else value[:QUOTED_AT_MOST] + "…")
-    if is_whole(value) and abs(value) >= 10**30:
-        size = abs(int(value))
-        digits = int(size.bit_length() * math.log10(2))  # the number of digits, or one less
-        digits += size >= 10**digits
-        return f"a number of {digits:,} digits"
-    try:
-        text = repr(value)
-    except ValueError:  # a number past 4300 digits inside
-        return f"a {type(value).__name__} holding a number too long to write out"
-    return text if len(text) <= 2 * QUOTED_AT_MOST else text[: 2 * QUOTED_AT_MOST] + "…"
 
 
 def check_variant(value, what: str = "variant") -> None:

@@ -12,6 +12,8 @@ from typing import Protocol
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from ..errors import BattleshipError
 from ..observation import Observation
 from .density_shooter import DensityShooter
@@ -58,7 +60,8 @@ def as_shooter(strategy) -> Shooter:
     ):
         return strategy
     raise BattleshipError(
-        f"a strategy is a shooter's name ({', '.join(SHOOTERS)}) or a shooter, not {strategy!r}"
+        f"a strategy is a shooter's name ({', '.join(SHOOTERS)}) or a shooter, "
+        f"not {quoted(strategy)}"
     )
 
 
@@ -69,9 +72,9 @@ def get_shooter(name: str) -> Shooter:
     'parity'
     """
     if not isinstance(name, str):
-        raise BattleshipError(f"a strategy's name is text, not {name!r}")
+        raise BattleshipError(f"a strategy's name is text, not {quoted(name)}")
     key = ALIASES.get(name.lower(), name.lower())
     if key not in SHOOTERS:
         known = ", ".join([*SHOOTERS, *ALIASES])
-        raise BattleshipError(f"unknown strategy {name!r}; choose one of: {known}")
+        raise BattleshipError(f"unknown strategy {quoted(name)}; choose one of: {known}")
     return SHOOTERS[key]

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from ..errors import BattleshipError, ShotError
 from ..observation import as_observation
 
@@ -43,7 +45,9 @@ def check_choice(observation, rng) -> None:
     """
     as_observation(observation)
     if not isinstance(rng, np.random.Generator):
-        raise BattleshipError(f"rng must be a numpy Generator (np.random.default_rng), not {rng!r}")
+        raise BattleshipError(
+            f"rng must be a numpy Generator (np.random.default_rng), not {quoted(rng)}"
+        )
     if not observation.afloat:
         raise ShotError(
             "every ship is sunk; there is nothing left to fire at", code="battleship.all_sunk"

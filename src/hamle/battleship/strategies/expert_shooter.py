@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hamle.grid import quoted
+
 from .. import _kernels
 from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
@@ -94,30 +96,36 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise BattleshipError(
-                    f"{what} must be a whole number of at least {least}, not {value!r}"
+                    f"{what} must be a whole number of at least {least}, not {quoted(value)}"
                 )
         for what in ("z", "tolerance"):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-                raise BattleshipError(f"{what} must be a number of at least 0, not {value!r}")
+                raise BattleshipError(f"{what} must be a number of at least 0, not {quoted(value)}")
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
-                raise BattleshipError(f"{what} must be True or False, not {getattr(self, what)!r}")
+                raise BattleshipError(
+                    f"{what} must be True or False, not {quoted(getattr(self, what))}"
+                )
         if self.endgame_ships > MAX_ENDGAME_SHIPS:
             raise BattleshipError(
-                f"endgame_ships must be at most {MAX_ENDGAME_SHIPS}, not {self.endgame_ships}"
+                f"endgame_ships must be at most {MAX_ENDGAME_SHIPS}, "
+                f"not {quoted(self.endgame_ships)}"
             )
         if self.endgame_rollouts > MAX_ENDGAME_ROLLOUTS:
             raise BattleshipError(
                 f"endgame_rollouts must be at most {MAX_ENDGAME_ROLLOUTS:,}, "
-                f"not {self.endgame_rollouts:,}"
+                f"not {_shown(self.endgame_rollouts)}"
             )
         if self.threads is not None and self.threads > MAX_THREADS:
-            raise BattleshipError(f"threads must be at most {MAX_THREADS}, not {self.threads:,}")
+            raise BattleshipError(
+                f"threads must be at most {MAX_THREADS}, not {_shown(self.threads)}"
+            )
         fleets = APART_FLEETS if self.fleets is None else self.fleets
         if self.rounds * fleets > MAX_FLEETS:
             raise BattleshipError(
-                f"rounds × fleets must be at most {MAX_FLEETS:,}, not {self.rounds * fleets:,}"
+                f"rounds × fleets must be at most {MAX_FLEETS:,}, "
+                f"not {_shown(self.rounds * fleets)}"
             )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
@@ -350,3 +358,9 @@ def _inverse(lists: np.ndarray, n_cells: int) -> np.ndarray:
     for cell, held in enumerate(rows):
         out[cell, : len(held)] = held
     return out
+
+
+def _shown(count: int) -> str:
+    """A whole number as a message writes it: with thousands separators, or ``quoted``
+    when it is too long to write out."""
+    return f"{count:,}" if abs(count) < 10**30 else quoted(count)
