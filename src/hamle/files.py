@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
@@ -24,7 +25,8 @@ def spare_beside(path: str | os.PathLike) -> Path:
 def written_whole(path: str | os.PathLike) -> Iterator[Path]:
     """The path to write instead of ``path``: renamed over it when the block ends without
     an error, removed otherwise. A symbolic link stays, and its target gets the file; a
-    file replaced keeps its permissions.
+    file replaced keeps its permissions; a target that is not a regular file (a device, a
+    pipe) is not replaced: OSError.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -34,12 +36,21 @@ def written_whole(path: str | os.PathLike) -> Iterator[Path]:
     ['a.txt']
     """
     target = Path(os.path.realpath(path))
+    _refuse_special(target)
     spare = spare_beside(target)
     try:
         yield spare
+        _refuse_special(target)  # (again: one may have been made while the block wrote)
         if target.exists():
             spare.chmod(stat.S_IMODE(target.stat().st_mode))
         spare.replace(target)
     finally:
         with suppress(OSError):  # (gone once renamed; else its own failure must not hide why)
             spare.unlink(missing_ok=True)
+
+
+def _refuse_special(target: Path) -> None:
+    """OSError if ``target`` exists and is not a regular file: renaming a file over
+    /dev/null or a pipe would put a plain file in its place."""
+    if target.exists() and not target.is_file() and not target.is_dir():
+        raise OSError(errno.EEXIST, "not a regular file", str(target))

@@ -195,9 +195,10 @@ def test_replay_is_reproducible():
             ["density", "--exact", "--no-touch", "--size", "13", "--fleet", "4,3,3,2,2,2,1,1,1,1"],
             "too much memory",
         ),
-        (["sample", "--count", "-1"], "-1 is not 1 or more"),
-        (["sample", "--count", "0"], "0 is not 1 or more"),
-        (["sample", "--count", "100001"], "must be 1..100000, not 100001"),
+        (["sample", "--count", "-1"], "'--count': -1 is not from 1 to 100000."),
+        (["sample", "--count", "0"], "'--count': 0 is not from 1 to 100000."),
+        (["sample", "--count", "100001"], "'--count': 100001 is not from 1 to 100000."),
+        (["sample", "--count", "1000000000"], "'--count': 1000000000 is not from 1 to 100000."),
         (["sample", "--seed", "-3"], "--seed must be 0 or more"),
         (["sample", "--hit", "A1", "--miss", "A2,B1"], "no afloat ship can explain the hit"),
         (["simulate", "--strategies", "psychic", "--games", "2"], "unknown strategy 'psychic'"),
@@ -490,3 +491,15 @@ def test_a_system_error_of_another_cause_is_not_called_an_interrupt(monkeypatch)
     monkeypatch.setattr(bs, "simulate", broken)
     result = run("simulate", "--games", "2")
     assert isinstance(result.exception, SystemError) and "interrupted" not in result.stderr
+
+
+def test_sample_count_is_a_range_the_help_gives_from_the_engine_limit():
+    from hamle.battleship.exact import SAMPLE_LIMIT
+
+    shown = runner.invoke(app, ["battleship", "sample", "--help"], terminal_width=200)
+    assert shown.exit_code == 0 and f"[1 to {SAMPLE_LIMIT}]" in shown.output
+    assert "1 or more" not in shown.output
+    result = run("sample", "--count", str(SAMPLE_LIMIT + 1))
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: Invalid value for '--count': {SAMPLE_LIMIT + 1} is not from 1 to {SAMPLE_LIMIT}.\n"
+    )

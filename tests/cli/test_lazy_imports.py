@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 import hamle.battleship as bs
 import hamle.mastermind as mm
+from hamle.battleship.exact import SAMPLE_LIMIT
 from hamle.cli import GAMES, app
 
 ENGINES = {"hamle.battleship", "hamle.mastermind", "hamle.tour"}
@@ -104,6 +105,7 @@ def test_strategy_help_names_the_registry(argv, names):
     ("argv", "words"),
     [
         (["battleship", "simulate", "--help"], ["[1 to 64]", "[1 or more]"]),
+        (["battleship", "sample", "--help"], [f"[1 to {SAMPLE_LIMIT}]"]),
         (["serve", "--help"], ["[1 to 65535]"]),
         (["mastermind", "tree", "--help"], ["[1 to 64]"]),
     ],
@@ -113,3 +115,12 @@ def test_help_says_whole_number_ranges_in_words(argv, words):
     assert result.exit_code == 0
     assert all(said in result.output for said in words)
     assert "<=x" not in result.output and "int range" not in result.output
+
+
+def test_replay_help_names_the_aliases_it_takes():
+    result = runner.invoke(app, ["battleship", "replay", "--help"], terminal_width=300)
+    assert result.exit_code == 0
+    for alias, name in bs.ALIASES.items():
+        assert f"{name} ({alias})" in result.output
+        taken = runner.invoke(app, ["battleship", "replay", "7", "--strategy", alias, "--json"])
+        assert taken.exit_code == 0 and json.loads(taken.stdout)["strategy"] == name

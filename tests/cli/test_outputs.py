@@ -207,3 +207,69 @@ def test_a_tree_file_must_end_in_json(tmp_path, monkeypatch, name):
         f"error: --out must be a file name ending in .json (like out.json), not {name!r}\n"
     )
     assert listing(tmp_path) == []
+
+
+SIMULATE = ("battleship", "simulate", "--games", "2", "--strategies", "random")
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        (TOURNAMENT, "--out", "pipe.json"),
+        (TREE, "--out", "pipe.json"),
+        (TOURNAMENT, "--chart", "pipe.png"),
+        (SIMULATE, "--chart", "pipe.svg"),
+    ],
+)
+@pytest.mark.parametrize("linked", [False, True])
+def test_an_output_that_is_a_pipe_is_refused_before_the_run(
+    tmp_path, monkeypatch, command, option, name, linked
+):
+    """A device or a pipe, named or reached through a symbolic link, would be replaced by
+    a plain file (/dev/null, for root): refused before any game, and left as it was."""
+    import hamle.mastermind.tree
+
+    monkeypatch.setattr(bs, "simulate", refuse_to_play)
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    monkeypatch.setattr(hamle.mastermind.tree, "strategy_tree", refuse_to_play)
+    pipe = tmp_path / ("fifo" if linked else name)
+    os.mkfifo(pipe)
+    given = tmp_path / name
+    if linked:
+        given.symlink_to(pipe.name)
+    result = run(*command, option, str(given))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    leads = f" (a symbolic link to {pipe})" if linked else ""
+    assert result.stderr == f"error: {option}: {given}{leads} is not a regular file\n"
+    assert stat.S_ISFIFO(os.stat(given).st_mode) and stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert listing(tmp_path) == sorted({pipe.name, given.name})
+
+
+@pytest.mark.parametrize("linked", [False, True])
+def test_a_file_written_whole_never_replaces_a_pipe(tmp_path, linked):
+    """At write time too: a pipe found there before, or made while the block writes."""
+    from hamle.files import written_whole
+
+    pipe, given = tmp_path / "pipe.json", tmp_path / ("link.json" if linked else "pipe.json")
+    if linked:
+        given.symlink_to(pipe.name)
+    os.mkfifo(pipe)
+    with pytest.raises(OSError, match="not a regular file"), written_whole(given) as spare:
+        spare.write_text("{}")
+    os.unlink(pipe)
+    with pytest.raises(OSError, match="not a regular file"), written_whole(given) as spare:
+        spare.write_text("{}")
+        os.mkfifo(pipe)
+    assert stat.S_ISFIFO(pipe.lstat().st_mode)
+    assert listing(tmp_path) == sorted({pipe.name, given.name})
+
+
+def test_a_chart_that_meets_a_pipe_at_write_time_is_one_error_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(common, "unwritable", lambda path: None)  # (the check before the run)
+    os.mkfifo(tmp_path / "pipe.png")
+    result = run(*SIMULATE, "--chart", str(tmp_path / "pipe.png"))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr == (
+        f"error: cannot write the chart to {tmp_path / 'pipe.png'}: not a regular file\n"
+    )
+    assert stat.S_ISFIFO((tmp_path / "pipe.png").lstat().st_mode)

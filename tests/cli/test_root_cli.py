@@ -4,6 +4,8 @@ and `serve` refusing an address it cannot listen on before it prints anything.""
 from __future__ import annotations
 
 import json
+import pathlib
+import signal
 import socket
 import subprocess
 import sys
@@ -61,9 +63,29 @@ def test_an_option_given_twice_is_refused_not_read_as_its_last_value(args, names
     assert f"error: {names} is given {times} times; give it once" in result.stderr
 
 
-def test_a_flag_given_twice_is_the_flag():
-    result = runner.invoke(app, ["battleship", "density", "--json", "--json", "--hit", "E5"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["afloat"] == [5, 4, 3, 3, 2]
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--pattern", "--no-pattern"], "--pattern/--no-pattern is given 2 times; give one of"),
+        (["--no-pattern", "--pattern"], "--pattern/--no-pattern is given 2 times; give one of"),
+        (["--pattern", "--pattern"], "--pattern/--no-pattern is given 2 times; give one of"),
+        (["--boards", "--json", "--boards"], "--boards is given 2 times; give it once"),
+        (["--json", "--json"], "--json is given 2 times; give it once"),
+    ],
+)
+def test_a_flag_given_twice_or_with_its_opposite_is_refused(flags, message):
+    """Not read as the last one given: --pattern --no-pattern drew no pattern, and
+    --no-pattern --pattern drew it."""
+    args = ["battleship", "replay", "743", "--strategy", "density", *flags]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"error: {message}{result.stderr.split(message)[1]}"
+    assert result.stderr.count("\n") == 1
+
+
+def test_help_given_twice_is_still_the_help():
+    result = runner.invoke(app, ["battleship", "count", "--help", "--help"])
+    assert result.exit_code == 0 and "Usage: hamle battleship count" in result.output
 
 
 HUGE = "9" * 5000  # beyond the digits Python turns into an int by default
@@ -91,6 +113,37 @@ def test_names_are_taken_in_any_case():
     assert hard.exit_code == 0 and json.loads(hard.stdout) == json.loads(density.stdout)
     quick = runner.invoke(app, ["tour", "hint", "--start", "E5", "--mode", "QUICK", "--json"])
     assert quick.exit_code == 0 and json.loads(quick.stdout)["mode"] == "quick"
+
+
+@pytest.mark.parametrize(
+    "spaced",
+    [
+        ["battleship", "replay", "7", "--strategy", " hard ", "--json"],
+        ["battleship", "simulate", "--games", "3", "--placer", " edges ", "--json"],
+        ["battleship", "count", "--rules", " russian ", "--size", "5", "--json"],
+        ["mastermind", "evaluate", "--strategy", " minimax ", "--pegs", "2", "--json"],
+        ["mastermind", "score", "11", "12", "--variant", " classic ", "--pegs", "2", "--json"],
+        ["tour", "hint", "--start", "E5", "--mode", "\tquick ", "--json"],
+    ],
+)
+def test_a_name_is_read_without_the_spaces_around_it(spaced):
+    """As each name of a list (--shooters ' hard , random') is."""
+    result = runner.invoke(app, spaced)
+    expected = runner.invoke(app, [arg.strip() for arg in spaced])
+    assert result.exit_code == 0 and expected.exit_code == 0, result.output
+    timeless = [json.loads(done.stdout) for done in (result, expected)]
+    for data in timeless:
+        data.pop("seconds", None)
+    assert timeless[0] == timeless[1]
+
+
+def test_play_takes_a_level_with_spaces_around_it():
+    args = ["battleship", "play", "--game", "3", "--level"]
+    spaced, plain = (
+        runner.invoke(app, [*args, " hard "], "q\n"),
+        runner.invoke(app, [*args, "hard"], "q\n"),
+    )
+    assert spaced.exit_code == 0 and spaced.stdout == plain.stdout, spaced.output
 
 
 def test_simulate_counts_a_strategy_named_twice_once():
@@ -145,3 +198,133 @@ def test_running_out_of_memory_is_one_line(monkeypatch):
     result = runner.invoke(app, ["battleship", "count"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.startswith("error: out of memory: fewer --jobs")
+
+
+@pytest.mark.parametrize(
+    ("args", "name", "value"),
+    [
+        (["battleship", "count", "--size", "٣"], "--size", "'٣'"),
+        (["battleship", "simulate", "--games", "١٠"], "--games", "'١٠'"),
+        (["battleship", "replay", "١", "--strategy", "easy"], "game", "'١'"),
+        (["battleship", "simulate", "--games", "1_0"], "--games", "'1_0'"),
+        (["battleship", "sample", "--count", "²"], "--count", "'²'"),
+        (["mastermind", "evaluate", "--pegs", "２"], "--pegs", "'２'"),
+        (["serve", "--host", "999.1.1.1", "--port", "８０８０"], "--port", "'８０８０'"),
+    ],
+)
+def test_whole_numbers_are_written_in_the_digits_0_to_9(args, name, value):
+    """As cell names and --fleet read them: int() alone would take ٣ as 3."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"error: Invalid value for '{name}': {value} is not a whole number (digits 0-9, like 12).\n"
+    )
+
+
+def test_a_whole_number_may_have_a_sign_and_spaces_around_it():
+    data = [
+        json.loads(
+            runner.invoke(
+                app, ["battleship", "replay", game, "--strategy", "easy", "--json"]
+            ).stdout
+        )
+        for game in ("7", "+7", " 7 ", "007")
+    ]
+    assert all(one == data[0] for one in data)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["battleship", "simulate", "--first", "1" + "0" * 5000],
+            "'--first': a number of 5,001 digits is too long (at most 4,300 digits).",
+        ),
+        (
+            ["battleship", "simulate", "--games", "9" * 5000],
+            "'--games': a number of 5,000 digits is not from 1 to 1000000.",
+        ),
+        (
+            ["battleship", "simulate", "--first", "-" + "9" * 40],
+            "'--first': a number of 40 digits is not 1 or more.",
+        ),
+        (
+            ["battleship", "count", "--jobs", "99999999999"],
+            "'--jobs': 99999999999 is not from 1 to 64.",
+        ),
+    ],
+)
+def test_a_number_too_long_is_said_to_be_so_not_to_be_no_whole_number(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stderr == f"error: Invalid value for {message}\n"
+
+
+def every_command():
+    """Every command of the CLI, each game's sub-app loaded as it runs."""
+    import importlib
+
+    import typer
+
+    from hamle.cli import GAMES
+
+    root = typer.main.get_command(app)
+    yield from (command for name, command in root.commands.items() if name not in GAMES)
+    for game in GAMES:
+        group = typer.main.get_group(importlib.import_module(f"hamle.cli.{game}").app)
+        yield from group.commands.values()
+
+
+def test_every_whole_number_of_every_command_is_read_alike():
+    from hamle.cli.common import WholeNumber
+
+    numbers = [
+        param
+        for command in every_command()
+        for param in command.params
+        if "int" in type(param.type).__name__.lower() or isinstance(param.type, WholeNumber)
+    ]
+    assert len(numbers) > 20 and all(isinstance(p.type, WholeNumber) for p in numbers)
+
+
+HAMLE = [sys.executable, "-X", "importtime", str(pathlib.Path(sys.executable).with_name("hamle"))]
+
+
+def test_ctrl_c_while_the_command_line_loads_says_interrupted():
+    """The installed `hamle` imports the command line (typer and all, about 0.15 s) inside
+    its entry point: Ctrl-C then is `interrupted` and status 130, not a traceback. The
+    signal is sent as soon as the first of typer's modules is imported (-X importtime)."""
+    running = subprocess.Popen(
+        [*HAMLE, "battleship", "count"], stderr=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    try:
+        shown = []
+        while "typer" not in (line := running.stderr.readline().decode()):
+            assert line, "".join(shown)
+            shown.append(line)
+        running.send_signal(signal.SIGINT)
+        out, err = running.communicate(timeout=60)
+    finally:
+        running.kill()
+    assert running.returncode == 130, err.decode()[-2000:]
+    assert out == b"" and err.endswith(b"\ninterrupted\n") and b"Traceback" not in err
+
+
+def test_the_entry_point_is_the_guarded_one():
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="hamle")
+    assert script.value == "hamle.start:main"
+
+
+def test_an_interrupt_while_a_command_imports_its_engine_says_interrupted(monkeypatch):
+    """Ctrl-C amid `import hamle.battleship` in a command: the error kinds to print are not
+    asked for (that import again would fail on the modules Ctrl-C left half made)."""
+    import hamle.battleship as bs
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bs, "count_fleets", interrupted)
+    monkeypatch.delattr(bs, "BattleshipError")  # (as a module left half imported lacks it)
+    result = runner.invoke(app, ["battleship", "count"])
+    assert result.exit_code == 130 and result.stderr == "\ninterrupted\n"

@@ -131,3 +131,45 @@ def test_bad_input_is_one_error_line_and_never_a_traceback(compiled, invocation)
     if result.exit_code == 2:
         assert result.stderr.startswith("error:"), (args, result.stderr[:300])
         assert result.stderr.count("\n") == 1, (args, result.stderr[:500])
+
+
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["battleship", "density", "--hit", LONG],
+        ["battleship", "density", "--sunk", LONG],
+        ["battleship", "density", "--sunk", f"A1-{LONG}"],
+        ["battleship", "density", "--sunk", f"{LONG}-"],
+        ["battleship", "density", "--rules", LONG],
+        ["battleship", "density", "--fleet", LONG],
+        ["battleship", "density", "--afloat", LONG],
+        ["battleship", "density", "--sunk", "A" + "0" * 100_000 + "1-B2"],
+        ["battleship", "simulate", "--games", "2", "--strategies", LONG],
+        ["battleship", "simulate", "--games", "2", "--placer", LONG],
+        ["battleship", "tournament", "--games", "2", "--shooters", LONG],
+        ["battleship", "replay", "1", "--strategy", f"{LONG} {LONG}"],
+        ["battleship", "count", "--size", LONG],
+        ["battleship", "count", LONG],
+        ["battleship", "count", f"--{LONG}"],
+        ["mastermind", "score", LONG, "1122"],
+        ["tour", "hint", "--start", LONG],
+    ],
+)
+def test_an_error_quotes_a_long_value_cut_short(args):
+    """However long the text typed, the error line quotes a bounded part of it."""
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.stderr.startswith("error:"), result.output[:300]
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 600, result.stderr[:600]
+    assert "…" in result.stderr
+
+
+def test_a_long_value_is_cut_to_the_same_length_wherever_it_is_quoted():
+    """--fleet cut it to 20 characters where the cell names and the rules cut it to 40."""
+    lines = [
+        CliRunner().invoke(app, ["battleship", "count", option, "9" + "x" * 100]).stderr
+        for option in ("--fleet", "--rules")
+    ]
+    assert all(f"'9{'x' * 39}…'" in line for line in lines), lines

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 import typer
 from typer.core import TyperGroup
 
-from .common import Command
+from hamle.start import say_interrupted
+
+from .common import Command, shortened
 from .serve import serve
 
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ class Root(TyperGroup):
         except typer.TyperException as exc:  # click's errors, as typer carries them
             if not standalone_mode:
                 raise
-            sys.stderr.write(f"error: {plain(exc.format_message())}\n")
+            sys.stderr.write(f"error: {shortened(plain(exc.format_message()))}\n")
             sys.exit(2)
         except typer.Abort:
             if not standalone_mode:
@@ -55,8 +57,7 @@ class Root(TyperGroup):
         except (KeyboardInterrupt, SystemError) as exc:
             if not interrupted(exc):
                 raise
-            sys.stderr.write("\ninterrupted\n")
-            raise typer.Exit(130) from None
+            raise typer.Exit(say_interrupted()) from None
 
 
 def interrupted(exc: BaseException | None) -> bool:

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hamle.grid import CellError, Grid
+from hamle.grid import QUOTED_AT_MOST, CellError, Grid, quoted
 
 from .common import (
     CLUSTER,
     App,
+    WholeNumber,
     clean_errors,
     console,
     counted,
@@ -26,6 +27,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    stripped,
     visible,
     write_whole,
 )
@@ -43,14 +45,22 @@ def _errors() -> tuple[type[Exception], ...]:
 
 
 def _shooters() -> list[str]:
+    """The shooters' names with their aliases, as the help lists them: ``random (easy)``."""
     import hamle.battleship as bs
 
-    return list(bs.SHOOTERS)
+    aliases = {name: [a for a, n in bs.ALIASES.items() if n == name] for name in bs.SHOOTERS}
+    return [f"{name} ({', '.join(also)})" if also else name for name, also in aliases.items()]
+
+
+def _sample_limit() -> int:
+    from hamle.battleship.exact import SAMPLE_LIMIT
+
+    return SAMPLE_LIMIT
 
 
 handled = clean_errors(_errors)
 
-RULES = typer.Option("classic", "--rules", help="Preset: classic or russian.")
+RULES = typer.Option("classic", "--rules", callback=stripped, help="Preset: classic or russian.")
 SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overriding the preset.")
 FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
@@ -92,8 +102,7 @@ def parse_lengths(text: str, option: str) -> list[int]:
 
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     if not parts or not all(re.fullmatch(r"[0-9]{1,3}", p) for p in parts):
-        shown = text if len(text) <= 20 else f"{text[:20]}…"
-        raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {shown!r}")
+        raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {quoted(text)}")
     return [int(p) for p in parts]
 
 
@@ -137,11 +146,13 @@ def _cells(grid: Grid, text: str) -> list[int]:
         if "-" in token:
             ends = token.split("-")
             if len(ends) != 2 or not all(ends):
-                raise bs.MarksError(f"{token!r} is not a range like A1-A3")
+                raise bs.MarksError(f"{quoted(token)} is not a range like A1-A3")
             a, b = (grid.index(e) for e in ends)
             (ra, ca), (rb, cb) = divmod(a, grid.cols), divmod(b, grid.cols)
             if ra != rb and ca != cb:
-                raise bs.MarksError(f"{token} is not a straight range (same row or column)")
+                raise bs.MarksError(
+                    f"{visible(token, QUOTED_AT_MOST)} is not a straight range (same row or column)"
+                )
             out.extend(
                 r * grid.cols + c
                 for r in range(min(ra, rb), max(ra, rb) + 1)
@@ -205,7 +216,10 @@ def simulate(
     cluster: str = CLUSTER,
     chart: Path = typer.Option(None, "--chart", help="Write the P(done within t) chart here."),
     placer: str = typer.Option(
-        "uniform", "--placer", help="Where the fleets hide (see `tournament --help`)."
+        "uniform",
+        "--placer",
+        callback=stripped,
+        help="Where the fleets hide (see `tournament --help`).",
     ),
     rules: str = RULES,
     size: int = SIZE,
@@ -391,7 +405,7 @@ def print_table(data: dict) -> None:
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
-    strategy: str = typer.Option(..., "--strategy", help="One of: {names}."),
+    strategy: str = typer.Option(..., "--strategy", callback=stripped, help="One of: {names}."),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
         None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."
@@ -490,7 +504,9 @@ def sample(
     hit: str = HIT,
     sunk: str = SUNK,
     afloat: str = AFLOAT,
-    count: int = typer.Option(10, "--count", min=1, help="How many fleets to draw."),
+    count: int = typer.Option(
+        10, "--count", click_type=WholeNumber(1, _sample_limit), help="How many fleets to draw."
+    ),
     seed: int = typer.Option(None, "--seed", help="Seed of the draws (default: a fresh one)."),
     rules: str = RULES,
     size: int = SIZE,
@@ -557,7 +573,10 @@ def _heat(observation: bs.Observation, values: list[str], best: set[int]) -> str
 @handled
 def play(
     level: str = typer.Option(
-        "normal", "--level", help="easy, normal, hard or expert (or a shooter name)."
+        "normal",
+        "--level",
+        callback=stripped,
+        help="easy, normal, hard or expert (or a shooter name).",
     ),
     game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
     rules: str = RULES,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -16,6 +17,12 @@ import typer
 from typer.core import TyperCommand, TyperOption
 
 from hamle.files import spare_beside, written_whole
+from hamle.grid import quoted
+
+try:
+    from typer._click.types import IntParamType, IntRange  # typer 0.2x carries its own click
+except ImportError:  # (an older typer uses click itself)
+    from click.types import IntParamType, IntRange
 
 if TYPE_CHECKING:
     import click
@@ -62,12 +69,34 @@ def visible(text: object, longest: int | None = None) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+WORD_AT_MOST = 200  # characters of one word (a run without spaces) of an error line
+LINE_AT_MOST = 500  # characters of a whole error line
+
+
+def shortened(message: object) -> str:
+    """An error ``message`` as one readable line, however long the text it quotes: control
+    characters written out (``visible``), a word of more than ``WORD_AT_MOST`` characters cut
+    to that (its closing quote and punctuation kept), and the line to ``LINE_AT_MOST``.
+
+    >>> line = shortened("unknown strategy '" + "x" * 300 + "'; choose one of: a, b")
+    >>> len(line), line[-25:]
+    (240, "xx…'; choose one of: a, b")
+    """
+
+    def cut(word: re.Match) -> str:
+        end = re.search(r"""['")\]]?[.,;:]?$""", word[0])[0]
+        return word[0][:WORD_AT_MOST] + "…" + end
+
+    line = re.sub(rf"\S{{{WORD_AT_MOST + 1},}}", cut, visible(message))
+    return line if len(line) <= LINE_AT_MOST else line[:LINE_AT_MOST] + "…"
+
+
 def print_error(message: object) -> None:
-    """``error: message`` on stderr, on one line: the message (which quotes what was typed,
-    brackets and all) printed as it is, not read as markup."""
+    """``error: message`` on stderr, on one line (``shortened``): the message (which quotes
+    what was typed, brackets and all) printed as it is, not read as markup."""
     from rich.markup import escape
 
-    errors.print(f"[red]error:[/red] {escape(visible(message))}", highlight=False, soft_wrap=True)
+    errors.print(f"[red]error:[/red] {escape(shortened(message))}", highlight=False, soft_wrap=True)
 
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
@@ -84,6 +113,8 @@ def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
 
             try:
                 return command(*args, **kwargs)
+            except KeyboardInterrupt:  # (before kinds(): it may import what Ctrl-C cut short)
+                raise
             except (*kinds(), ClusterError) as exc:
                 print_error(exc)
                 raise typer.Exit(2) from None
@@ -118,42 +149,113 @@ def one_way(jobs: int, cluster: str | None) -> None:
         Cluster(cluster)  # checks the address is given at all
 
 
+def stripped(value: str | None) -> str | None:
+    """A name option's value without the spaces around it, as the lists of names (like
+    ``--shooters``) read each name: the callback of every option that names one thing.
+
+    >>> stripped(" hard ")
+    'hard'
+    """
+    return value.strip() if isinstance(value, str) else value
+
+
+class WholeNumber(IntRange):
+    """The type of every whole-number option and argument: digits 0-9 with an optional sign
+    (``int`` alone would take ``٣`` and ``1_000``), in a range said in words, in the help
+    (``<number> [1 to 64]``) and in errors. ``high`` may be a function that gives the upper
+    bound when it is first needed, for a limit an engine holds.
+
+    >>> WholeNumber(1, 64).convert(" 12 ", None, None)
+    12
+    """
+
+    name = "number"
+
+    def __init__(self, low: int | None = None, high: int | Callable[[], int] | None = None):
+        super().__init__(low, None)
+        self._high = high
+
+    @property
+    def max(self) -> int | None:
+        if callable(self._high):
+            self._high = self._high()
+        return self._high
+
+    @max.setter
+    def max(self, high: int | None) -> None:
+        self._high = high
+
+    def convert(self, value, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        text = str(value).strip()  # (a default is a number already)
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            self.fail(
+                f"{quoted(str(value))} is not a whole number (digits 0-9, like 12).", param, ctx
+            )
+        digits = text.lstrip("+-").lstrip("0")
+        bound = self.min if text.startswith("-") else self.max
+        if bound is not None and len(digits) > len(str(abs(bound))):
+            self.fail(f"{_said(text)} is not {self._in_words(error=True)}.", param, ctx)
+        if len(digits) > (longest := sys.get_int_max_str_digits() or len(digits)):
+            self.fail(f"{_said(text)} is too long (at most {longest:,} digits).", param, ctx)
+        number = int(text)
+        if (self.min is not None and number < self.min) or (
+            self.max is not None and number > self.max
+        ):
+            self.fail(f"{number} is not {self._in_words(error=True)}.", param, ctx)
+        return number
+
+    def _in_words(self, error: bool = False) -> str:
+        """``1 to 64``, ``1 or more``, ``64 or less`` (``from 1 to 64`` in an error)."""
+        low, high = self.min, self.max
+        if low is None and high is None:
+            return ""
+        if high is None:
+            return f"{low} or more"
+        if low is None:
+            return f"{high} or less"
+        return f"from {low} to {high}" if error else f"{low} to {high}"
+
+    def _describe_range(self) -> str:
+        return self._in_words()
+
+    def __repr__(self) -> str:
+        return f"WholeNumber({self.min!r}, {self._high!r})"
+
+
+def _said(digits: str) -> str:
+    """A number as an error says it: of more than 30 digits, by its length.
+
+    >>> _said("-12"), _said("9" * 5000)
+    ('-12', 'a number of 5,000 digits')
+    """
+    size = len(digits.lstrip("+-").lstrip("0"))
+    return digits if size <= 30 else f"a number of {size:,} digits"
+
+
 class Command(TyperCommand):
     """A command that refuses an option given twice, which click would read as its last
-    value alone: ``--hit A1 --hit B2`` would mark B2 and silently drop A1."""
+    value alone (``--hit A1 --hit B2`` would mark B2 and silently drop A1), and an on/off
+    flag given twice or with its opposite; its whole numbers are ``WholeNumber``s."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            if isinstance(param.type, IntParamType) and not isinstance(param.type, WholeNumber):
+                bounds = getattr(param.type, "min", None), getattr(param.type, "max", None)
+                param.type = WholeNumber(*bounds)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-        given = [p for p in order if isinstance(p, TyperOption) and not p.is_flag]
+        given = [p for p in order if isinstance(p, TyperOption) and p.expose_value]  # (not --help)
         for param in given:
             if (times := given.count(param)) > 1:
-                names = "/".join(param.opts)
+                names = "/".join([*param.opts, *param.secondary_opts])
+                if param.is_flag and param.secondary_opts:
+                    ctx.fail(f"{names} is given {times} times; give one of them once")
+                if param.is_flag:
+                    ctx.fail(f"{names} is given {times} times; give it once")
                 ctx.fail(f"{names} is given {times} times; give it once, with all its values")
         return super().parse_args(ctx, args)
-
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The help, with whole-number ranges in words: ``<number> [1 to 64]``."""
-        for param in self.params:
-            if type(param.type).__name__ == "IntRange":  # (typer carries its own click)
-                param.type = _in_words(param.type)
-        super().format_help(ctx, formatter)
-
-
-def _in_words(numbers: click.IntRange) -> click.IntRange:
-    """An integer range that the help shows as ``<number> [1 to 64]``, not ``1<=x<=64``."""
-    low, high = numbers.min, numbers.max
-    if high is None:
-        words = f"{low} or more"
-    else:
-        words = f"{high} or less" if low is None else f"{low} to {high}"
-
-    class InWords(type(numbers)):
-        name = "number"
-
-        def _describe_range(self) -> str:
-            return words
-
-    return InWords(low, high)
 
 
 class App(typer.Typer):
@@ -192,6 +294,9 @@ def unwritable(path: Path) -> str | None:
     folder = target.parent
     if os.path.isdir(target):
         return f"{path} is a folder, not a file"
+    if os.path.exists(target) and not os.path.isfile(target):  # (a device, a pipe, a socket)
+        leads = f" (a symbolic link to {target})" if os.path.islink(path) else ""
+        return f"{path}{leads} is not a regular file"
     if not os.path.isdir(folder):
         return f"the folder {named.parent} does not exist"
     if os.path.islink(target):

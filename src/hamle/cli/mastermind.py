@@ -24,6 +24,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    stripped,
     visible,
     write_whole,
 )
@@ -69,11 +70,11 @@ handled = clean_errors(_errors)
 with_variants = listing(variants=_variants)
 with_strategies = listing(names=_strategies, variants=_variants, vector_limit=_vector_limit)
 
-VARIANT = typer.Option("classic", "--variant", help="Preset: {variants}.")
+VARIANT = typer.Option("classic", "--variant", callback=stripped, help="Preset: {variants}.")
 PEGS = typer.Option(None, "--pegs", help="Pegs per code, overriding the preset.")
 COLOURS = typer.Option(None, "--colours", help="Colours, overriding the preset (10: digits 0-9).")
 NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only once per code.")
-STRATEGY = typer.Option("minimax", "--strategy", help="One of: {names}.")
+STRATEGY = typer.Option("minimax", "--strategy", callback=stripped, help="One of: {names}.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 MAX_GUESSES = typer.Option(
     None, "--max-guesses", help="optimal only: the best strategy never needing more guesses."

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import App, clean_errors, console, print_json, visible
+from .common import App, clean_errors, console, print_json, stripped, visible
 
 if TYPE_CHECKING:
     import hamle.tour as tour
@@ -57,7 +57,9 @@ def daily(
 def hint(
     start: str = START,
     moves: str = MOVES,
-    mode: str = typer.Option("hint", "--mode", help="hint (120 rollouts) or quick (30)."),
+    mode: str = typer.Option(
+        "hint", "--mode", callback=stripped, help="hint (120 rollouts) or quick (30)."
+    ),
     as_json: bool = JSON,
 ) -> None:
     """The engine's best next move, with the value of every legal move."""
