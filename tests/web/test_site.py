@@ -105,33 +105,6 @@ def test_a_query_parameter_given_twice_is_refused(client):
 
 
 @pytest.mark.parametrize(
-    ("path", "body"),
-    [
-        ("/api/tour/games", {"kind": "free", "start": "A1"}),
-        ("/api/mastermind/games", {}),
-        (
-            "/api/battleship/games",
-            {
-                "fleet": [
-                    ["A1", "B1", "C1", "D1", "E1"],
-                    ["A3", "A4", "A5", "A6"],
-                    ["C3", "D3", "E3"],
-                    ["J8", "J9", "J10"],
-                    ["F10", "G10"],
-                ]
-            },
-        ),
-    ],
-)
-def test_a_new_game_is_located(client, path, body):
-    created = client.post(path, json=body)
-    assert created.status_code == 201
-    location = created.headers["location"]
-    assert location == f"{path}/{created.json()['id']}"
-    assert client.get(location).json()["id"] == created.json()["id"]
-
-
-@pytest.mark.parametrize(
     ("path", "detail"),
     [
         ("/api/tour/daily?dat=2026-01-01", "dat: unknown (it takes date)"),

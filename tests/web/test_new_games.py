@@ -1,6 +1,6 @@
-"""The site keeps its most recently played games, and one client may start only so many
-new ones a minute: a client starting them without pause can neither fill the disk nor
-clear away other players' games."""
+"""New games: each is given its address; the site keeps the most recently played, and one
+client may start only so many a minute, so that a client starting them without pause can
+neither fill the disk nor clear away other players' games."""
 
 from __future__ import annotations
 
@@ -40,6 +40,15 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+@pytest.mark.parametrize(("path", "body"), NEW_GAMES)
+def test_a_new_game_is_located(client, path, body):
+    created = client.post(path, json=body)
+    assert created.status_code == 201
+    location = created.headers["location"]
+    assert location == f"{path}/{created.json()['id']}"
+    assert client.get(location).json()["id"] == created.json()["id"]
 
 
 def test_the_least_recently_played_games_are_cleared_away_past_the_most_kept(tmp_path):
