@@ -71,7 +71,7 @@ def test_maps_read_cells_by_name_or_any_integer_index(maps):
             ((0, 1, 2, 3, 4), (0, 10, 20, 30), (50, 51, 52), (60, 61, 62), (80, 81)),
             r"^Carrier and Battleship overlap at A1$",
         ),
-        (((0, 1, 2, 3, 4),), r"^the fleet has 5 ships, 1 were given$"),
+        (((0, 1, 2, 3, 4),), r"^the fleet has 5 ships, 1 was given$"),
         (
             ((0, 1, 2, 3, 4), (20, 30, 40, 50), (7, 8, 9), (60, 61, 62), (81, 99)),
             r"^Destroyer: B9,J10 is not a straight unbroken line of cells$",

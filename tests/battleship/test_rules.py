@@ -95,7 +95,7 @@ def test_fleet_from_cells_checks_overlap_and_touch():
         Fleet.from_cells(rules, [["A1", "A2", "A3"], ["C1", "D1", "E1"]])
     with pytest.raises(RulesError, match="off the 5×5 board"):
         Fleet.from_cells(rules, [["A1", "A2", "A3"], ["F1", "G1"]])
-    with pytest.raises(RulesError, match="has 2 ships, 1 were given"):
+    with pytest.raises(RulesError, match="has 2 ships, 1 was given"):
         Fleet.from_cells(rules, [["A1", "A2", "A3"]])
 
 

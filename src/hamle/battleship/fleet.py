@@ -105,7 +105,9 @@ def _placed(rules: Rules, ships) -> tuple[tuple[int, ...], ...]:
     groups = list(ships)
     if len(groups) != len(rules.fleet):
         raise RulesError(
-            "the fleet has {ships} ships, {given} were given",
+            "the fleet has {ships} "
+            + ("ship" if len(rules.fleet) == 1 else "ships")
+            + (", {given} was given" if len(groups) == 1 else ", {given} were given"),
             code="battleship.ship_count",
             ships=len(rules.fleet),
             given=len(groups),
