@@ -39,6 +39,10 @@ KINDS = ("battleship", "mastermind", "tour")
 COLUMNS = "ABCDEFGHIJ"
 
 
+# The count of the game a move is meant for, where the game's page names it.
+PINNED = {"tour": "turn", "mastermind": "changes"}
+
+
 class Player(threading.Thread):
     """One client: a game of its kind, moves sent one after another until the game ends,
     the server dies or ``limit`` moves are made (so some games are left unfinished
@@ -76,7 +80,10 @@ class Player(threading.Thread):
         """Send the next move; the game's view after it, or None if it was refused."""
         move = self.next_move(view)
         last = {"battleship": "shots", "mastermind": "guess", "tour": "moves"}[self.kind]
-        answer = client.post(f"/api/{self.kind}/games/{self.game}/{last}", json=move)
+        body = dict(move)
+        if pinned := PINNED.get(self.kind):  # as the pages send it
+            body[pinned] = view[pinned]
+        answer = client.post(f"/api/{self.kind}/games/{self.game}/{last}", json=body)
         if answer.status_code != 200:
             return None
         self.acknowledged.append(move)

@@ -62,8 +62,9 @@ def density_bodies() -> list[dict]:
     return bodies
 
 
-def tour_games(client: httpx.Client) -> list[tuple[str, tour.Position]]:
-    """Free games from six start cells, advanced along the hint by 0, 15, 40 or 70 moves."""
+def tour_games(client: httpx.Client) -> list[tuple[str, tour.Position, int]]:
+    """Free games from six start cells, advanced along the hint by 0, 15, 40 or 70 moves,
+    with each game's turn."""
     games = []
     for start in ("A1", "C3", "E5", "F6", "B9", "J10"):
         for depth in (0, 15, 40, 70):
@@ -73,12 +74,12 @@ def tour_games(client: httpx.Client) -> list[tuple[str, tour.Position]]:
                 move = tour.hint(position, "quick").move
                 position = position.play(move)
                 moves.append(tour.GRID.name(move))
-            game = client.post("/api/tour/games", json={"kind": "free", "start": start}).json()
+            view = client.post("/api/tour/games", json={"kind": "free", "start": start}).json()
             for here, cell in zip([start, *moves], moves, strict=False):
-                move = {"cell": cell, "from": here}
-                client.post(f"/api/tour/games/{game['id']}/moves", json=move)
+                move = {"cell": cell, "from": here, "turn": view["turn"]}
+                view = client.post(f"/api/tour/games/{view['id']}/moves", json=move).json()
             if not position.over:
-                games.append((game["id"], position))
+                games.append((view["id"], position, view["turn"]))
     return games
 
 
@@ -108,12 +109,12 @@ def requests(bodies, tours, masterminds) -> dict[str, list[tuple[str, str, dict 
     return {
         "density": [("POST", "/api/battleship/density", body) for body in bodies],
         "tour_quick_hint": [
-            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "quick", "from": here(p)})
-            for gid, p in tours
+            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "quick", "from": here(p), "turn": t})
+            for gid, p, t in tours
         ],
         "tour_hint": [
-            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "hint", "from": here(p)})
-            for gid, p in tours
+            ("POST", f"/api/tour/games/{gid}/hint", {"mode": "hint", "from": here(p), "turn": t})
+            for gid, p, t in tours
         ],
         "mastermind_suggest": [
             ("GET", f"/api/mastermind/games/{gid}/suggest", None) for gid in masterminds
@@ -189,8 +190,8 @@ def in_process(bodies, tours, masterminds_history) -> dict:
         "density": median_ms(
             [lambda b=b: bs.density(bs.Observation.from_marks(rules, **b)) for b in bodies]
         ),
-        "tour_quick_hint": median_ms([lambda p=p: tour.hint(p, "quick") for _, p in tours]),
-        "tour_hint": median_ms([lambda p=p: tour.hint(p, "hint") for _, p in tours]),
+        "tour_quick_hint": median_ms([lambda p=p: tour.hint(p, "quick") for _, p, _ in tours]),
+        "tour_hint": median_ms([lambda p=p: tour.hint(p, "hint") for _, p, _ in tours]),
         "mastermind_suggest": median_ms(
             [lambda h=h: mm.get_strategy("minimax").next_guess(h) for h in masterminds_history]
         ),

@@ -155,7 +155,7 @@ class Rules:
 
     @property
     def grid(self) -> Grid:
-        return Grid(self.rows, self.cols)
+        return _grid(self.rows, self.cols)
 
     @property
     def cells(self) -> int:
@@ -328,3 +328,10 @@ def _bitboards(groups: list[list[int]], n_cells: int) -> np.ndarray:
         for cell in cells:
             out[row, cell // 64] |= np.uint64(1 << (cell % 64))
     return out
+
+
+@cache
+def _grid(rows: int, cols: int) -> Grid:
+    """The board of ``rows`` × ``cols``, made once (a Grid is immutable, and the checks
+    of marks ask for it cell by cell)."""
+    return Grid(rows, cols)
