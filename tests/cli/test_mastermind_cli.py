@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from mastermind.trees import one_peg_tree
 from typer.testing import CliRunner
 
 import hamle.mastermind as mm
@@ -621,17 +622,6 @@ def test_tree_says_the_file_it_wrote_as_named(tmp_path):
     assert said.endswith(f"written to {out}") and out.exists()
 
 
-def small_tree(**top) -> dict:
-    """A tree file of 1 peg and 2 colours: 1, then 2."""
-    return {
-        "format": "hamle-mastermind-tree",
-        "version": 1,
-        "variant": {"pegs": 1, "colours": 2, "repeat": True},
-        "root": {"guess": "1", "answers": {"0 0": {"guess": "2"}}},
-        **top,
-    }
-
-
 @pytest.mark.parametrize(
     ("strategy", "shown"),
     [
@@ -642,7 +632,7 @@ def small_tree(**top) -> dict:
 )
 def test_verify_prints_a_files_strategy_name_as_it_is_and_short(tmp_path, strategy, shown):
     path = tmp_path / "tree.json"
-    path.write_text(json.dumps(small_tree(strategy=strategy)))
+    path.write_text(json.dumps(one_peg_tree(strategy=strategy)))
     result = run("verify", str(path))
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
@@ -654,30 +644,30 @@ def test_verify_prints_a_files_strategy_name_as_it_is_and_short(tmp_path, strate
     ("text", "said"),
     [
         (
-            json.dumps(small_tree(total=1)).replace('"total": 1', '"total": ' + "9" * 4300),
+            json.dumps(one_peg_tree(total=1)).replace('"total": 1', '"total": ' + "9" * 4300),
             "'total' is a number of 4,300 digits, but the tree's total is 3",
         ),
         ('{"total": ' + "9" * 5000 + "}", "a number of 5,000 digits is too long to read"),
         (
-            json.dumps(small_tree()).replace('"version": 1', '"version": 1, "version": 1'),
+            json.dumps(one_peg_tree()).replace('"version": 1', '"version": 1, "version": 1'),
             "the name 'version' is given twice in one object",
         ),
         (
-            json.dumps(small_tree()).replace('{"guess": "2"}', '{"guess": "1", "guess": "2"}'),
+            json.dumps(one_peg_tree()).replace('{"guess": "2"}', '{"guess": "1", "guess": "2"}'),
             "the name 'guess' is given twice in one object",
         ),
-        (json.dumps(small_tree(version=True)), "tree format version true is not 1"),
-        (json.dumps(small_tree(version=1.0)), "tree format version 1.0 is not 1"),
+        (json.dumps(one_peg_tree(version=True)), "tree format version true is not 1"),
+        (json.dumps(one_peg_tree(version=1.0)), "tree format version 1.0 is not 1"),
         (
-            json.dumps(small_tree()).replace('"guess": "1"', '"guess": " 1 "'),
+            json.dumps(one_peg_tree()).replace('"guess": "1"', '"guess": " 1 "'),
             "root: ' 1 ' is not a code: write its 1 digit 1-2 and nothing else",
         ),
         (
-            json.dumps(small_tree()).replace('"0 0"', '"00 0"'),
+            json.dumps(one_peg_tree()).replace('"0 0"', '"00 0"'),
             "root: '00 0' is not an answer: write black and white without leading zeros",
         ),
         (
-            json.dumps(small_tree(strategy="[/x]")).replace('"guess": "1"', '"guess": "[/x]"'),
+            json.dumps(one_peg_tree(strategy="[/x]")).replace('"guess": "1"', '"guess": "[/x]"'),
             "root: '[/x]' is not a code",
         ),
     ],

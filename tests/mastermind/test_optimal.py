@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mastermind.trees import one_peg_tree
 
 import hamle.mastermind as mm
 from hamle.mastermind import _kernels, optimal
@@ -579,17 +580,6 @@ def test_true_claims_check_out():
     assert verify(data).total == check.total == optimal.solve(variant).total
 
 
-def tiny_tree(**top) -> dict:
-    """The tree of 1 peg and 2 colours: 1, then 2."""
-    return {
-        "format": "hamle-mastermind-tree",
-        "version": 1,
-        "variant": {"pegs": 1, "colours": 2, "repeat": True},
-        "root": {"guess": "1", "answers": {"0 0": {"guess": "2"}}},
-        **top,
-    }
-
-
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -629,7 +619,7 @@ def tiny_tree(**top) -> dict:
     ],
 )
 def test_a_tree_is_read_as_the_readme_says_and_long_values_are_cut_short(change, message):
-    data = tiny_tree()
+    data = one_peg_tree()
     change(data)
     with pytest.raises(TreeError) as caught:
         verify(data)
@@ -640,19 +630,19 @@ def test_a_tree_is_read_as_the_readme_says_and_long_values_are_cut_short(change,
     ("text", "message"),
     [
         (
-            json.dumps(tiny_tree()).replace('"version": 1', '"variant": 0, "version": 1'),
+            json.dumps(one_peg_tree()).replace('"version": 1', '"variant": 0, "version": 1'),
             "the name 'variant' is given twice in one object",
         ),
         (
-            json.dumps(tiny_tree(total=3)).replace('"total": 3', '"total": 99, "total": 3'),
+            json.dumps(one_peg_tree(total=3)).replace('"total": 3', '"total": 99, "total": 3'),
             "the name 'total' is given twice in one object",
         ),
         (
-            json.dumps(tiny_tree()).replace('{"0 0"', '{"0 0": {"guess": "1"}, "0 0"'),
+            json.dumps(one_peg_tree()).replace('{"0 0"', '{"0 0": {"guess": "1"}, "0 0"'),
             "the name '0 0' is given twice in one object",  # (a subtree silently dropped)
         ),
         (
-            json.dumps(tiny_tree()).replace('"guess": "1"', '"guess": "2", "guess": "1"'),
+            json.dumps(one_peg_tree()).replace('"guess": "1"', '"guess": "2", "guess": "1"'),
             "the name 'guess' is given twice in one object",
         ),
         ('{"total": ' + "9" * 5000 + "}", "a number of 5,000 digits is too long to read"),
@@ -672,7 +662,7 @@ def test_a_tree_file_is_read_strictly(tmp_path, text, message):
         load(path)
     with pytest.raises(TreeError, match=r"cannot read .*: No such file"):
         load(tmp_path / "none.json")
-    path.write_text(json.dumps(tiny_tree()))
+    path.write_text(json.dumps(one_peg_tree()))
     assert verify(load(path)).total == 3
 
 
