@@ -138,7 +138,7 @@ class Observation:
             self._unshot(cell, answer)
             marks = self.marks.copy()
             marks[cell] = MISS if answer == "miss" else HIT
-            return self._next(_frozen(marks), self.sunk, self.afloat)
+            return self._unchecked(self.rules, _frozen(marks), self.sunk, self.afloat)
         sunk = _parse(self.grid, sunk_cells) if answer == "sunk" else []
         if cell not in sunk:
             raise MarksError(
@@ -175,13 +175,14 @@ class Observation:
         marks[list(ship.cells)] = SUNK
         afloat = list(self.afloat)
         afloat.remove(ship.length)
-        return self._next(_frozen(marks), (*self.sunk, ship), tuple(afloat))
+        return self._unchecked(self.rules, _frozen(marks), (*self.sunk, ship), tuple(afloat))
 
-    def _next(self, marks: np.ndarray, sunk: tuple, afloat: tuple) -> Observation:
-        """The next observation from parts ``after`` has checked, without checking them
-        again in ``__post_init__`` (games call ``after`` on every shot)."""
-        out = object.__new__(Observation)
-        out.__dict__.update(rules=self.rules, marks=marks, sunk=sunk, afloat=afloat)
+    @classmethod
+    def _unchecked(cls, rules: Rules, marks: np.ndarray, sunk: tuple, afloat: tuple) -> Observation:
+        """The observation of parts ``after`` or ``from_marks`` has checked, without
+        checking them again in ``__post_init__`` (games call ``after`` on every shot)."""
+        out = object.__new__(cls)
+        out.__dict__.update(rules=rules, marks=marks, sunk=sunk, afloat=afloat)
         return out
 
     def _unshot(self, cell: int, answer: str) -> None:
@@ -260,7 +261,7 @@ class Observation:
                         raise _touching(grid, other, label, ship)
                     if label is None:
                         marks[other] = WATER
-        return cls(rules, _frozen(marks), tuple(ships), afloat_lengths)
+        return cls._unchecked(rules, _frozen(marks), tuple(ships), afloat_lengths)
 
     def __str__(self) -> str:
         return draw(self.grid, self.marks)
