@@ -41,6 +41,7 @@ from hamle.grid import quoted
 from .density import density
 from .errors import BattleshipError
 from .fleet import Fleet, as_generator, placed_fleet, random_placements
+from .named import read_named, written_named
 from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
@@ -185,14 +186,29 @@ TUNED = {
 
 
 def get_placer(name: str) -> Placer:
-    """The placer named ``name`` (any case).
+    """The placer named ``name`` (any case), or with settings in brackets, named so: a
+    tilted placer's ``strength``, a mixture's weight of each of its parts.
 
     >>> get_placer("Uniform").summary
     'every legal fleet equally likely'
+    >>> get_placer("edges(strength=6)").strength, get_placer("mixed(spread=1, edges=3)").parts
+    (6, (('spread', 1.0), ('edges', 3.0)))
     """
     if isinstance(name, str) and name.lower() in PLACERS:
         return PLACERS[name.lower()]
-    raise BattleshipError(f"unknown placer {quoted(name)}; choose one of: {', '.join(PLACERS)}")
+    base, settings = read_named(name) if isinstance(name, str) else (name, {})
+    if not isinstance(base, str) or base.lower() not in PLACERS:
+        raise BattleshipError(f"unknown placer {quoted(base)}; choose one of: {', '.join(PLACERS)}")
+    placer = PLACERS[base.lower()]
+    if not settings:
+        return placer
+    named = written_named(placer.name, settings)
+    if placer.kind == "mixture":
+        return replace(placer, name=named, parts=tuple(settings.items()))
+    if placer.kind == "uniform" or set(settings) != {"strength"}:
+        takes = "no settings" if placer.kind == "uniform" else "one setting, strength"
+        raise BattleshipError(f"the {placer.name} placer takes {takes}, not {quoted(name)}")
+    return replace(placer, name=named, strength=settings["strength"])
 
 
 def as_placer(placer: str | Placer) -> Placer:

@@ -208,7 +208,7 @@ def simulate(
         "random,hunt-target,parity,density",
         "--strategies",
         "--shooters",
-        help="Comma-separated shooters.",
+        help="Comma-separated shooters; settings in brackets, like 'expert(fleets=1000)'.",
     ),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per strategy."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
@@ -232,9 +232,7 @@ def simulate(
 
     one_way(jobs, cluster)
     chosen = make_rules(rules, size, fleet, no_touch)
-    names = [s.strip() for s in strategies.split(",") if s.strip()]
-    for name in names:
-        bs.get_shooter(name)
+    names = [bs.get_shooter(name).name for name in _names(strategies, "--strategies")]
     hider = bs.get_placer(placer)
     _check_path(chart, "--chart", bs.CHART_SUFFIXES)
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
@@ -253,12 +251,15 @@ def simulate(
 @handled
 def tournament(
     shooters: str = typer.Option(
-        "random,parity,density", "--shooters", help="Comma-separated shooters."
+        "random,parity,density",
+        "--shooters",
+        help="Comma-separated shooters; settings in brackets, like 'expert(fleets=1000)'.",
     ),
     placers: str = typer.Option(
         "uniform,edges,anti-density,spread,clustered,mixed",
         "--placers",
-        help="Comma-separated placers (where the fleets hide).",
+        help="Comma-separated placers (where the fleets hide); settings in brackets, like "
+        "'edges(strength=6)' or 'mixed(edges=3, spread=1)'.",
     ),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per pairing."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
@@ -346,7 +347,10 @@ def _write_chart(draw, chart: Path | None) -> None:
 
 
 def _names(text: str, option: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
+    """The names of a comma-separated option, a name's settings in brackets kept whole."""
+    from hamle.battleship.named import split_names
+
+    names = split_names(text)
     if not names:
         raise typer.BadParameter(f"{option} names nothing")
     return names
@@ -405,7 +409,12 @@ def print_table(data: dict) -> None:
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
-    strategy: str = typer.Option(..., "--strategy", callback=stripped, help="One of: {names}."),
+    strategy: str = typer.Option(
+        ...,
+        "--strategy",
+        callback=stripped,
+        help="One of: {names}. Settings in brackets, like 'expert(fleets=1000)'.",
+    ),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
         None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."

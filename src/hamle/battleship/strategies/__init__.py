@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from typing import Protocol
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from hamle.grid import quoted
 
 from ..errors import BattleshipError
+from ..named import read_named, written_named
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
@@ -66,15 +68,33 @@ def as_shooter(strategy) -> Shooter:
 
 
 def get_shooter(name: str) -> Shooter:
-    """The shooter registered as ``name`` or one of its aliases, in any case.
+    """The shooter registered as ``name`` or one of its aliases, in any case, or with
+    settings in brackets (``expert(fleets=1000)``: the fields of its dataclass), named so.
 
     >>> get_shooter("Normal").name
     'parity'
+    >>> get_shooter("expert(openings=false, fleets=1000)").name
+    'expert(fleets=1000, openings=false)'
     """
     if not isinstance(name, str):
         raise BattleshipError(f"a strategy's name is text, not {quoted(name)}")
-    key = ALIASES.get(name.lower(), name.lower())
+    if name.lower() in SHOOTERS or name.lower() in ALIASES:
+        return SHOOTERS[ALIASES.get(name.lower(), name.lower())]
+    base, settings = read_named(name)
+    key = ALIASES.get(base.lower(), base.lower())
     if key not in SHOOTERS:
         known = ", ".join([*SHOOTERS, *ALIASES])
-        raise BattleshipError(f"unknown strategy {quoted(name)}; choose one of: {known}")
-    return SHOOTERS[key]
+        raise BattleshipError(f"unknown strategy {quoted(base)}; choose one of: {known}")
+    shooter = SHOOTERS[key]
+    if not settings:
+        return shooter
+    settable = [f.name for f in fields(shooter) if f.name != "name"]
+    if "name" not in {f.name for f in fields(shooter)} or not settable:
+        raise BattleshipError(f"the {key} shooter takes no settings, not {quoted(name)}")
+    for setting in settings:
+        if setting not in settable:
+            raise BattleshipError(
+                f"the {key} shooter has no setting {quoted(setting)}; it has: {', '.join(settable)}"
+            )
+    ordered = {f: settings[f] for f in settable if f in settings}
+    return replace(shooter, name=written_named(key, ordered), **ordered)

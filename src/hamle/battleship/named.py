@@ -1,0 +1,93 @@
+"""Names with settings, as ``get_shooter`` and ``get_placer`` read them: a registered name,
+then in brackets what to change, like ``expert(fleets=1000, candidates=4)``; each value a
+whole or decimal number, true, false or none."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from hamle.grid import quoted
+
+from .errors import BattleshipError
+
+_NAMED = re.compile(r"\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
+_KEY = re.compile(r"[A-Za-z_][\w-]*")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+LONGEST = 100  # digits a whole number's setting may have (Python reads no more than 4300)
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))([eE][+-]?[0-9]{1,4})?")
+_WORDS = {"true": True, "false": False, "none": None}
+
+
+def read_named(text: str) -> tuple[str, dict[str, object]]:
+    """The name ``text`` starts with and the settings in brackets after it.
+
+    >>> read_named("expert(fleets=1000, z=2.5, openings=false)")
+    ('expert', {'fleets': 1000, 'z': 2.5, 'openings': False})
+    >>> read_named(" density ")
+    ('density', {})
+    """
+    if not isinstance(text, str):
+        raise BattleshipError(f"a name is text, not {quoted(text)}")
+    whole = _NAMED.fullmatch(text)
+    if whole is None or "(" in (whole[2] or "") or ")" in (whole[2] or ""):
+        raise BattleshipError(
+            f"{quoted(text)} is not a name, nor a name with settings like expert(fleets=1000)"
+        )
+    settings: dict[str, object] = {}
+    for part in whole[2].split(",") if whole[2] and whole[2].strip() else ():
+        key, equals, value = (side.strip() for side in part.partition("="))
+        if not equals or not _KEY.fullmatch(key) or not value:
+            raise BattleshipError(
+                f"{quoted(part.strip())} in {quoted(text)} is not a setting like fleets=1000"
+            )
+        if key in settings:
+            raise BattleshipError(f"{key} is set twice in {quoted(text)}")
+        settings[key] = _value(value, key)
+    return whole[1], settings
+
+
+def written_named(name: str, settings: dict[str, object]) -> str:
+    """``name`` with ``settings`` as ``read_named`` reads them back.
+
+    >>> written_named("expert", {"fleets": 1000, "openings": False, "threads": None})
+    'expert(fleets=1000, openings=false, threads=none)'
+    """
+    if not settings:
+        return name
+    words = {repr(value): word for word, value in _WORDS.items()}
+    shown = [f"{key}={words.get(repr(value), repr(value))}" for key, value in settings.items()]
+    return f"{name}({', '.join(shown)})"
+
+
+def split_names(text: str) -> list[str]:
+    """A comma-separated list of names, commas inside a name's brackets kept.
+
+    >>> split_names("density, expert(fleets=1000, candidates=4),")
+    ['density', 'expert(fleets=1000, candidates=4)']
+    """
+    names, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth <= 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return [name.strip() for name in names if name.strip()]
+
+
+def _value(text: str, key: str) -> object:
+    """A setting's value read from ``text``."""
+    if text.lower() in _WORDS:
+        return _WORDS[text.lower()]
+    if _WHOLE.fullmatch(text):
+        if len(text.lstrip("+-")) > LONGEST:
+            raise BattleshipError(f"{key} is a number of {len(text.lstrip('+-')):,} digits")
+        return int(text)
+    if _DECIMAL.fullmatch(text):
+        if not math.isfinite(float(text)):
+            raise BattleshipError(f"{key} is a finite number, not {quoted(text)}")
+        return float(text)
+    raise BattleshipError(
+        f"{key} is a whole or decimal number, true, false or none, not {quoted(text)}"
+    )

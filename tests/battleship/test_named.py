@@ -1,0 +1,219 @@
+"""Shooters and placers named with settings: ``expert(fleets=1000)``, ``edges(strength=6)``."""
+
+import json
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+import hamle.battleship as bs
+from hamle.battleship.named import read_named, split_names, written_named
+from hamle.cli import app
+
+SMALL = bs.Rules.custom(6, [3, 2])
+
+values = st.one_of(
+    st.booleans(),
+    st.none(),
+    st.integers(-(10**40), 10**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@given(
+    st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True),
+    st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True), values, max_size=5),
+)
+def test_a_written_name_reads_back_as_it_was(name, settings):
+    assert read_named(written_named(name, settings)) == (name, settings)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("expert", ("expert", {})),
+        (" expert ( ) ", ("expert", {})),
+        (
+            "expert(z=.5, tolerance=1E-3, budget=+7)",
+            ("expert", {"z": 0.5, "tolerance": 0.001, "budget": 7}),
+        ),
+        ("mixed(anti-density=2,  spread = 0.5 )", ("mixed", {"anti-density": 2, "spread": 0.5})),
+        ("expert(openings=FALSE, threads=None)", ("expert", {"openings": False, "threads": None})),
+    ],
+)
+def test_names_with_settings_are_read(text, read):
+    assert read_named(text) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("expert(fleets=1000", "'expert(fleets=1000' is not a name, nor a name with settings"),
+        ("expert((fleets=1))", "is not a name, nor a name with settings"),
+        ("expert(fleets=1) x", "is not a name, nor a name with settings"),
+        ("", "'' is not a name"),
+        ("expert(fleets=)", "'fleets=' in 'expert(fleets=)' is not a setting like fleets=1000"),
+        ("expert(=3)", "'=3' in 'expert(=3)' is not a setting"),
+        ("expert(fleets=1,,z=2)", "'' in 'expert(fleets=1,,z=2)' is not a setting"),
+        ("expert(fleets=1, fleets=2)", "fleets is set twice in 'expert(fleets=1, fleets=2)'"),
+        (
+            "expert(fleets=abc)",
+            "fleets is a whole or decimal number, true, false or none, not 'abc'",
+        ),
+        ("expert(fleets=1_000)", "not '1_000'"),
+        ("expert(fleets=١٠)", "not '١٠'"),
+        ("expert(z=1e999)", "z is a finite number, not '1e999'"),
+        ("expert(fleets=" + "9" * 5000 + ")", "fleets is a number of 5,000 digits"),
+    ],
+)
+def test_names_that_cannot_be_read_say_why(text, message):
+    with pytest.raises(bs.BattleshipError, match=re.escape(message)):
+        read_named(text)
+
+
+def test_a_name_that_is_no_text_is_refused():
+    with pytest.raises(bs.BattleshipError, match=r"^a name is text, not 5$"):
+        read_named(5)
+
+
+def test_lists_of_names_keep_the_commas_inside_brackets():
+    assert split_names(" density ,expert(fleets=9, z=1), ,mixed(edges=1,spread=2)") == [
+        "density",
+        "expert(fleets=9, z=1)",
+        "mixed(edges=1,spread=2)",
+    ]
+    assert split_names(" , ") == []
+
+
+def test_a_shooter_with_settings_is_the_expert_with_those_fields_named_in_field_order():
+    shooter = bs.get_shooter("Expert(openings=false, fleets=40)")
+    assert shooter == bs.ExpertShooter(
+        name="expert(fleets=40, openings=false)", fleets=40, openings=False
+    )
+    assert bs.get_shooter("expert()") is bs.get_shooter("expert")
+    assert bs.get_shooter("expert(fleets=40,openings=false)") == shooter
+
+
+def test_a_shooter_with_settings_plays_as_the_one_built_with_them():
+    by_name = bs.play_game(SMALL, "expert(fleets=40, candidates=2)", 5)
+    built = bs.play_game(SMALL, bs.ExpertShooter(fleets=40, candidates=2), 5)
+    assert by_name.strategy == "expert(candidates=2, fleets=40)"
+    assert [s.cell for s in by_name.shots] == [s.cell for s in built.shots]
+
+
+def test_simulate_keeps_one_row_per_setting_and_one_for_a_setting_named_twice():
+    table = bs.simulate(
+        SMALL, ["expert(fleets=30)", "expert(fleets=30 )", "expert(fleets=60)", "density"], 4
+    )
+    assert [r.strategy for r in table.results] == [
+        "expert(fleets=30)",
+        "expert(fleets=60)",
+        "density",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("density(fleets=3)", "the density shooter takes no settings, not 'density(fleets=3)'"),
+        ("parity(parity=false)", "the parity shooter takes no settings"),
+        ("hard(x=1)", "the density shooter takes no settings"),
+        (
+            "expert(flets=3)",
+            "the expert shooter has no setting 'flets'; it has: candidates, fleets,",
+        ),
+        ("expert(name=1)", "the expert shooter has no setting 'name'"),
+        ("expert(fleets=0)", "fleets must be a whole number of at least 1, not 0"),
+        ("expert(threads=65)", "threads must be at most 64, not 65"),
+        ("expert(openings=1)", "openings must be True or False, not 1"),
+        ("psychic(x=1)", "unknown strategy 'psychic'; choose one of:"),
+    ],
+)
+def test_shooter_settings_that_do_not_fit_say_why(name, message):
+    with pytest.raises(bs.BattleshipError, match=re.escape(message)):
+        bs.get_shooter(name)
+
+
+def test_placers_take_a_strength_or_a_mixtures_weights():
+    edges = bs.get_placer("Edges(strength=6)")
+    assert (edges.name, edges.kind, edges.strength) == ("edges(strength=6)", "edges", 6)
+    mixed = bs.get_placer("mixed(spread=1, anti-density=3)")
+    assert mixed.name == "mixed(spread=1, anti-density=3)"
+    assert mixed.parts == (("spread", 1.0), ("anti-density", 3.0))
+    for game in range(1, 6):  # the registered strength is 3: edges(strength=3) is edges
+        assert bs.get_placer("edges(strength=3)").place(SMALL, game) == bs.get_placer(
+            "edges"
+        ).place(SMALL, game)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("uniform(strength=1)", "the uniform placer takes no settings"),
+        ("edges(weight=1)", "the edges placer takes one setting, strength, not 'edges(weight=1)'"),
+        ("edges(strength=-1)", "a placer's strength is a finite number of at least 0"),
+        ("mixed(edges=0)", "a mixture's weights add up to 0.0"),
+        ("mixed(nowhere=1)", "unknown placer 'nowhere' in a mixture"),
+        ("nowhere(x=1)", "unknown placer 'nowhere'; choose one of:"),
+    ],
+)
+def test_placer_settings_that_do_not_fit_say_why(name, message):
+    with pytest.raises(bs.BattleshipError, match=re.escape(message)):
+        bs.get_placer(name)
+
+
+runner = CliRunner()
+
+
+def test_the_command_line_takes_settings_in_its_lists():
+    result = runner.invoke(
+        app,
+        [
+            "battleship",
+            "tournament",
+            "--size",
+            "6",
+            "--fleet",
+            "3,2",
+            "--games",
+            "3",
+            "--shooters",
+            "density,expert(fleets=30, candidates=2)",
+            "--placers",
+            "uniform,edges(strength=6),mixed(edges=1, spread=1)",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["shooters"] == ["density", "expert(candidates=2, fleets=30)"]
+    assert data["placers"] == ["uniform", "edges(strength=6)", "mixed(edges=1, spread=1)"]
+    simulated = runner.invoke(
+        app,
+        [
+            *("battleship", "simulate", "--size", "6", "--fleet", "3,2", "--games", "2"),
+            *("--strategies", "expert(fleets=30),density", "--placer", "edges(strength=6)"),
+            "--json",
+        ],
+    )
+    assert simulated.exit_code == 0, simulated.output
+    data = json.loads(simulated.stdout)
+    assert list(data["strategies"]) == ["expert(fleets=30)", "density"]
+    assert data["placer"] == "edges(strength=6)"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--games", "2", "--strategies", "expert(fleets=0)"], "fleets must be a"),
+        (["simulate", "--strategies", "expert(fleets=3"], "'expert(fleets=3' is not a name"),
+        (["simulate", "--games", "2", "--placer", "edges(x=1)"], "the edges placer takes one"),
+        (["replay", "1", "--strategy", "density(z=1)"], "the density shooter takes no settings"),
+    ],
+)
+def test_the_command_line_says_what_is_wrong_with_a_setting(args, message):
+    result = runner.invoke(app, ["battleship", *args])
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    assert "Traceback" not in result.output
