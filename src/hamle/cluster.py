@@ -29,7 +29,7 @@ from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING
 
 from hamle.errors import HamleError
-from hamle.grid import is_whole
+from hamle.grid import is_whole, quoted
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -53,9 +53,7 @@ def checked_jobs(jobs, error: type[Exception]) -> int:
     """
     if is_whole(jobs) and 1 <= jobs <= MAX_JOBS:
         return int(jobs)
-    huge = is_whole(jobs) and abs(jobs) >= 10**30  # (repr writes no more than 4300 digits)
-    shown = "a number of 30 digits or more" if huge else repr(jobs)
-    raise error(f"jobs must be from 1 to {MAX_JOBS}, not {shown}")
+    raise error(f"jobs must be from 1 to {MAX_JOBS}, not {quoted(jobs)}")
 
 
 class ClusterError(HamleError, RuntimeError):

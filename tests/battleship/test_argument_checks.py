@@ -307,7 +307,7 @@ def test_placements_of_a_ship_longer_than_the_board_are_refused():
 
 @pytest.mark.parametrize("jobs", ["x", None, 1.5, 0, -5, True, 65, pytest.param(HUGE, id="huge")])
 def test_count_fleets_takes_jobs_as_simulate_does(jobs):
-    shown = "a number of 30 digits or more" if jobs is HUGE else repr(jobs)
+    shown = "a number of 5,001 digits" if jobs is HUGE else repr(jobs)
     with pytest.raises(BattleshipError, match=rf"^jobs must be from 1 to 64, not {shown}$"):
         bs.count_fleets(bs.Rules.custom(4, [2, 2]), jobs=jobs)
 
