@@ -284,3 +284,40 @@ def test_a_busy_counter_is_asked_again_until_the_map_comes_or_the_marks_change(s
     assert sent.count(["E5"]) == asked_for_e5  # the marks changed: E5 alone is not asked again
     expect(page.locator("#status")).to_have_text("")
     assert page.js_errors == []
+
+
+def test_the_expert_says_where_it_would_fire_and_forgets_it_when_the_marks_change(
+    server, page, screenshot
+):
+    from hamle.web.battleship import EXPERT_SHOOTERS
+
+    open_lab(page, server)
+    for name in ("D4", "E3"):
+        cell(page, name).click()
+    observation = bs.Observation.from_marks(bs.Rules.classic(), miss=["D4", "E3"])
+    decision = bs.hint(observation, EXPERT_SHOOTERS["classic"])
+    chosen = observation.grid.name(decision.cell)
+    page.get_by_role("button", name="Where would the Expert fire?").click()
+    expect(page.locator("#expert-answer")).to_have_text(
+        f"The Expert level fires {chosen}.", timeout=30_000
+    )
+    expect(page.locator("#expert-how")).to_contain_text("6,000 fleets drawn")
+    rows = page.locator("#expert-cells tbody tr")
+    expect(rows).to_have_count(len(decision.weighed))
+    expect(rows.first.locator("td").first).to_have_text(chosen)
+    expect(rows.nth(1).locator("td").nth(2)).to_have_text(re.compile(r"^\+\d\.\d{3} ± \d\.\d{3}$"))
+    expect(cell(page, chosen)).to_have_class(re.compile(r"\bexpert\b"))
+    expect(page.get_by_text("Expert's target")).to_be_visible()
+    screenshot(page, "lab-expert")
+    page.click("#lang-switch")
+    expect(page.locator("#expert-answer")).to_have_text(f"Uzman seviye {chosen} karesine atar.")
+    page.click("#lang-switch")
+    cell(page, "J10").click()  # other marks: the answer is no longer theirs
+    expect(page.locator("#expert")).to_be_hidden()
+    expect(page.get_by_text("Expert's target")).to_be_hidden()
+    expect(cell(page, chosen)).not_to_have_class(re.compile(r"\bexpert\b"))
+    page.get_by_role("button", name="Hit", exact=True).click()
+    cell(page, "G7").click()  # a hit open: the expert fires its ranked density's cell
+    page.get_by_role("button", name="Where would the Expert fire?").click()
+    expect(page.locator("#expert-how")).to_contain_text("ranked density", timeout=30_000)
+    assert page.js_errors == []

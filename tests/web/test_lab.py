@@ -351,3 +351,62 @@ def test_one_client_holds_no_more_than_one_exact_slot(client, monkeypatch):
         finish.set()
         first.join(30)
     assert client.post(EXACT, json={"rules": "russian", "miss": ["B2"]}).status_code == 200
+
+
+HINT = "/api/battleship/hint"
+OPENING = ["C5", "D4", "E3", "H6", "G7", "F8", "I5", "F2", "E9", "B6", "C7", "D8", "H4", "J8"]
+
+
+def test_the_hint_is_the_expert_levels_decision_and_the_same_for_the_same_marks(client):
+    from hamle.web.battleship import EXPERT_SHOOTERS
+
+    marks = {"miss": [*OPENING, "A7", "G3", "A1"]}
+    answer = client.post(HINT, json=marks).json()
+    assert client.post(HINT, json={"rules": "classic", **marks}).json() == answer
+    observation = bs.Observation.from_marks(bs.Rules.classic(), miss=marks["miss"])
+    decision = bs.hint(observation, EXPERT_SHOOTERS["classic"])
+    assert answer["cell"] == observation.grid.name(decision.cell) and answer["how"] == "rollouts"
+    weighed = answer["weighed"]
+    assert weighed[0]["cell"] == answer["cell"] and len(weighed) == 3
+    assert weighed[0]["behind"] == 0 and all(w["fleets"] == 6000 for w in weighed)
+    assert [w["behind"] for w in weighed] == sorted(w["behind"] for w in weighed)
+    assert all(abs(w["shots"] - weighed[0]["shots"] - w["behind"]) < 1e-9 for w in weighed)
+
+
+@pytest.mark.parametrize(
+    ("marks", "how"),
+    [
+        ({}, "opening"),
+        ({"hit": ["E5", "F5"], "miss": ["D5"]}, "base"),
+        ({"rules": "russian", "hit": ["E5"], "sunk": [["A1"]]}, "exact"),
+    ],
+)
+def test_the_hint_says_how_the_expert_chose(client, marks, how):
+    answer = client.post(HINT, json=marks).json()
+    assert answer["how"] == how and answer["weighed"] == []
+
+
+@pytest.mark.parametrize(
+    ("marks", "code"),
+    [
+        ({"afloat": [], "miss": ["A1"]}, "battleship.all_sunk"),
+        ({"rules": "russian", "hit": ["A1", "B2"]}, None),
+    ],
+)
+def test_the_hint_refuses_a_board_it_cannot_fire_at(client, marks, code):
+    response = client.post(HINT, json=marks)
+    assert response.status_code == 400, response.text
+    assert code is None or response.json()["code"] == code
+
+
+def test_the_hint_waits_for_a_slot_like_the_exact_counter(client):
+    from hamle.web import lab
+
+    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    try:
+        response = client.post(HINT, json={"miss": ["A1"]})
+        assert response.status_code == 409 and "busy" in response.json()["detail"]
+    finally:
+        for _ in filter(None, taken):
+            lab._exact_slots.release()
+    assert client.post(HINT, json={"miss": ["A1"]}).status_code == 200

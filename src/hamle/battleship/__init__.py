@@ -24,7 +24,16 @@ from .simulate import (
     play_games,
     simulate,
 )
-from .strategies import ALIASES, SHOOTERS, ExpertShooter, Shooter, get_shooter
+from .strategies import (
+    ALIASES,
+    SHOOTERS,
+    Decision,
+    ExpertShooter,
+    Shooter,
+    get_shooter,
+    hint,
+)
+from .strategies.expert_shooter import Weighed
 from .tournament import Pairing, TournamentTable, tournament
 
 __all__ = [
@@ -34,6 +43,7 @@ __all__ = [
     "SHOOTERS",
     "BattleshipError",
     "CountTooLargeError",
+    "Decision",
     "DensityMap",
     "ExactMap",
     "ExpertShooter",
@@ -57,6 +67,7 @@ __all__ = [
     "SimulationTable",
     "SunkShip",
     "TournamentTable",
+    "Weighed",
     "chart",
     "count_fleets",
     "density",
@@ -64,6 +75,7 @@ __all__ = [
     "exact",
     "get_placer",
     "get_shooter",
+    "hint",
     "layouts",
     "placements",
     "play_game",

@@ -557,6 +557,63 @@ def sample(
     console.print(f"seed {seed}", highlight=False)
 
 
+@app.command(cls=listing(names=_shooters))
+@handled
+def hint(
+    miss: str = MISS,
+    hit: str = HIT,
+    sunk: str = SUNK,
+    afloat: str = AFLOAT,
+    strategy: str = typer.Option(
+        "expert",
+        "--strategy",
+        callback=stripped,
+        help="One of: {names}. Settings in brackets, like 'expert(fleets=1000)'.",
+    ),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the shooter's draws."),
+    rules: str = RULES,
+    size: int = SIZE,
+    fleet: str = FLEET,
+    no_touch: bool = NO_TOUCH,
+    as_json: bool = JSON,
+) -> None:
+    """Where a shooter fires next on a marked board; the expert says how it chose, and
+    lists the cells it rolled out with the shots each needs on average to finish."""
+    import numpy as np
+
+    import hamle.battleship as bs
+
+    chosen = make_rules(rules, size, fleet, no_touch)
+    observation = marked(chosen, miss, hit, sunk, afloat)
+    shooter = bs.get_shooter(strategy)
+    decision = bs.hint(observation, shooter, np.random.default_rng(seed))
+    grid = chosen.grid
+    if as_json:
+        print_json(
+            {
+                "rules": chosen.describe(),
+                "afloat": list(observation.afloat),
+                "strategy": shooter.name,
+                "seed": seed,
+                "cell": grid.name(decision.cell),
+                "how": decision.how,
+                "weighed": [{**w._asdict(), "cell": grid.name(w.cell)} for w in decision.weighed],
+            }
+        )
+        return
+    values = ["." if c != decision.cell else "*" for c in range(chosen.cells)]
+    console.print(_heat(observation, values, {decision.cell}), highlight=False)
+    console.print(
+        f"{shooter.name} fires {grid.name(decision.cell)} ({decision.how})", highlight=False
+    )
+    for w in decision.weighed:
+        behind = f"  {w.behind:+.3f} ± {w.stderr:.3f}" if w.cell != decision.cell else ""
+        line = (
+            f"  {grid.name(w.cell):<4} {w.shots:7.3f} shots to finish ({w.fleets:,} fleets){behind}"
+        )
+        console.print(line, highlight=False)
+
+
 def _span(cells: list[str]) -> str:
     """A ship as ``--sunk`` takes it: ``A1-A3``, or ``G6`` for a one-cell ship."""
     return cells[0] if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"

@@ -1,5 +1,5 @@
-"""The density lab: the Hard shooter's density d for any board marked by hand, and
-under Russian rules the exact number of layouts that put a ship on each cell.
+"""The density lab: the Hard shooter's density d for any board marked by hand, the exact
+number of layouts that put a ship on each cell, and the Expert level's next shot.
 
 The page sends misses, hits and sunk ships; the engine checks them against the rules and
 answers d for every unshot cell (as decimal strings: d can exceed 2^53), the best cells,
@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 import hamle.battleship as bs
 
+from .battleship import EXPERT_SHOOTERS
 from .common import Refused, Route, Strict, any_case, client_of
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
@@ -79,6 +80,29 @@ class Exact(BaseModel):
     best_count: str
     afloat: list[int]
     water: list[str]
+
+
+class WeighedCell(BaseModel):
+    """A cell the expert rolled out: the mean shots to finish firing it first (that shot
+    included) over ``fleets`` fleets, and how many more than the chosen cell needs on the
+    same fleets (``behind``) with the standard error of that difference."""
+
+    cell: str
+    shots: float
+    fleets: int
+    behind: float
+    stderr: float
+
+
+class Hint(BaseModel):
+    """The Expert level's next shot at the marks, how it found it (``bs.Decision.how``:
+    opening, exact, base, density, endgame or rollouts) and the cells it rolled out, the
+    chosen first."""
+
+    rules: str
+    cell: str
+    how: str
+    weighed: list[WeighedCell]
 
 
 class ShipInfo(BaseModel):
@@ -180,6 +204,26 @@ def exact(marks: Marks, request: Request) -> Exact:
         while len(_exact_answers) > EXACT_KEPT:
             _exact_answers.popitem(last=False)
     return answer
+
+
+# The expert's rollouts take every core for up to a second, so a hint takes one of the
+# exact counter's slots too. The same marks always get the same hint (draws seeded with 0).
+@router.post("/hint", response_model=Hint)
+def hint(marks: Marks, request: Request) -> Hint:
+    """Where the Expert level would fire next at a marked board (400 with the engine's text
+    for contradictory marks or a board with no ship afloat; 409 while the slots are busy)."""
+    observation = bs.Observation.from_marks(
+        RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
+    )
+    with _exact_slot(client_of(request)):
+        decision = bs.hint(observation, EXPERT_SHOOTERS[marks.rules])
+    name = observation.grid.name
+    return Hint(
+        rules=marks.rules,
+        cell=name(decision.cell),
+        how=decision.how,
+        weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],
+    )
 
 
 @contextmanager

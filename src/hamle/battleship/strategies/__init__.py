@@ -15,12 +15,13 @@ import numpy as np
 
 from hamle.grid import quoted
 
+from ..density import density
 from ..errors import BattleshipError
 from ..named import read_named, written_named
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
-from .expert_shooter import ExpertShooter
+from .expert_shooter import Decision, ExpertShooter
 from .hunt_target import HuntTarget
 from .random_shooter import RandomShooter
 
@@ -98,3 +99,31 @@ def get_shooter(name: str) -> Shooter:
             )
     ordered = {f: settings[f] for f in settable if f in settings}
     return replace(shooter, name=written_named(key, ordered), **ordered)
+
+
+def hint(
+    observation: Observation,
+    strategy: str | Shooter = "expert",
+    rng: np.random.Generator | None = None,
+) -> Decision:
+    """Where ``strategy`` fires next at ``observation`` (its draws from ``rng``, by default
+    seeded with 0): the expert's ``decide``, which says how it chose and lists the cells
+    it rolled out, or another shooter's cell (``how``: "choice"). Marks that no layout
+    fits are an error, as ``density`` says it.
+
+    >>> from hamle.battleship.rules import Rules
+    >>> obs = Observation.from_marks(Rules.classic(), hit=["E5", "F5"], miss=["D5"])
+    >>> hint(obs, "parity").how, obs.grid.name(hint(obs).cell)
+    ('choice', 'G5')
+    """
+    shooter = as_shooter(strategy)
+    rng = np.random.default_rng(0) if rng is None else rng
+    if (
+        isinstance(observation, Observation)
+        and observation.afloat
+        and density(observation, count=False).undecided
+    ):
+        density(observation)  # no layout found to fit: counted, which says if none does
+    if isinstance(shooter, ExpertShooter):
+        return shooter.decide(observation, rng)
+    return Decision(shooter.choose(observation, rng), "choice")

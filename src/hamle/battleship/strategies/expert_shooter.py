@@ -58,6 +58,44 @@ APART_FLEETS = 8000  # where they may not, a third more pay (README, "Fewer cell
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+class Weighed(NamedTuple):
+    """A cell the expert rolled out: the mean shots to finish the game firing it first
+    (that shot included) over ``fleets`` fleets, and how many more than the chosen cell
+    on the same fleets (``behind``), with the standard error of that paired difference."""
+
+    cell: int
+    shots: float
+    fleets: int
+    behind: float
+    stderr: float
+
+
+class Decision(NamedTuple):
+    """The expert's shot and how it found it: ``how`` is "opening" (its stored opening),
+    "exact" (the exact map's best cell), "base" (the ranked density shot), "density" (the
+    Hard shooter's, on boards too large for the ranked density), "endgame" (every fleet
+    that fits rolled out) or "rollouts" (fleets drawn and rolled out);
+    ``weighed`` lists the cells rolled out, the chosen first, then by ``behind``."""
+
+    cell: int
+    how: str
+    weighed: tuple[Weighed, ...] = ()
+
+
+def _weighed(cells, shots, weights, fleets_of, best) -> tuple[Weighed, ...]:
+    """The ``Weighed`` of each of ``cells`` (columns of ``shots``, rows weighed by
+    ``weights``; column j filled on its first ``fleets_of[j]`` rows) against column ``best``."""
+    weighed = []
+    for j, cell in enumerate(cells):
+        n = int(fleets_of[j])
+        w, total = weights[:n], weights[:n].sum()
+        gap = shots[:n, j] - shots[:n, best]
+        behind = float(w @ gap / total)
+        spread = float(np.sqrt(np.sum((w * (gap - behind)) ** 2)) / total)
+        weighed.append(Weighed(int(cell), float(w @ shots[:n, j] / total), n, behind, spread))
+    return tuple(sorted(weighed, key=lambda row: (row.cell != cells[best], row.behind)))
+
+
 @dataclass(frozen=True)
 class ExpertShooter:
     """Fires where the rollouts of the ranked density shooter end soonest.
@@ -129,44 +167,61 @@ class ExpertShooter:
             )
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
+        return self._decide(observation, rng, weigh=False).cell
+
+    def decide(self, observation: Observation, rng: np.random.Generator) -> Decision:
+        """The cell ``choose`` fires, with how it was found and the cells it weighed.
+
+        >>> obs = Observation.from_marks(Rules.classic(), hit=["E5", "F5"], miss=["D5"])
+        >>> decision = ExpertShooter(fleets=300).decide(obs, np.random.default_rng(0))
+        >>> obs.grid.name(decision.cell), decision.how
+        ('G5', 'base')
+        """
+        return self._decide(observation, rng, weigh=True)
+
+    def _decide(self, observation: Observation, rng: np.random.Generator, weigh: bool) -> Decision:
         check_choice(observation, rng)
         if self.openings and (cell := opening_shot(observation)) is not None:
-            return cell
+            return Decision(cell, "opening")
         if self._exact_target(observation):
             try:
-                return pick(best_cells(observation), rng)
+                return Decision(pick(best_cells(observation), rng), "exact")
             except CountTooLargeError:
                 pass  # out of the exact count's reach: the ranked density shot below
         rules = observation.rules
         tables = rollout_tables(rules)
         if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
-            return DensityShooter().choose(observation, rng)  # d could outgrow int64 here
+            # d could outgrow int64 here
+            return Decision(DensityShooter().choose(observation, rng), "density")
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
         if self.candidates > 1 and rules.touching and len(afloat) <= self.endgame_ships:
-            cell = self._endgame(observation.marks, afloat, tables)
-            if cell is not None:
-                return cell
+            decision = self._endgame(observation.marks, afloat, tables, weigh)
+            if decision is not None:
+                return decision
         cells = _kernels.expert_candidates(
             observation.marks, afloat, tables, self.candidates, self.target_rollouts
         )
         if cells.shape[0] == 0:
             raise BattleshipError("ships are afloat but no cell is left to fire at")
         if cells.shape[0] == 1:
-            return int(cells[0])
+            return Decision(int(cells[0]), "base")
         pcg = pcg_words(rng)
-        cell = self._race(observation.marks, afloat, cells, tables, self.fleets_for(rules), pcg)
+        decision = self._race(
+            observation.marks, afloat, cells, tables, self.fleets_for(rules), pcg, weigh
+        )
         set_pcg_words(rng, pcg)
-        return cell
+        return decision
 
-    def _race(self, marks, afloat, cells, tables, n_fleets, pcg) -> int:
+    def _race(self, marks, afloat, cells, tables, n_fleets, pcg, weigh) -> Decision:
         """The cell of least mean rollout shots. Each round rolls out the cells still in
         the race on ``fleets`` more fleets, then drops those whose mean over every fleet so
         far is above the least by more than ``z`` standard errors of the paired difference.
         The race ends once it is settled (so with one cell left), after ``rounds`` rounds,
         or before a round that would take the rollout shots past ``budget``; the earlier
-        cell wins a tie, the first when the draws fail."""
+        cell wins a tie, the first (the ranked density shot) when the draws fail."""
         shots = np.empty((self.rounds * n_fleets, cells.shape[0]))
         weights = np.empty(self.rounds * n_fleets)
+        fleets_of = np.zeros(cells.shape[0], np.int64)  # the fleets each cell was rolled out on
         racing = np.arange(cells.shape[0])
         n = spent = 0
         for _ in range(self.rounds):
@@ -178,6 +233,7 @@ class ExpertShooter:
                 break
             shots[n : n + n_fleets, racing] = stage
             n += n_fleets
+            fleets_of[racing] = n
             spent += cost
             before = racing.shape[0]
             racing, settled = _kernels.still_racing(
@@ -186,11 +242,13 @@ class ExpertShooter:
             if settled or spent + cost * racing.shape[0] / before > self.budget:
                 break
         if n == 0:
-            return int(cells[0])
+            return Decision(int(cells[0]), "base")
         means = _kernels.weighted_means(shots[:n], weights[:n], racing)
-        return int(cells[racing[np.argmin(means)]])
+        best = int(racing[np.argmin(means)])
+        weighed = _weighed(cells, shots, weights, fleets_of, best) if weigh else ()
+        return Decision(int(cells[best]), "rollouts", weighed)
 
-    def _endgame(self, marks, afloat, tables) -> int | None:
+    def _endgame(self, marks, afloat, tables, weigh) -> Decision | None:
         """With few ships afloat: every fleet that fits the marks (``endgame_fleets``) rolled
         out from each of the best ENDGAME_CANDIDATES cells (fewer, down to three, when
         fleets × cells would pass ``endgame_rollouts``), hunting or with a hit open; the
@@ -204,10 +262,13 @@ class ExpertShooter:
         k = min(ENDGAME_CANDIDATES, self.endgame_rollouts // n)
         cells = _kernels.best_cells(marks, afloat, tables, k)
         if cells.shape[0] < 2:
-            return int(cells[0]) if cells.shape[0] else None
+            return Decision(int(cells[0]), "base") if cells.shape[0] else None
         shots = np.empty((n, cells.shape[0]))
         roll_out(marks, afloat, cells, tables, boards[:n], lefts[:n], shots, self.threads or CORES)
-        return int(cells[np.argmin(shots.mean(axis=0))])
+        best = int(np.argmin(shots.mean(axis=0)))
+        weights, fleets_of = np.ones(n), np.full(cells.shape[0], n)
+        weighed = _weighed(cells, shots, weights, fleets_of, best) if weigh else ()
+        return Decision(int(cells[best]), "endgame", weighed)
 
     def fleets_for(self, rules: Rules) -> int:
         """Rollout fleets a cell per round under ``rules``.

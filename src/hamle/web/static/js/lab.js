@@ -19,7 +19,7 @@ addTexts({
   en: {
     "lab.title": "Density lab",
     "lab.intro":
-      "Mark misses, hits and sunk ships of a game in your head; the engine counts where the ships still afloat can lie and shows where the Hard level would fire next.",
+      "Mark misses, hits and sunk ships of a game in your head; the engine counts where the ships still afloat can lie and shows where the Hard level would fire next, and where the Expert would if you ask.",
     "lab.tools": "Marking tool",
     "lab.tool.miss": "Miss",
     "lab.tool.hit": "Hit",
@@ -64,11 +64,24 @@ addTexts({
     "lab.ship.Submarine": "Submarine",
     "lab.ship.Destroyer": "Destroyer",
     "lab.ship.Boat": "Boat",
+    "lab.expert.ask": "Where would the Expert fire?",
+    "lab.expert.legend": "Expert's target",
+    "lab.expert.busy": "The Expert is playing the game out from its best cells…",
+    "lab.expert.answer": "The Expert level fires {cell}.",
+    "lab.expert.shots": "Shots to finish",
+    "lab.expert.behind": "More than its choice",
+    "lab.expert.cell.label": "{cell}: {shots} shots to finish on average",
+    "lab.expert.how.opening": "Its opening: the shots it fires before its first hit, worked out once with far more playouts.",
+    "lab.expert.how.exact": "With a hit open and ships that may not touch, the cell that most layouts fitting the marks cover.",
+    "lab.expert.how.base": "The best cell of its ranked density; no other cell was worth playing out.",
+    "lab.expert.how.density": "The Hard level's cell: too many layouts for its own density.",
+    "lab.expert.how.endgame": "Every layout that fits the marks, {fleets} of them, played out to the end from each of its best cells.",
+    "lab.expert.how.rollouts": "{fleets} fleets drawn from all that fit the marks, each played out to the end from each of its best cells; the fewest shots on average wins.",
   },
   tr: {
     "lab.title": "Yoğunluk laboratuvarı",
     "lab.intro":
-      "Kafandaki oyunun ıskalarını, isabetlerini ve batan gemilerini işaretle; motor su üstündeki gemilerin hâlâ nerede durabileceğini sayar ve Zor seviyenin sıradaki atışını gösterir.",
+      "Kafandaki oyunun ıskalarını, isabetlerini ve batan gemilerini işaretle; motor su üstündeki gemilerin hâlâ nerede durabileceğini sayar ve Zor seviyenin sıradaki atışını, istersen Uzmanınkini de gösterir.",
     "lab.tools": "İşaretleme aracı",
     "lab.tool.miss": "Iska",
     "lab.tool.hit": "İsabet",
@@ -113,6 +126,19 @@ addTexts({
     "lab.ship.Submarine": "Denizaltı",
     "lab.ship.Destroyer": "Muhrip",
     "lab.ship.Boat": "Bot",
+    "lab.expert.ask": "Uzman nereye atardı?",
+    "lab.expert.legend": "Uzmanın hedefi",
+    "lab.expert.busy": "Uzman en iyi karelerinden oyunu sonuna kadar oynuyor…",
+    "lab.expert.answer": "Uzman seviye {cell} karesine atar.",
+    "lab.expert.shots": "Bitirmek için atış",
+    "lab.expert.behind": "Seçtiğinden fazlası",
+    "lab.expert.cell.label": "{cell}: bitirmek için ortalama {shots} atış",
+    "lab.expert.how.opening": "Açılışı: ilk isabetten önceki atışları, bir kez çok daha fazla oyunla hesaplanmış.",
+    "lab.expert.how.exact": "Açık bir isabet varken ve gemiler birbirine değemezken, işaretlere uyan dizilişlerin en çoğunun kapladığı kare.",
+    "lab.expert.how.base": "Sıralı yoğunluğunun en iyi karesi; başka bir kareyi oynamaya değmedi.",
+    "lab.expert.how.density": "Zor seviyenin karesi: kendi yoğunluğu için dizilişler fazla çok.",
+    "lab.expert.how.endgame": "İşaretlere uyan her diziliş ({fleets} tane), en iyi karelerinin her birinden sonuna kadar oynandı.",
+    "lab.expert.how.rollouts": "İşaretlere uyanlardan çekilen {fleets} filo, en iyi karelerinin her birinden sonuna kadar oynandı; ortalamada en az atış kazanır.",
   },
 });
 
@@ -134,6 +160,7 @@ let lastSunk = null;
 let result = null;
 let asked = 0;
 let shown = null; // the status line: {text: () => string, kind}, re-run on a language switch
+let advice = null; // the Expert's last answer: {marks: the request as JSON, answer}
 
 function setStatus(text, kind = "info") {
   shown = { text, kind };
@@ -370,6 +397,69 @@ async function countExactly() {
   }
 }
 
+// The Expert's next shot at the marks: up to a second of every core on the server, so only
+// when asked. A busy server is asked again; an answer for marks changed meanwhile is dropped.
+async function askExpert() {
+  const marks = JSON.stringify(request());
+  const current = () => JSON.stringify(request()) === marks;
+  setStatus(() => t("lab.expert.busy"));
+  for (;;) {
+    try {
+      const answer = await api("/api/battleship/hint", { method: "POST", body: request() });
+      if (!current()) return;
+      advice = { marks, answer };
+      setStatus(() => "");
+    } catch (error) {
+      if (!current()) return;
+      if (error.status === 409) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        if (!current()) return;
+        continue;
+      }
+      advice = null;
+      setStatus(() => error.message, "error");
+    }
+    render();
+    return;
+  }
+}
+
+// The Expert's answer while the marks are those it was given.
+function expertAnswer() {
+  return advice && advice.marks === JSON.stringify(request()) ? advice.answer : null;
+}
+
+function renderExpert() {
+  const answer = expertAnswer();
+  const box = document.getElementById("expert");
+  box.hidden = !answer;
+  for (const item of document.querySelectorAll(".expert-legend")) item.hidden = !answer;
+  if (!answer) return;
+  const number = (x, digits) =>
+    x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const fleets = answer.weighed.length ? number(answer.weighed[0].fleets, 0) : "";
+  document.getElementById("expert-answer").textContent = t("lab.expert.answer", {
+    cell: answer.cell,
+  });
+  document.getElementById("expert-how").textContent = t(`lab.expert.how.${answer.how}`, { fleets });
+  const table = document.getElementById("expert-cells");
+  table.hidden = !answer.weighed.length;
+  const body = table.querySelector("tbody");
+  body.innerHTML = "";
+  for (const cell of answer.weighed) {
+    const row = document.createElement("tr");
+    const behind =
+      cell.cell === answer.cell ? "—" : `+${number(cell.behind, 3)} ± ${number(cell.stderr, 3)}`;
+    for (const text of [cell.cell, number(cell.shots, 3), behind]) {
+      const item = document.createElement("td");
+      item.textContent = text;
+      row.append(item);
+    }
+    row.setAttribute("aria-label", t("lab.expert.cell.label", { cell: cell.cell, shots: number(cell.shots, 2) }));
+    body.append(row);
+  }
+}
+
 function shipName(ship) {
   const [base, number] = ship.name.split(" ");
   const name = t(`lab.ship.${base}`);
@@ -426,6 +516,7 @@ function describeCell(name) {
 
 function renderCells() {
   const best = new Set(result ? result.best : []);
+  const expert = expertAnswer();
   const sunkIndex = {};
   state.sunk.forEach((group, i) => group.forEach((name) => (sunkIndex[name] = i)));
   for (const cell of cells) {
@@ -443,6 +534,7 @@ function renderCells() {
       if (heat > 0.6) cell.classList.add("hot");
     }
     if (best.has(name)) cell.classList.add("best");
+    if (expert && expert.cell === name) cell.classList.add("expert");
     cell.setAttribute("aria-label", describeCell(name));
   }
 }
@@ -523,6 +615,7 @@ function render() {
   renderCells();
   renderFigures();
   renderShips();
+  renderExpert();
 }
 
 function buildBoard() {
@@ -568,9 +661,12 @@ async function start() {
     state = { ...state, exact: exactBox.checked };
     update();
   });
-  // Both stay disabled until their listeners are in place, so an early choice is not lost.
+  const askButton = document.getElementById("ask-expert");
+  askButton.addEventListener("click", askExpert);
+  // They stay disabled until their listeners are in place, so an early choice is not lost.
   rulesPicker.disabled = false;
   exactBox.disabled = false;
+  askButton.disabled = false;
   document.getElementById("reset").addEventListener("click", () => {
     state = emptyBoard(state.rules, state.exact);
     update();

@@ -1,0 +1,98 @@
+"""The expert's decision as ``bs.hint`` and ``hamle battleship hint`` show it: the same cell
+as ``choose``, from the same draws, with the cells it rolled out."""
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import hamle.battleship as bs
+from hamle.cli import app
+
+SMALL = bs.Rules.custom(6, [3, 2, 2])
+
+
+def states(rules, game, shooter):
+    """The observations along one game of ``shooter``."""
+    record = bs.play_game(rules, shooter, game)
+    ocean = bs.Ocean(record.fleet)
+    for shot in record.shots:
+        yield ocean.observation
+        ocean.fire(shot.cell)
+
+
+@pytest.mark.parametrize("game", [1, 2, 3])
+def test_decide_fires_what_choose_fires_and_draws_as_much(game):
+    expert, hows = bs.ExpertShooter(fleets=60), set()
+    for observation in states(SMALL, game, expert):
+        chooser, decider = np.random.default_rng(game), np.random.default_rng(game)
+        decision = expert.decide(observation, decider)
+        hows.add(decision.how)
+        assert decision.cell == expert.choose(observation, chooser)
+        assert decider.bit_generator.state == chooser.bit_generator.state
+        if decision.how in ("rollouts", "endgame"):
+            weighed = decision.weighed
+            assert weighed[0].cell == decision.cell and weighed[0].behind == 0
+            assert len({w.cell for w in weighed}) == len(weighed) >= 2
+            for w in weighed:
+                assert w.behind == pytest.approx(w.shots - weighed[0].shots)
+                assert w.stderr >= 0 and 1 <= w.shots <= observation.unshot.size
+        else:
+            assert decision.weighed == ()
+    assert {"rollouts", "endgame", "base"} <= hows
+
+
+def test_the_endgame_rolls_out_every_layout_that_fits():
+    observation = bs.Observation.from_marks(
+        SMALL, miss=["A1", "C3", "E5"], sunk=[["F1", "F2", "F3"]]
+    )
+    decision = bs.ExpertShooter().decide(observation, np.random.default_rng(0))
+    assert decision.how == "endgame"
+    assert {w.fleets for w in decision.weighed} == {bs.exact(observation).total}
+    assert decision.weighed[0].shots == min(w.shots for w in decision.weighed)
+
+
+def test_hint_of_another_shooter_is_its_choice_and_bad_marks_are_refused():
+    observation = bs.Observation.from_marks(bs.Rules.classic(), hit=["E5"])
+    parity = bs.hint(observation, "parity", np.random.default_rng(4))
+    assert parity == bs.Decision(
+        bs.get_shooter("parity").choose(observation, np.random.default_rng(4)), "choice"
+    )
+    assert bs.hint(observation) == bs.hint(observation)  # seeded with 0 by default
+    with pytest.raises(bs.MarksError, match="no afloat ship can explain the hit at A1"):
+        bs.hint(bs.Observation.from_marks(bs.Rules.custom(4, [2]), hit=["A1"], miss=["A2", "B1"]))
+
+
+runner = CliRunner()
+
+
+def test_the_command_line_prints_the_decision_as_the_library_makes_it():
+    args = ["battleship", "hint", "--miss", "D4,E3", "--strategy", "expert(fleets=300)"]
+    result = runner.invoke(app, [*args, "--seed", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    observation = bs.Observation.from_marks(bs.Rules.classic(), miss=["D4", "E3"])
+    decision = bs.hint(observation, "expert(fleets=300)", np.random.default_rng(5))
+    grid = observation.grid
+    assert data["cell"] == grid.name(decision.cell) and data["how"] == "rollouts"
+    assert [w["cell"] for w in data["weighed"]] == [grid.name(w.cell) for w in decision.weighed]
+    assert data["strategy"] == "expert(fleets=300)" and data["seed"] == 5
+    text = runner.invoke(app, [*args, "--seed", "5"]).stdout
+    assert f"expert(fleets=300) fires {data['cell']} (rollouts)" in text
+    assert "shots to finish (300 fleets)" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sunk", "A1-A2", "--size", "4", "--fleet", "2"], "every ship is sunk"),
+        (["--hit", "A1", "--miss", "A2,B1", "--size", "4", "--fleet", "2"], "no afloat ship"),
+        (["--strategy", "expert(fleets=0)"], "fleets must be a whole number of at least 1"),
+        (["--seed", "-1"], "-1 is not 0 or more"),
+    ],
+)
+def test_the_command_line_says_why_it_gives_no_hint(args, message):
+    result = runner.invoke(app, ["battleship", "hint", *args])
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    assert "Traceback" not in result.output
