@@ -314,6 +314,15 @@ def test_replay_steps_and_toggles_the_pattern(server, page, phone, screenshot):
     expect(page.locator("#status")).to_contain_text("Oyun numarası 1 ile")
     assert page.js_errors == []
 
+    expert = bs.play_game(CLASSIC, bs.ExpertShooter(), 743).shots_fired  # the Expert level's
+    page.select_option("#strategy", "expert")
+    page.fill("#game", "743")
+    page.click("#show")
+    expect(page.locator("#summary")).to_contain_text(
+        f"Oyun 743, Uzman: {expert} atış", timeout=60_000
+    )
+    assert page.js_errors == []
+
     phone.goto(server.url + "/battleship/replay?game=12&strategy=density")
     expect(phone.locator("#summary")).to_contain_text("Game 12, Density (Hard)")
     for _ in range(20):

@@ -79,7 +79,7 @@ def test_options_list_levels_rules_and_bounds(client):
             ("expert", "expert", "expert", strong),
         ]
     ]
-    assert data["strategies"] == ["random", "hunt-target", "parity", "density"]
+    assert data["strategies"] == ["random", "hunt-target", "parity", "density", "expert"]
     rules = {r["name"]: r for r in data["rules"]}
     assert [s["length"] for s in rules["classic"]["fleet"]] == [5, 4, 3, 3, 2]
     assert rules["classic"]["fleet"][0]["name"] == "Carrier" and rules["classic"]["touching"]
@@ -583,6 +583,29 @@ def test_replay_bounds(client, params):
     response = client.get(f"{API}/replay", params=params)
     assert response.status_code == 422
     assert response.json()["detail"]
+
+
+def test_replay_of_the_expert_is_the_expert_levels_game_kept_once_played(client, monkeypatch):
+    from hamle.web import battleship
+    from hamle.web.slots import HEAVY
+
+    battleship._expert_games.clear()
+    data = client.get(f"{API}/replay", params={"game": 10, "strategy": "Expert"}).json()
+    record = bs.play_game(CLASSIC, battleship.EXPERT_SHOOTERS["classic"], 10)
+    assert data["strategy"] == "expert" and data["shots_fired"] == record.shots_fired
+    assert [s["cell"] for s in data["shots"]] == names(s.cell for s in record.shots)
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
+    try:  # the game played is kept: answered while the heavy slots are busy
+        again = client.get(f"{API}/replay", params={"game": 10, "strategy": "expert"})
+        assert again.status_code == 200 and again.json() == data
+        other = client.get(f"{API}/replay", params={"game": 11, "strategy": "expert"})
+        assert other.status_code == 409 and other.json()["code"] == "battleship.exact_busy"
+    finally:
+        for _ in filter(None, taken):
+            HEAVY._free.release()
+    monkeypatch.setattr(battleship, "REPLAYS_KEPT", 1)
+    client.get(f"{API}/replay", params={"game": 11, "strategy": "expert"})
+    assert list(battleship._expert_games) == [("classic", 11)]
 
 
 def test_replay_of_the_largest_game_number(client):

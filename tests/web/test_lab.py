@@ -7,6 +7,7 @@ import threading
 import pytest
 
 import hamle.battleship as bs
+from hamle.web.slots import HEAVY
 
 URL = "/api/battleship/density"
 
@@ -244,30 +245,29 @@ def test_exact_says_when_it_is_busy(client):
     from hamle.web import lab
 
     lab._exact_answers.clear()
-    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         response = client.post(EXACT, json={"rules": "russian", "miss": ["J10"]})
         assert response.status_code == 409 and "busy" in response.json()["detail"]
     finally:
         for _ in filter(None, taken):
-            lab._exact_slots.release()
+            HEAVY._free.release()
     assert client.post(EXACT, json={"rules": "russian", "nope": 1}).status_code == 422
 
 
 def test_density_counts_what_the_search_leaves_open_in_an_exact_slot(client, monkeypatch):
     density_module = importlib.import_module("hamle.battleship.density")  # (not the function)
-    from hamle.web import lab
 
     marks = {"rules": "russian", "miss": ["A1"], "hit": ["E5"]}
     plain = density(client, **marks)
     monkeypatch.setattr(density_module, "fits", lambda observation: None)
-    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         busy = refused(client, marks, 409)
         assert "busy" in busy
     finally:
         for _ in filter(None, taken):
-            lab._exact_slots.release()
+            HEAVY._free.release()
     assert density(client, **marks) == plain
     assert refused(client, {"rules": "russian", "hit": ["A1", "B1", "C1", "D1", "E1"]}) == (
         "no layout of the afloat ships fits these marks"
@@ -281,7 +281,7 @@ def test_exact_answers_known_maps_and_bad_marks_while_busy(client):
     known = {"rules": "russian", "miss": ["A1", "J10"], "hit": ["E5"]}
     first = client.post(EXACT, json=known)
     assert first.status_code == 200
-    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         for miss in (["J10", "A1"], [" j10", "a01 "]):  # the same board, written otherwise
             again = client.post(EXACT, json={**known, "miss": miss})
@@ -292,7 +292,7 @@ def test_exact_answers_known_maps_and_bad_marks_while_busy(client):
         assert new.status_code == 409
     finally:
         for _ in filter(None, taken):
-            lab._exact_slots.release()
+            HEAVY._free.release()
 
 
 def test_exact_keeps_only_the_latest_maps(client, monkeypatch):
@@ -400,13 +400,12 @@ def test_the_hint_refuses_a_board_it_cannot_fire_at(client, marks, code):
 
 
 def test_the_hint_waits_for_a_slot_like_the_exact_counter(client):
-    from hamle.web import lab
 
-    taken = [lab._exact_slots.acquire(blocking=False) for _ in range(2)]
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         response = client.post(HINT, json={"miss": ["A1"]})
         assert response.status_code == 409 and "busy" in response.json()["detail"]
     finally:
         for _ in filter(None, taken):
-            lab._exact_slots.release()
+            HEAVY._free.release()
     assert client.post(HINT, json={"miss": ["A1"]}).status_code == 200

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -22,7 +23,8 @@ from pydantic import BaseModel, Field
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
-from .common import GameId, Refused, Route, Strict, any_case, created, store_of
+from .common import GameId, Refused, Route, Strict, any_case, client_of, created, store_of
+from .slots import HEAVY
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -31,7 +33,9 @@ RULE_NAMES = ("classic", "russian")
 LEVELS = ("easy", "normal", "hard", "expert")
 RuleName = any_case(Literal[RULE_NAMES])
 Level = any_case(Literal[LEVELS])
-Strategy = any_case(Literal["random", "hunt-target", "parity", "density", "easy", "normal", "hard"])
+Strategy = any_case(
+    Literal["random", "hunt-target", "parity", "density", "expert", "easy", "normal", "hard"]
+)
 # The Expert level's shooter: the strongest under each rule set whose moves keep within the
 # site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
 # expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
@@ -55,6 +59,10 @@ EARLIER_SHOOTERS: dict[tuple[str, str], bs.Shooter] = {
 STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
+# Replays: those and the Expert level's shooter, whose game takes seconds of every core (in
+# a heavy slot; the latest REPLAYS_KEPT of its games are kept).
+REPLAY_SHOOTERS = (*SITE_SHOOTERS, "expert")
+REPLAYS_KEPT = 64
 CellName = Annotated[str, Field(min_length=2, max_length=8, examples=["E5"])]
 MAX_GAME = 10**9
 MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
@@ -320,7 +328,7 @@ def options() -> dict:
             }
             for lv in LEVELS
         ],
-        "strategies": list(SITE_SHOOTERS),
+        "strategies": list(REPLAY_SHOOTERS),
         "rules": [rules_info(name) for name in RULE_NAMES],
         "games": {"min": MIN_GAMES, "max": MAX_GAMES, "default": DEFAULT_GAMES},
         "max_game": MAX_GAME,
@@ -398,15 +406,21 @@ def heat(request: Request, game_id: GameId) -> HeatOut:
 
 @router.get("/replay")
 def replay(
+    request: Request,
     game: Annotated[int, Query(ge=1, le=MAX_GAME, description="Game number.")],
     strategy: Strategy = "parity",
     rules: RuleName = "classic",
     pattern: bool = False,
 ) -> dict:
     """Numbered game ``game`` played by ``strategy``: the fleet, every shot (answer, mode
-    hunt/target) and the board before and after each shot (with the hunt pattern)."""
+    hunt/target) and the board before and after each shot (with the hunt pattern). The
+    expert is the Expert level's shooter; its game takes seconds (409 while the heavy
+    slots are busy)."""
     chosen = bs.Rules.named(rules)
-    record = bs.play_game(chosen, strategy, game)
+    if bs.get_shooter(strategy).name == "expert":
+        record = _expert_game(client_of(request), rules, game)
+    else:
+        record = bs.play_game(chosen, strategy, game)
     return {
         **record.as_dict(),
         "preset": rules,
@@ -415,6 +429,27 @@ def replay(
         "pattern": pattern,
         "frames": [list(frame) for frame in record.frames(pattern)],
     }
+
+
+_expert_games: OrderedDict[tuple[str, int], bs.GameRecord] = OrderedDict()
+_expert_games_lock = threading.Lock()
+
+
+def _expert_game(client: str, rules: str, game: int) -> bs.GameRecord:
+    """Game ``game`` of the Expert level's shooter under the named rules, played in a heavy
+    slot unless it is among the latest REPLAYS_KEPT played."""
+    key = (rules, game)
+    with _expert_games_lock:
+        if key in _expert_games:
+            _expert_games.move_to_end(key)
+            return _expert_games[key]
+    with HEAVY.taken(client):
+        record = bs.play_game(bs.Rules.named(rules), EXPERT_SHOOTERS[rules], game)
+    with _expert_games_lock:
+        _expert_games[key] = record
+        while len(_expert_games) > REPLAYS_KEPT:
+            _expert_games.popitem(last=False)
+    return record
 
 
 # Statistics: computed in a background thread, one job per (rules, games), cached.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from contextlib import contextmanager
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -19,7 +18,8 @@ from pydantic import BaseModel, Field, StringConstraints
 import hamle.battleship as bs
 
 from .battleship import EXPERT_SHOOTERS
-from .common import Refused, Route, Strict, any_case, client_of
+from .common import Route, Strict, any_case, client_of
+from .slots import HEAVY
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
 
@@ -144,7 +144,7 @@ def density(marks: Marks, request: Request) -> Response:
     observation = bs.Observation.from_marks(rules, marks.miss, marks.hit, marks.sunk, marks.afloat)
     report = bs.density(observation, count=False)
     if report.undecided:
-        with _exact_slot(client_of(request)):
+        with HEAVY.taken(client_of(request)):
             report = bs.density(observation)
     grid = observation.grid
     unshot = [int(cell) for cell in observation.unshot]
@@ -168,11 +168,9 @@ def density(marks: Marks, request: Request) -> Response:
     return Response(answer.model_dump_json(), media_type="application/json")
 
 
-# An exact map takes up to several seconds of one core: at most two requests may run or
-# wait for it at once, no two of one client; more are told to come back. Maps already
-# worked out and marks the engine refuses are answered at once, busy or not.
-_exact_slots = threading.BoundedSemaphore(2)
-_exact_clients: set[str] = set()  # the clients whose boards hold the slots
+# An exact map takes up to several seconds of one core, so it takes one of the heavy work's
+# slots (slots.HEAVY). Maps already worked out and marks the engine refuses are answered at
+# once, busy or not.
 _exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
 _exact_lock = threading.Lock()
 EXACT_KEPT = 512
@@ -197,7 +195,7 @@ def exact(marks: Marks, request: Request) -> Exact:
         if key in _exact_answers:
             _exact_answers.move_to_end(key)
             return _exact_answers[key]
-    with _exact_slot(client_of(request)):
+    with HEAVY.taken(client_of(request)):
         answer = _exact(marks.rules, observation, given)
     with _exact_lock:
         _exact_answers[key] = answer
@@ -206,8 +204,8 @@ def exact(marks: Marks, request: Request) -> Exact:
     return answer
 
 
-# The expert's rollouts take every core for up to a second, so a hint takes one of the
-# exact counter's slots too. The same marks always get the same hint (draws seeded with 0).
+# The expert's rollouts take every core for up to a second, so a hint takes a heavy slot.
+# The same marks always get the same hint (its draws seeded with 0).
 @router.post("/hint", response_model=Hint)
 def hint(marks: Marks, request: Request) -> Hint:
     """Where the Expert level would fire next at a marked board (400 with the engine's text
@@ -215,7 +213,7 @@ def hint(marks: Marks, request: Request) -> Hint:
     observation = bs.Observation.from_marks(
         RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
     )
-    with _exact_slot(client_of(request)):
+    with HEAVY.taken(client_of(request)):
         decision = bs.hint(observation, EXPERT_SHOOTERS[marks.rules])
     name = observation.grid.name
     return Hint(
@@ -224,31 +222,6 @@ def hint(marks: Marks, request: Request) -> Hint:
         how=decision.how,
         weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],
     )
-
-
-@contextmanager
-def _exact_slot(client: str):
-    """One of the exact counter's slots for ``client`` while the block runs; Refused (409)
-    if none is free or the client holds one already."""
-    with _exact_lock:
-        if client in _exact_clients:
-            raise Refused(
-                "the exact counter is still counting a board from your address; try again "
-                "once it is done",
-                code="battleship.exact_yours_busy",
-            )
-        if not _exact_slots.acquire(blocking=False):
-            raise Refused(
-                "the exact counter is busy with other boards; try again in a moment",
-                code="battleship.exact_busy",
-            )
-        _exact_clients.add(client)
-    try:
-        yield
-    finally:
-        with _exact_lock:
-            _exact_clients.discard(client)
-            _exact_slots.release()
 
 
 def _marked(grid, marks: Marks) -> set[int]:

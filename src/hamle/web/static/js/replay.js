@@ -31,6 +31,7 @@ addTexts({
     "rp.start": "Before the first shot (0 of {total}).",
     "rp.counter": "Shot {n} of {total}: {cell} — {answer} ({mode}).",
     "rp.loading": "Playing the game…",
+    "rp.loading.expert": "The Expert is playing the game: a few seconds, longer under Russian rules…",
     "rp.bad.game": "A game number is a whole number from 1 to {max}.",
     "rp.mode.hunt": "hunt",
     "rp.mode.target": "target",
@@ -48,6 +49,7 @@ addTexts({
     "strategy.hunt-target": "Hunt and target",
     "strategy.parity": "Parity (Normal)",
     "strategy.density": "Density (Hard)",
+    "strategy.expert": "Expert",
     "rp.ship.Carrier": "Carrier",
     "rp.ship.Battleship": "Battleship",
     "rp.ship.Cruiser": "Cruiser",
@@ -74,6 +76,7 @@ addTexts({
     "rp.start": "İlk atıştan önce (0 / {total}).",
     "rp.counter": "Atış {n} / {total}: {cell} — {answer} ({mode}).",
     "rp.loading": "Oyun oynanıyor…",
+    "rp.loading.expert": "Uzman oyunu oynuyor: birkaç saniye, Rus kurallarında daha uzun…",
     "rp.bad.game": "Oyun numarası 1 ile {max} arasında bir tam sayıdır.",
     "rp.mode.hunt": "av",
     "rp.mode.target": "hedef",
@@ -91,6 +94,7 @@ addTexts({
     "strategy.hunt-target": "Av ve hedef",
     "strategy.parity": "Parite (Orta)",
     "strategy.density": "Yoğunluk (Zor)",
+    "strategy.expert": "Uzman",
     "rp.ship.Carrier": "Uçak gemisi",
     "rp.ship.Battleship": "Zırhlı",
     "rp.ship.Cruiser": "Kruvazör",
@@ -105,6 +109,7 @@ const $ = (id) => document.getElementById(id);
 
 let options = null;
 let record = null; // the replay from the server, with frames
+let asked = 0; // the latest Show: an answer to an earlier one is dropped
 let cells = [];
 let step = 0;
 let pattern = false;
@@ -229,6 +234,7 @@ function remember(game, strategy, rules) {
 }
 
 async function show() {
+  const mine = ++asked;
   const game = Number($("game").value);
   if (!Number.isInteger(game) || game < 1 || game > options.max_game) {
     setStatus(() => t("rp.bad.game", { max: options.max_game }), "error");
@@ -236,13 +242,25 @@ async function show() {
   }
   const strategy = $("strategy").value;
   const rules = $("rules").value;
-  setStatus(() => t("rp.loading"));
-  try {
-    const query = new URLSearchParams({ game, strategy, rules, pattern: true });
-    record = await api(`/api/battleship/replay?${query}`);
-  } catch (error) {
-    setStatus(() => error.message, "error");
-    return;
+  setStatus(() => t(strategy === "expert" ? "rp.loading.expert" : "rp.loading"));
+  const query = new URLSearchParams({ game, strategy, rules, pattern: true });
+  for (;;) {
+    try {
+      const answer = await api(`/api/battleship/replay?${query}`);
+      if (mine !== asked) return;
+      record = answer;
+      break;
+    } catch (error) {
+      if (mine !== asked) return;
+      if (error.status === 409) {
+        // the server's heavy slots are busy (the expert's games take seconds): ask again
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (mine !== asked) return;
+        continue;
+      }
+      setStatus(() => error.message, "error");
+      return;
+    }
   }
   remember(game, strategy, rules);
   cells = makeGrid($("board"), { rows: record.rows, cols: record.cols, label: t("rp.shots") });
