@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hamle.battleship as bs
-from hamle.battleship.named import read_named, split_names, written_named
+from hamle.battleship.named import read_named, setting_value, split_names, written_named
 from hamle.cli import app
 
 SMALL = bs.Rules.custom(6, [3, 2])
@@ -27,7 +27,8 @@ values = st.one_of(
     st.dictionaries(st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True), values, max_size=5),
 )
 def test_a_written_name_reads_back_as_it_was(name, settings):
-    assert read_named(written_named(name, settings)) == (name, settings)
+    read, texts = read_named(written_named(name, settings))
+    assert read == name and {k: setting_value(k, v) for k, v in texts.items()} == settings
 
 
 @pytest.mark.parametrize(
@@ -36,15 +37,16 @@ def test_a_written_name_reads_back_as_it_was(name, settings):
         ("expert", ("expert", {})),
         (" expert ( ) ", ("expert", {})),
         (
-            "expert(z=.5, tolerance=1E-3, budget=+7)",
-            ("expert", {"z": 0.5, "tolerance": 0.001, "budget": 7}),
+            "Expert(Z=.5, tolerance=1E-3, budget=+7,)",
+            ("Expert", {"z": 0.5, "tolerance": 0.001, "budget": 7}),
         ),
         ("mixed(anti-density=2,  spread = 0.5 )", ("mixed", {"anti-density": 2, "spread": 0.5})),
         ("expert(openings=FALSE, threads=None)", ("expert", {"openings": False, "threads": None})),
     ],
 )
 def test_names_with_settings_are_read(text, read):
-    assert read_named(text) == read
+    name, texts = read_named(text)
+    assert (name, {k: setting_value(k, v) for k, v in texts.items()}) == read
 
 
 @pytest.mark.parametrize(
@@ -57,20 +59,37 @@ def test_names_with_settings_are_read(text, read):
         ("expert(fleets=)", "'fleets=' in 'expert(fleets=)' is not a setting like fleets=1000"),
         ("expert(=3)", "'=3' in 'expert(=3)' is not a setting"),
         ("expert(fleets=1,,z=2)", "'' in 'expert(fleets=1,,z=2)' is not a setting"),
-        ("expert(fleets=1, fleets=2)", "fleets is set twice in 'expert(fleets=1, fleets=2)'"),
-        (
-            "expert(fleets=abc)",
-            "fleets is a whole or decimal number, true, false or none, not 'abc'",
-        ),
-        ("expert(fleets=1_000)", "not '1_000'"),
-        ("expert(fleets=١٠)", "not '١٠'"),
-        ("expert(z=1e999)", "z is a finite number, not '1e999'"),
-        ("expert(fleets=" + "9" * 5000 + ")", "fleets is a number of 5,000 digits"),
+        ("expert(,)", "'' in 'expert(,)' is not a setting"),
+        ("expert(fleets=1, Fleets=2)", "Fleets is set twice in 'expert(fleets=1, Fleets=2)'"),
     ],
 )
 def test_names_that_cannot_be_read_say_why(text, message):
     with pytest.raises(bs.BattleshipError, match=re.escape(message)):
         read_named(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("abc", "fleets is a whole or decimal number, true, false or none, not 'abc'"),
+        ("1_000", "not '1_000'"),
+        ("١٠", "not '١٠'"),
+        ("1e999", "fleets is a finite number, not '1e999'"),
+        ("9" * 5000, "fleets is a number of 5,000 digits"),
+    ],
+)
+def test_values_that_cannot_be_read_say_why(text, message):
+    with pytest.raises(bs.BattleshipError, match=re.escape(message)):
+        setting_value("fleets", text)
+
+
+def test_long_runs_of_spaces_are_read_at_once():
+    # (a pattern with spaces matched on both sides of the brackets took seconds here)
+    for text in ("a" + " " * 50_000 + "!", " " * 50_000 + "a" + " " * 50_000):
+        try:
+            read_named(text)
+        except bs.BattleshipError as error:
+            assert "is not a name" in str(error)
 
 
 def test_a_name_that_is_no_text_is_refused():
@@ -92,8 +111,22 @@ def test_a_shooter_with_settings_is_the_expert_with_those_fields_named_in_field_
     assert shooter == bs.ExpertShooter(
         name="expert(fleets=40, openings=false)", fleets=40, openings=False
     )
-    assert bs.get_shooter("expert()") is bs.get_shooter("expert")
     assert bs.get_shooter("expert(fleets=40,openings=false)") == shooter
+    assert bs.get_shooter("EXPERT(FLEETS=40, Openings=False)") == shooter
+    target = bs.get_shooter("expert(target-rollouts=true)")
+    assert target.target_rollouts and target.name == "expert(target_rollouts=true)"
+
+
+@pytest.mark.parametrize(
+    "name", ["expert()", "expert(threads=none)", "expert(z=2, candidates=3)", "Expert(Z=2.0)"]
+)
+def test_settings_a_shooter_has_already_name_the_shooter_itself(name):
+    assert bs.get_shooter(name) is bs.get_shooter("expert")
+
+
+def test_a_whole_number_for_a_decimal_setting_is_the_same_setting():
+    assert bs.get_shooter("expert(z=3)") == bs.get_shooter("expert(z=3.0)")
+    assert bs.get_shooter("expert(z=3)").name == "expert(z=3.0)"
 
 
 def test_a_shooter_with_settings_plays_as_the_one_built_with_them():
@@ -124,7 +157,10 @@ def test_simulate_keeps_one_row_per_setting_and_one_for_a_setting_named_twice():
             "expert(flets=3)",
             "the expert shooter has no setting 'flets'; it has: candidates, fleets,",
         ),
-        ("expert(name=1)", "the expert shooter has no setting 'name'"),
+        ("expert(name=foo)", "the expert shooter has no setting 'name'"),
+        ("expert(foo=bar)", "the expert shooter has no setting 'foo'"),
+        ("expert(candidates=101)", "candidates must be at most 100, not 101"),
+        ("expert(fleets=abc)", "fleets is a whole or decimal number, true, false or none"),
         ("expert(fleets=0)", "fleets must be a whole number of at least 1, not 0"),
         ("expert(threads=65)", "threads must be at most 64, not 65"),
         ("expert(openings=1)", "openings must be True or False, not 1"),
@@ -137,15 +173,22 @@ def test_shooter_settings_that_do_not_fit_say_why(name, message):
 
 
 def test_placers_take_a_strength_or_a_mixtures_weights():
-    edges = bs.get_placer("Edges(strength=6)")
-    assert (edges.name, edges.kind, edges.strength) == ("edges(strength=6)", "edges", 6)
-    mixed = bs.get_placer("mixed(spread=1, anti-density=3)")
-    assert mixed.name == "mixed(spread=1, anti-density=3)"
-    assert mixed.parts == (("spread", 1.0), ("anti-density", 3.0))
-    for game in range(1, 6):  # the registered strength is 3: edges(strength=3) is edges
-        assert bs.get_placer("edges(strength=3)").place(SMALL, game) == bs.get_placer(
-            "edges"
-        ).place(SMALL, game)
+    edges = bs.get_placer("Edges(Strength=6)")
+    assert (edges.name, edges.kind, edges.strength) == ("edges(strength=6.0)", "edges", 6.0)
+    assert bs.get_placer("edges(strength=3)") is bs.get_placer("edges")
+    mixed = bs.get_placer("mixed(spread=1, Anti-Density=3)")  # parts in the registry's order
+    assert mixed == bs.get_placer("mixed(anti-density=3, spread=1)")
+    assert mixed.name == "mixed(anti-density=3, spread=1)"
+    assert mixed.parts == (("anti-density", 3.0), ("spread", 1.0))
+    for game in range(1, 6):
+        assert edges.place(SMALL, game) == bs.Placer("strong", "", "edges", strength=6.0).place(
+            SMALL, game
+        )
+
+
+def test_a_huge_strength_places_without_a_warning(recwarn):
+    fleet = bs.get_placer("edges(strength=1e308)").place(SMALL, 1)
+    assert fleet.rules == SMALL and not [w for w in recwarn if "overflow" in str(w.message)]
 
 
 @pytest.mark.parametrize(
@@ -189,7 +232,7 @@ def test_the_command_line_takes_settings_in_its_lists():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["shooters"] == ["density", "expert(candidates=2, fleets=30)"]
-    assert data["placers"] == ["uniform", "edges(strength=6)", "mixed(edges=1, spread=1)"]
+    assert data["placers"] == ["uniform", "edges(strength=6.0)", "mixed(edges=1, spread=1)"]
     simulated = runner.invoke(
         app,
         [
@@ -201,7 +244,7 @@ def test_the_command_line_takes_settings_in_its_lists():
     assert simulated.exit_code == 0, simulated.output
     data = json.loads(simulated.stdout)
     assert list(data["strategies"]) == ["expert(fleets=30)", "density"]
-    assert data["placer"] == "edges(strength=6)"
+    assert data["placer"] == "edges(strength=6.0)"
 
 
 @pytest.mark.parametrize(

@@ -399,8 +399,10 @@ def test_the_hint_refuses_a_board_it_cannot_fire_at(client, marks, code):
     assert code is None or response.json()["code"] == code
 
 
-def test_the_hint_waits_for_a_slot_like_the_exact_counter(client):
+def test_the_hint_waits_for_a_slot_like_the_exact_counter_and_keeps_its_answers(client):
+    from hamle.web import lab
 
+    lab._hints.clear()
     taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         response = client.post(HINT, json={"miss": ["A1"]})
@@ -408,4 +410,12 @@ def test_the_hint_waits_for_a_slot_like_the_exact_counter(client):
     finally:
         for _ in filter(None, taken):
             HEAVY._free.release()
-    assert client.post(HINT, json={"miss": ["A1"]}).status_code == 200
+    answer = client.post(HINT, json={"miss": ["A1"]})
+    assert answer.status_code == 200
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
+    try:  # the same board, however written, is answered at once, busy or not
+        again = client.post(HINT, json={"rules": "Classic", "miss": [" a1 "]})
+        assert again.status_code == 200 and again.json() == answer.json()
+    finally:
+        for _ in filter(None, taken):
+            HEAVY._free.release()

@@ -1,6 +1,6 @@
 """Names with settings, as ``get_shooter`` and ``get_placer`` read them: a registered name,
 then in brackets what to change, like ``expert(fleets=1000, candidates=4)``; each value a
-whole or decimal number, true, false or none."""
+whole or decimal number, true, false or none. Names and settings are read in any case."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hamle.grid import quoted
 
 from .errors import BattleshipError
 
-_NAMED = re.compile(r"\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
+_NAMED = re.compile(r"([A-Za-z][\w-]*)(?:\s*\((.*)\))?", re.DOTALL)  # (of the text stripped)
 _KEY = re.compile(r"[A-Za-z_][\w-]*")
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 LONGEST = 100  # digits a whole number's setting may have (Python reads no more than 4300)
@@ -19,31 +19,37 @@ _DECIMAL = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))([eE][+-]?[
 _WORDS = {"true": True, "false": False, "none": None}
 
 
-def read_named(text: str) -> tuple[str, dict[str, object]]:
-    """The name ``text`` starts with and the settings in brackets after it.
+def read_named(text: str) -> tuple[str, dict[str, str]]:
+    """The name ``text`` starts with and the settings in brackets after it, each setting's
+    name in lower case and its value as written (``setting_value`` reads it).
 
-    >>> read_named("expert(fleets=1000, z=2.5, openings=false)")
-    ('expert', {'fleets': 1000, 'z': 2.5, 'openings': False})
+    >>> read_named("Expert(fleets=1000, Z=2.5, openings=false,)")
+    ('Expert', {'fleets': '1000', 'z': '2.5', 'openings': 'false'})
     >>> read_named(" density ")
     ('density', {})
     """
     if not isinstance(text, str):
         raise BattleshipError(f"a name is text, not {quoted(text)}")
-    whole = _NAMED.fullmatch(text)
-    if whole is None or "(" in (whole[2] or "") or ")" in (whole[2] or ""):
+    whole = _NAMED.fullmatch(text.strip())
+    inside = whole[2] if whole and whole[2] is not None else ""
+    if whole is None or "(" in inside or ")" in inside:
         raise BattleshipError(
-            f"{quoted(text)} is not a name, nor a name with settings like expert(fleets=1000)"
+            f"{quoted(text)} is not a name, nor a name with settings in brackets like "
+            "name(setting=value, ...)"
         )
-    settings: dict[str, object] = {}
-    for part in whole[2].split(",") if whole[2] and whole[2].strip() else ():
+    parts = inside.split(",")
+    if len(parts) > 1 and not parts[-1].strip():
+        parts.pop()  # a comma after the last setting
+    settings: dict[str, str] = {}
+    for part in parts if inside.strip() else ():
         key, equals, value = (side.strip() for side in part.partition("="))
         if not equals or not _KEY.fullmatch(key) or not value:
             raise BattleshipError(
                 f"{quoted(part.strip())} in {quoted(text)} is not a setting like fleets=1000"
             )
-        if key in settings:
+        if key.lower() in settings:
             raise BattleshipError(f"{key} is set twice in {quoted(text)}")
-        settings[key] = _value(value, key)
+        settings[key.lower()] = value
     return whole[1], settings
 
 
@@ -76,8 +82,12 @@ def split_names(text: str) -> list[str]:
     return [name.strip() for name in names if name.strip()]
 
 
-def _value(text: str, key: str) -> object:
-    """A setting's value read from ``text``."""
+def setting_value(key: str, text: str) -> object:
+    """The value of setting ``key`` written as ``text``.
+
+    >>> setting_value("fleets", "1000"), setting_value("z", ".5"), setting_value("x", "None")
+    (1000, 0.5, None)
+    """
     if text.lower() in _WORDS:
         return _WORDS[text.lower()]
     if _WHOLE.fullmatch(text):

@@ -41,7 +41,7 @@ from hamle.grid import quoted
 from .density import density
 from .errors import BattleshipError
 from .fleet import Fleet, as_generator, placed_fleet, random_placements
-from .named import read_named, written_named
+from .named import read_named, setting_value, written_named
 from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
@@ -192,7 +192,7 @@ def get_placer(name: str) -> Placer:
     >>> get_placer("Uniform").summary
     'every legal fleet equally likely'
     >>> get_placer("edges(strength=6)").strength, get_placer("mixed(spread=1, edges=3)").parts
-    (6, (('spread', 1.0), ('edges', 3.0)))
+    (6.0, (('edges', 3.0), ('spread', 1.0)))
     """
     if isinstance(name, str) and name.lower() in PLACERS:
         return PLACERS[name.lower()]
@@ -202,13 +202,23 @@ def get_placer(name: str) -> Placer:
     placer = PLACERS[base.lower()]
     if not settings:
         return placer
-    named = written_named(placer.name, settings)
-    if placer.kind == "mixture":
-        return replace(placer, name=named, parts=tuple(settings.items()))
+    if placer.kind == "mixture":  # weights in the registry's order: one name for each mixture
+        order = sorted(
+            settings, key=lambda part: list(PLACERS).index(part) if part in PLACERS else -1
+        )
+        parts = {part: setting_value(part, settings[part]) for part in order}
+        return replace(placer, name=written_named(placer.name, parts), parts=tuple(parts.items()))
     if placer.kind == "uniform" or set(settings) != {"strength"}:
         takes = "no settings" if placer.kind == "uniform" else "one setting, strength"
         raise BattleshipError(f"the {placer.name} placer takes {takes}, not {quoted(name)}")
-    return replace(placer, name=named, strength=settings["strength"])
+    strength = setting_value("strength", settings["strength"])
+    if type(strength) is int:
+        strength = float(strength)
+    if type(strength) is float and strength == placer.strength:
+        return placer
+    return replace(
+        placer, name=written_named(placer.name, {"strength": strength}), strength=strength
+    )
 
 
 def as_placer(placer: str | Placer) -> Placer:
@@ -257,7 +267,8 @@ def _tilt(rules: Rules, chosen: np.ndarray, kind: str, strength: float, rng) -> 
             else:
                 score = _nearest(rules, table.cells[others], table.cells[legal])
                 score = -score if kind == "spread" else score
-            weight = np.cumsum(np.exp(-strength * (score - score.min())))
+            with np.errstate(over="ignore"):  # a huge strength: e^(−∞) = 0 is right
+                weight = np.cumsum(np.exp(-strength * (score - score.min())))
             chosen[i] = legal[np.searchsorted(weight, rng.random() * weight[-1], side="right")]
 
 

@@ -172,6 +172,7 @@ def density(marks: Marks, request: Request) -> Response:
 # slots (slots.HEAVY). Maps already worked out and marks the engine refuses are answered at
 # once, busy or not.
 _exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
+_hints: OrderedDict[tuple, Hint] = OrderedDict()  # and hints
 _exact_lock = threading.Lock()
 EXACT_KEPT = 512
 
@@ -184,13 +185,7 @@ def exact(marks: Marks, request: Request) -> Exact:
         RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
     )
     given = _marked(observation.grid, marks)
-    key = (  # the board as read, so " e5 " and "E5" are one map
-        marks.rules,
-        observation.marks.tobytes(),
-        tuple(sorted(ship.cells for ship in observation.sunk)),
-        observation.afloat,
-        tuple(sorted(given)),
-    )
+    key = _board(marks.rules, observation, given)
     with _exact_lock:
         if key in _exact_answers:
             _exact_answers.move_to_end(key)
@@ -205,7 +200,7 @@ def exact(marks: Marks, request: Request) -> Exact:
 
 
 # The expert's rollouts take every core for up to a second, so a hint takes a heavy slot.
-# The same marks always get the same hint (its draws seeded with 0).
+# The same marks always get the same hint (its draws seeded with 0): hints given are kept.
 @router.post("/hint", response_model=Hint)
 def hint(marks: Marks, request: Request) -> Hint:
     """Where the Expert level would fire next at a marked board (400 with the engine's text
@@ -213,14 +208,35 @@ def hint(marks: Marks, request: Request) -> Hint:
     observation = bs.Observation.from_marks(
         RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
     )
+    key = _board(marks.rules, observation, _marked(observation.grid, marks))
+    with _exact_lock:
+        if key in _hints:
+            _hints.move_to_end(key)
+            return _hints[key]
     with HEAVY.taken(client_of(request)):
         decision = bs.hint(observation, EXPERT_SHOOTERS[marks.rules])
     name = observation.grid.name
-    return Hint(
+    answer = Hint(
         rules=marks.rules,
         cell=name(decision.cell),
         how=decision.how,
         weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],
+    )
+    with _exact_lock:
+        _hints[key] = answer
+        while len(_hints) > EXACT_KEPT:
+            _hints.popitem(last=False)
+    return answer
+
+
+def _board(rules: str, observation: bs.Observation, given: set[int]) -> tuple:
+    """A marked board as the engine read it, so that " e5 " and "E5" are one board."""
+    return (
+        rules,
+        observation.marks.tobytes(),
+        tuple(sorted(ship.cells for ship in observation.sunk)),
+        observation.afloat,
+        tuple(sorted(given)),
     )
 
 

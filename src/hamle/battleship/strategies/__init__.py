@@ -17,7 +17,7 @@ from hamle.grid import quoted
 
 from ..density import density
 from ..errors import BattleshipError
-from ..named import read_named, written_named
+from ..named import read_named, setting_value, written_named
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
@@ -89,15 +89,28 @@ def get_shooter(name: str) -> Shooter:
     shooter = SHOOTERS[key]
     if not settings:
         return shooter
-    settable = [f.name for f in fields(shooter) if f.name != "name"]
+    settable = {f.name: getattr(shooter, f.name) for f in fields(shooter) if f.name != "name"}
     if "name" not in {f.name for f in fields(shooter)} or not settable:
         raise BattleshipError(f"the {key} shooter takes no settings, not {quoted(name)}")
-    for setting in settings:
-        if setting not in settable:
+    given = {}
+    for setting, text in settings.items():
+        field = setting.replace("-", "_")
+        if field not in settable:
             raise BattleshipError(
                 f"the {key} shooter has no setting {quoted(setting)}; it has: {', '.join(settable)}"
             )
-    ordered = {f: settings[f] for f in settable if f in settings}
+        value = setting_value(setting, text)
+        if isinstance(settable[field], float) and type(value) is int:
+            value = float(value)  # so that z=2 and z=2.0 are one setting
+        given[field] = value
+    # in the fields' order, without those it has already: one name for each shooter
+    ordered = {
+        f: given[f]
+        for f in settable
+        if f in given and (type(given[f]), given[f]) != (type(settable[f]), settable[f])
+    }
+    if not ordered:
+        return shooter
     return replace(shooter, name=written_named(key, ordered), **ordered)
 
 

@@ -46,6 +46,7 @@ RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_THREADS = 64
+MAX_CANDIDATES = 100  # cells a race may roll out: rounds × fleets × 100 shots at most
 ENDGAME_CANDIDATES = 8  # cells an endgame decision rolls out at most (README, "The endgame")
 MAX_ENDGAME_SHIPS = 3  # the most afloat ships whose fleets ``endgame_fleets`` writes out
 MAX_FLEETS = 1_000_000  # a decision's rollout fleets (rounds × fleets): 8 MB a candidate, and
@@ -154,6 +155,10 @@ class ExpertShooter:
             raise BattleshipError(
                 f"endgame_rollouts must be at most {MAX_ENDGAME_ROLLOUTS:,}, "
                 f"not {_shown(self.endgame_rollouts)}"
+            )
+        if self.candidates > MAX_CANDIDATES:
+            raise BattleshipError(
+                f"candidates must be at most {MAX_CANDIDATES}, not {_shown(self.candidates)}"
             )
         if self.threads is not None and self.threads > MAX_THREADS:
             raise BattleshipError(

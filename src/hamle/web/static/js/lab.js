@@ -400,27 +400,34 @@ async function countExactly() {
 // The Expert's next shot at the marks: up to a second of every core on the server, so only
 // when asked. A busy server is asked again; an answer for marks changed meanwhile is dropped.
 async function askExpert() {
-  const marks = JSON.stringify(request());
+  const body = request();
+  const marks = JSON.stringify(body);
   const current = () => JSON.stringify(request()) === marks;
+  const button = document.getElementById("ask-expert");
+  button.disabled = true; // one question at a time
   setStatus(() => t("lab.expert.busy"));
-  for (;;) {
-    try {
-      const answer = await api("/api/battleship/hint", { method: "POST", body: request() });
-      if (!current()) return;
-      advice = { marks, answer };
-      setStatus(() => "");
-    } catch (error) {
-      if (!current()) return;
-      if (error.status === 409) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+  try {
+    for (;;) {
+      try {
+        const answer = await api("/api/battleship/hint", { method: "POST", body });
         if (!current()) return;
-        continue;
+        advice = { marks, answer };
+        setStatus(() => "");
+      } catch (error) {
+        if (!current()) return;
+        if (error.status === 409) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          if (!current()) return;
+          continue;
+        }
+        advice = null;
+        setStatus(() => error.message, "error");
       }
-      advice = null;
-      setStatus(() => error.message, "error");
+      render();
+      return;
     }
-    render();
-    return;
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -448,8 +455,11 @@ function renderExpert() {
   body.innerHTML = "";
   for (const cell of answer.weighed) {
     const row = document.createElement("tr");
+    const sign = cell.behind < 0 ? "−" : "+"; // (below 0 only where a race dropped the cell early)
     const behind =
-      cell.cell === answer.cell ? "—" : `+${number(cell.behind, 3)} ± ${number(cell.stderr, 3)}`;
+      cell.cell === answer.cell
+        ? "—"
+        : `${sign}${number(Math.abs(cell.behind), 3)} ± ${number(cell.stderr, 3)}`;
     for (const text of [cell.cell, number(cell.shots, 3), behind]) {
       const item = document.createElement("td");
       item.textContent = text;
