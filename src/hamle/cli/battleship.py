@@ -65,6 +65,7 @@ SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overridi
 FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
+STRATEGY_HELP = "One of: {names}. Settings in brackets, like 'expert(fleets=1000)'."
 MISS = typer.Option("", "--miss", help="Missed cells, like A1,B2.")
 HIT = typer.Option("", "--hit", help="Open hits (on ships not yet sunk).")
 SUNK = typer.Option("", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'.")
@@ -413,7 +414,7 @@ def replay(
         ...,
         "--strategy",
         callback=stripped,
-        help="One of: {names}. Settings in brackets, like 'expert(fleets=1000)'.",
+        help=STRATEGY_HELP,
     ),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
@@ -568,7 +569,7 @@ def hint(
         "expert",
         "--strategy",
         callback=stripped,
-        help="One of: {names}. Settings in brackets, like 'expert(fleets=1000)'.",
+        help=STRATEGY_HELP,
     ),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the shooter's draws."),
     rules: str = RULES,
