@@ -173,7 +173,7 @@ def density(marks: Marks, request: Request) -> Response:
 # once, busy or not.
 _exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
 _hints: OrderedDict[tuple, Hint] = OrderedDict()  # and hints
-_exact_lock = threading.Lock()
+_kept_lock = threading.Lock()  # (of both)
 EXACT_KEPT = 512
 
 
@@ -186,13 +186,13 @@ def exact(marks: Marks, request: Request) -> Exact:
     )
     given = _marked(observation.grid, marks)
     key = _board(marks.rules, observation, given)
-    with _exact_lock:
+    with _kept_lock:
         if key in _exact_answers:
             _exact_answers.move_to_end(key)
             return _exact_answers[key]
     with HEAVY.taken(client_of(request)):
         answer = _exact(marks.rules, observation, given)
-    with _exact_lock:
+    with _kept_lock:
         _exact_answers[key] = answer
         while len(_exact_answers) > EXACT_KEPT:
             _exact_answers.popitem(last=False)
@@ -209,7 +209,7 @@ def hint(marks: Marks, request: Request) -> Hint:
         RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
     )
     key = _board(marks.rules, observation, _marked(observation.grid, marks))
-    with _exact_lock:
+    with _kept_lock:
         if key in _hints:
             _hints.move_to_end(key)
             return _hints[key]
@@ -222,7 +222,7 @@ def hint(marks: Marks, request: Request) -> Hint:
         how=decision.how,
         weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],
     )
-    with _exact_lock:
+    with _kept_lock:
         _hints[key] = answer
         while len(_hints) > EXACT_KEPT:
             _hints.popitem(last=False)
