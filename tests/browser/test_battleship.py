@@ -381,6 +381,35 @@ def test_expert_level_plays_without_a_heat_map(server, page):
     assert page.js_errors == []
 
 
+def test_the_expert_says_where_it_would_fire_at_your_shots_so_far(server, page, screenshot):
+    from hamle.web.battleship import EXPERT_SHOOTERS
+
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "easy")
+    ocean = bs.Ocean(hidden_fleet(server, game_id))
+    for name in ("A1", "J10", "E5"):
+        page.click(f"#enemy-grid [data-cell={name}]")
+        expect(page.locator(f"#enemy-grid [data-cell={name}]")).to_have_class(
+            re.compile("miss|hit|sunk")
+        )
+        ocean.fire(CLASSIC.grid.index(name))
+    cell = CLASSIC.grid.name(bs.hint(ocean.observation, EXPERT_SHOOTERS["classic"]).cell)
+    page.get_by_role("button", name="Where would the Expert fire?").click()
+    expect(page.locator("#expert-info")).to_have_text(
+        f"The Expert would fire at {cell}.", timeout=30_000
+    )
+    expect(page.locator(f"#enemy-grid [data-cell={cell}]")).to_have_class(re.compile(r"\bexpert\b"))
+    screenshot(page, "play-expert")
+    page.click("#lang-switch")
+    expect(page.locator("#expert-info")).to_have_text(f"Uzman {cell} karesine atardı.")
+    page.click("#lang-switch")
+    other = next(n for n in ("B2", "C3", "D4") if n != cell)
+    page.click(f"#enemy-grid [data-cell={other}]")  # another shot: the answer was for the last
+    expect(page.locator("#expert-info")).to_have_text("")
+    expect(page.locator("#enemy-grid .cell.expert")).to_have_count(0)
+    assert page.js_errors == []
+
+
 def test_the_first_placement_hint_names_the_chosen_ship(server, page):
     page.goto(server.url + "/battleship")
     expect(page.locator("#status")).to_have_text(

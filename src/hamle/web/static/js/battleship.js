@@ -84,6 +84,9 @@ addTexts({
     "bs.heat.more": "{cells} and {more} more",
     "bs.heat.cell": "d = {d}",
     "bs.new": "New game",
+    "bs.expert.ask": "Where would the Expert fire?",
+    "bs.expert.busy": "The Expert is playing your game out from its best cells…",
+    "bs.expert.cell": "The Expert would fire at {cell}.",
     "bs.resumed": "Game resumed.",
     "bs.gone":
       "The saved game could not be loaded ({error}); reload the page to try again, or place a fleet to start a new one.",
@@ -159,6 +162,9 @@ addTexts({
     "bs.heat.more": "{cells} ve {more} kare daha",
     "bs.heat.cell": "d = {d}",
     "bs.new": "Yeni oyun",
+    "bs.expert.ask": "Uzman nereye atardı?",
+    "bs.expert.busy": "Uzman oyununu en iyi karelerinden sonuna kadar oynuyor…",
+    "bs.expert.cell": "Uzman {cell} karesine atardı.",
     "bs.resumed": "Oyun kaldığı yerden sürüyor.",
     "bs.gone":
       "Kayıtlı oyun açılamadı ({error}); yeniden denemek için sayfayı yenile ya da yeni bir oyun için filonu yerleştir.",
@@ -189,6 +195,7 @@ const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
 let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
 let busy = false;
+let advice = null; // the Expert's cell for your shots so far: {turn, cell}
 let status = null; // () => text, re-run when the language changes
 
 // Placement: placed[i] is {start, vertical} or null; drag follows one pointer.
@@ -582,6 +589,7 @@ function renderGame() {
     paint(cell, mark, shown ? ["revealed"] : []);
     const what = shown ? "bs.mark.revealed" : `bs.mark.${mark}`;
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${t(what)}`);
+    if (expertCell() === cell.dataset.cell) cell.classList.add("expert");
     cell.setAttribute("aria-disabled", String(game.over || mark !== "unknown"));
   });
   const mine = new Set();
@@ -596,6 +604,55 @@ function renderGame() {
   renderCounts();
   renderHeat();
   renderEnd();
+  $("ask-expert").classList.toggle("hidden", game.over);
+  const cell = expertCell();
+  $("expert-info").textContent = cell ? t("bs.expert.cell", { cell }) : "";
+}
+
+// The Expert's cell while your shots are those it was asked about.
+function expertCell() {
+  return advice && game && advice.id === game.id && advice.turn === game.enemy.shots.length
+    ? advice.cell
+    : null;
+}
+
+// Where the Expert level's shooter would fire at the computer's waters as you see them
+// (the lab's hint, from your misses, hits and sunk ships): asked again while the server's
+// heavy slots are busy, dropped if you fire meanwhile.
+async function askExpert() {
+  if (!game || game.over) return;
+  const id = game.id;
+  const turn = game.enemy.shots.length;
+  const marked = (mark) =>
+    game.enemy.marks.flatMap((m, i) => (m === mark ? [cellName(i, game.cols)] : []));
+  const body = {
+    rules: game.rules,
+    miss: marked("miss"),
+    hit: marked("hit"),
+    sunk: game.enemy.sunk.map((ship) => ship.cells),
+  };
+  const current = () => game && game.id === id && game.enemy.shots.length === turn;
+  const button = $("ask-expert");
+  button.disabled = true;
+  $("expert-info").textContent = t("bs.expert.busy");
+  try {
+    for (;;) {
+      try {
+        const answer = await api("/api/battleship/hint", { method: "POST", body });
+        if (current()) advice = { id, turn, cell: answer.cell };
+      } catch (error) {
+        if (current() && error.status === 409) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          continue;
+        }
+        if (current()) setStatus(() => error.message, "error");
+      }
+      break;
+    }
+  } finally {
+    button.disabled = false;
+    if (game) renderGame();
+  }
 }
 
 function renderCounts() {
@@ -779,6 +836,7 @@ async function init() {
   $("start").addEventListener("click", start);
   $("new-game").addEventListener("click", newGame);
   $("heat-toggle").addEventListener("click", toggleHeat);
+  $("ask-expert").addEventListener("click", askExpert);
   $("place-grid").addEventListener("pointerdown", startDragOnBoard);
   document.addEventListener("pointermove", dragMove);
   document.addEventListener("pointerup", dragEnd);
