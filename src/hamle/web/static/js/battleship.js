@@ -195,7 +195,7 @@ const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
 let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
 let busy = false;
-let advice = null; // the Expert's cell for your shots so far: {turn, cell}
+let advice = null; // the Expert's cell for your shots so far: {id, turn, cell}
 let status = null; // () => text, re-run when the language changes
 
 // Placement: placed[i] is {start, vertical} or null; drag follows one pointer.
