@@ -409,8 +409,8 @@ def test_whole_games_of_the_base_in_one_kernel_call_are_its_games(rules):
 
 @pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
 def test_games_replay_and_fire_each_cell_once(rules):
-    one = play_game(rules, "expert", 5)
-    again = play_game(rules, "expert", 5)
+    one = play_game(rules, "expert(fleets=1000)", 5)
+    again = play_game(rules, "expert(fleets=1000)", 5)
     cells = [shot.cell for shot in one.shots]
     assert cells == [shot.cell for shot in again.shots]
     assert len(set(cells)) == len(cells) and one.shots[-1].answer == "sunk"
