@@ -603,7 +603,7 @@ def test_replay_of_the_expert_is_the_expert_levels_game_kept_once_played(client,
     finally:
         for _ in filter(None, taken):
             HEAVY._free.release()
-    monkeypatch.setattr(battleship, "REPLAYS_KEPT", 1)
+    monkeypatch.setattr(battleship._expert_games, "size", 1)
     client.get(f"{API}/replay", params={"game": 11, "strategy": "expert"})
     assert list(battleship._expert_games) == [("classic", 11)]
 

@@ -299,7 +299,7 @@ def test_exact_keeps_only_the_latest_maps(client, monkeypatch):
     from hamle.web import lab
 
     lab._exact_answers.clear()
-    monkeypatch.setattr(lab, "EXACT_KEPT", 2)
+    monkeypatch.setattr(lab._exact_answers, "size", 2)
     boards = [{"rules": "russian", "miss": [cell], "hit": ["E5"]} for cell in ("A1", "A2", "A3")]
     for board in boards:
         assert client.post(EXACT, json=board).status_code == 200

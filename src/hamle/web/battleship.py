@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -24,7 +23,7 @@ import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 from .common import GameId, Refused, Route, Strict, any_case, client_of, created, store_of
-from .slots import HEAVY
+from .slots import HEAVY, Kept
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -431,24 +430,18 @@ def replay(
     }
 
 
-_expert_games: OrderedDict[tuple[str, int], bs.GameRecord] = OrderedDict()
-_expert_games_lock = threading.Lock()
+_expert_games = Kept(REPLAYS_KEPT)
 
 
 def _expert_game(client: str, rules: str, game: int) -> bs.GameRecord:
     """Game ``game`` of the Expert level's shooter under the named rules, played in a heavy
     slot unless it is among the latest REPLAYS_KEPT played."""
     key = (rules, game)
-    with _expert_games_lock:
-        if key in _expert_games:
-            _expert_games.move_to_end(key)
-            return _expert_games[key]
+    if (kept := _expert_games.get(key)) is not None:
+        return kept
     with HEAVY.taken(client):
         record = bs.play_game(bs.Rules.named(rules), EXPERT_SHOOTERS[rules], game)
-    with _expert_games_lock:
-        _expert_games[key] = record
-        while len(_expert_games) > REPLAYS_KEPT:
-            _expert_games.popitem(last=False)
+    _expert_games.put(key, record)
     return record
 
 

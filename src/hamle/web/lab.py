@@ -8,8 +8,6 @@ w and the cells known to be water. Contradictory marks get the engine's text as 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -19,7 +17,7 @@ import hamle.battleship as bs
 
 from .battleship import EXPERT_SHOOTERS
 from .common import Route, Strict, any_case, client_of
-from .slots import HEAVY
+from .slots import HEAVY, Kept
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship lab"], route_class=Route)
 
@@ -44,6 +42,12 @@ class Marks(Strict):
     afloat: Annotated[list[Length], Field(max_length=MOST_SHIPS)] | None = Field(
         default=None, description="Lengths of the ships afloat (default: fleet minus sunk)"
     )
+
+    def observation(self) -> bs.Observation:
+        """The board these marks describe, as the engine reads and checks it."""
+        return bs.Observation.from_marks(
+            RULES[self.rules], self.miss, self.hit, self.sunk, self.afloat
+        )
 
 
 class Density(BaseModel):
@@ -141,7 +145,7 @@ def density(marks: Marks, request: Request) -> Response:
     """The density map of a marked board (400 with the engine's text if the marks
     contradict the rules; 409 while the exact counter is busy, should they need it)."""
     rules = RULES[marks.rules]
-    observation = bs.Observation.from_marks(rules, marks.miss, marks.hit, marks.sunk, marks.afloat)
+    observation = marks.observation()
     report = bs.density(observation, count=False)
     if report.undecided:
         with HEAVY.taken(client_of(request)):
@@ -171,31 +175,23 @@ def density(marks: Marks, request: Request) -> Response:
 # An exact map takes up to several seconds of one core, so it takes one of the heavy work's
 # slots (slots.HEAVY). Maps already worked out and marks the engine refuses are answered at
 # once, busy or not.
-_exact_answers: OrderedDict[tuple, Exact] = OrderedDict()  # the latest EXACT_KEPT maps
-_hints: OrderedDict[tuple, Hint] = OrderedDict()  # and hints
-_kept_lock = threading.Lock()  # (of both)
 EXACT_KEPT = 512
+_exact_answers = Kept(EXACT_KEPT)  # the latest maps
+_hints = Kept(EXACT_KEPT)  # and hints
 
 
 @router.post("/exact", response_model=Exact)
 def exact(marks: Marks, request: Request) -> Exact:
     """Exact layout counts of a marked board (400 with the engine's text for
     contradictory marks or a board out of reach; 409 while the counter is busy)."""
-    observation = bs.Observation.from_marks(
-        RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
-    )
+    observation = marks.observation()
     given = _marked(observation.grid, marks)
     key = _board(marks.rules, observation, given)
-    with _kept_lock:
-        if key in _exact_answers:
-            _exact_answers.move_to_end(key)
-            return _exact_answers[key]
+    if (kept := _exact_answers.get(key)) is not None:
+        return kept
     with HEAVY.taken(client_of(request)):
         answer = _exact(marks.rules, observation, given)
-    with _kept_lock:
-        _exact_answers[key] = answer
-        while len(_exact_answers) > EXACT_KEPT:
-            _exact_answers.popitem(last=False)
+    _exact_answers.put(key, answer)
     return answer
 
 
@@ -205,14 +201,10 @@ def exact(marks: Marks, request: Request) -> Exact:
 def hint(marks: Marks, request: Request) -> Hint:
     """Where the Expert level would fire next at a marked board (400 with the engine's text
     for contradictory marks or a board with no ship afloat; 409 while the slots are busy)."""
-    observation = bs.Observation.from_marks(
-        RULES[marks.rules], marks.miss, marks.hit, marks.sunk, marks.afloat
-    )
+    observation = marks.observation()
     key = _board(marks.rules, observation, _marked(observation.grid, marks))
-    with _kept_lock:
-        if key in _hints:
-            _hints.move_to_end(key)
-            return _hints[key]
+    if (kept := _hints.get(key)) is not None:
+        return kept
     with HEAVY.taken(client_of(request)):
         decision = bs.hint(observation, EXPERT_SHOOTERS[marks.rules])
     name = observation.grid.name
@@ -222,10 +214,7 @@ def hint(marks: Marks, request: Request) -> Hint:
         how=decision.how,
         weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],
     )
-    with _kept_lock:
-        _hints[key] = answer
-        while len(_hints) > EXACT_KEPT:
-            _hints.popitem(last=False)
+    _hints.put(key, answer)
     return answer
 
 
