@@ -4,6 +4,7 @@
 import {
   addTexts,
   api,
+  apiWhenFree,
   cellIndex,
   cellName,
   describeRules,
@@ -636,19 +637,10 @@ async function askExpert() {
   button.disabled = true;
   $("expert-info").textContent = t("bs.expert.busy");
   try {
-    for (;;) {
-      try {
-        const answer = await api("/api/battleship/hint", { method: "POST", body });
-        if (current()) advice = { id, turn, cell: answer.cell };
-      } catch (error) {
-        if (current() && error.status === 409) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          continue;
-        }
-        if (current()) setStatus(() => error.message, "error");
-      }
-      break;
-    }
+    const answer = await apiWhenFree("/api/battleship/hint", { method: "POST", body }, current);
+    if (answer) advice = { id, turn, cell: answer.cell };
+  } catch (error) {
+    setStatus(() => error.message, "error");
   } finally {
     button.disabled = false;
     if (game) renderGame();

@@ -125,6 +125,22 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
+// The API's answer, asked again every `wait` ms while the server is busy (409) and
+// `current()` still holds; null once it no longer does (the answer is no longer wanted).
+export async function apiWhenFree(path, options, current, wait = 500) {
+  for (;;) {
+    try {
+      const answer = await api(path, options);
+      return current() ? answer : null;
+    } catch (error) {
+      if (!current()) return null;
+      if (error.status !== 409) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (!current()) return null;
+  }
+}
+
 // An error answer of the API; its message is in the current language whenever it is
 // read (the server's English detail, or the Turkish text of its code).
 export class ApiError extends Error {

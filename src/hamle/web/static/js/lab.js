@@ -5,6 +5,7 @@
 import {
   addTexts,
   api,
+  apiWhenFree,
   cellIndex,
   cellName,
   describeRules,
@@ -334,25 +335,18 @@ async function update() {
   const mine = ++asked;
   render();
   if (state.exact) return countExactly();
-  for (;;) {
-    try {
-      const answer = await api("/api/battleship/density", { method: "POST", body: request() });
-      if (mine !== asked || state.exact) return;
-      result = answer;
-      setStatus(() => "");
-    } catch (error) {
-      if (mine !== asked || state.exact) return;
-      if (error.status === 409) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        if (mine !== asked || state.exact) return;
-        continue;
-      }
-      result = null;
-      setStatus(() => error.message, "error");
-    }
-    render();
-    return;
+  const current = () => mine === asked && !state.exact;
+  try {
+    const body = request();
+    const answer = await apiWhenFree("/api/battleship/density", { method: "POST", body }, current);
+    if (!answer) return;
+    result = answer;
+    setStatus(() => "");
+  } catch (error) {
+    result = null;
+    setStatus(() => error.message, "error");
   }
+  render();
 }
 
 // Exact counts take seconds: one request at a time. Marks changed meanwhile are counted
@@ -407,28 +401,17 @@ async function askExpert() {
   button.disabled = true; // one question at a time
   setStatus(() => t("lab.expert.busy"));
   try {
-    for (;;) {
-      try {
-        const answer = await api("/api/battleship/hint", { method: "POST", body });
-        if (!current()) return;
-        advice = { marks, answer };
-        setStatus(() => "");
-      } catch (error) {
-        if (!current()) return;
-        if (error.status === 409) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          if (!current()) return;
-          continue;
-        }
-        advice = null;
-        setStatus(() => error.message, "error");
-      }
-      render();
-      return;
-    }
+    const answer = await apiWhenFree("/api/battleship/hint", { method: "POST", body }, current);
+    if (!answer) return;
+    advice = { marks, answer };
+    setStatus(() => "");
+  } catch (error) {
+    advice = null;
+    setStatus(() => error.message, "error");
   } finally {
     button.disabled = false;
   }
+  render();
 }
 
 // The Expert's answer while the marks are those it was given.

@@ -3,6 +3,7 @@
 import {
   addTexts,
   api,
+  apiWhenFree,
   cellIndex,
   describeRules,
   makeGrid,
@@ -244,24 +245,16 @@ async function show() {
   const rules = $("rules").value;
   setStatus(() => t(strategy === "expert" ? "rp.loading.expert" : "rp.loading"));
   const query = new URLSearchParams({ game, strategy, rules, pattern: true });
-  for (;;) {
-    try {
-      const answer = await api(`/api/battleship/replay?${query}`);
-      if (mine !== asked) return;
-      record = answer;
-      break;
-    } catch (error) {
-      if (mine !== asked) return;
-      if (error.status === 409) {
-        // the server's heavy slots are busy (the expert's games take seconds): ask again
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        if (mine !== asked) return;
-        continue;
-      }
-      setStatus(() => error.message, "error");
-      return;
-    }
+  let answer;
+  try {
+    // (a busy server, 409, is asked again: the expert's games take seconds of its heavy slots)
+    answer = await apiWhenFree(`/api/battleship/replay?${query}`, {}, () => mine === asked, 1000);
+  } catch (error) {
+    setStatus(() => error.message, "error");
+    return;
   }
+  if (!answer) return;
+  record = answer;
   remember(game, strategy, rules);
   cells = makeGrid($("board"), { rows: record.rows, cols: record.cols, label: t("rp.shots") });
   for (const cell of cells) cell.tabIndex = -1; // a picture, not a control: the keys step
