@@ -76,7 +76,7 @@ def test_options_list_levels_rules_and_bounds(client):
             ("easy", "random", "random", uniform),
             ("normal", "parity", "parity", uniform),
             ("hard", "density", "density", strong),
-            ("expert", "expert", "expert", strong),
+            ("expert", "expert", web_bs.EXPERT_SHOOTERS["russian"].name, strong),
         ]
     ]
     assert data["strategies"] == ["random", "hunt-target", "parity", "density", "expert"]
@@ -264,7 +264,7 @@ def test_the_computer_choices_come_from_the_secret_seed(client):
 @pytest.mark.parametrize(("rules", "fleet"), [("classic", FLEET), ("russian", RUSSIAN_FLEET)])
 def test_the_expert_level_replies_as_its_shooter(client, rules, fleet):
     game = new_game(client, level="expert", fleet=fleet, rules=rules)
-    assert game["shooter"] == "expert"
+    assert bs.get_shooter(game["shooter"]) == web_bs.EXPERT_SHOOTERS[rules]
     for cell in ("A10", "E10", "J10"):  # apart: none is known water once another sinks a boat
         assert fire(client, game["id"], cell).status_code == 200
     view = client.get(f"{API}/games/{game['id']}").json()
@@ -281,6 +281,20 @@ def test_the_site_russian_expert_keeps_its_rollouts_within_a_shot_budget():
     shooter = web_bs.EXPERT_SHOOTERS["russian"]
     assert (shooter.fleets * shooter.rounds, shooter.budget) == (8000, 600_000)
     assert shooter.z > 1e6 and shooter.tolerance == 0  # no cell drops out: rounds of fleets
+
+
+def test_russian_expert_games_stored_as_expert_keep_their_budget(client):
+    game = new_game(client, level="expert", fleet=RUSSIAN_FLEET, rules="russian")
+    assert game["shooter"].startswith("expert(fleets=2000, rounds=4,")
+    store = client.app.state.store
+    with store.update("battleship", game["id"]) as state:  # as stored before
+        state["shooter"] = "expert"
+    assert web_bs.game_shooter(store.load("battleship", game["id"])).budget == 600_000
+    assert fire(client, game["id"], "A10").json()["game"]["shooter"] == game["shooter"]
+    assert store.load("battleship", game["id"])["shooter"] == game["shooter"]
+    with store.update("battleship", game["id"]) as state:  # as a game against the default
+        state["shooter"], state["level"] = "expert", "hard"
+    assert web_bs.game_shooter(store.load("battleship", game["id"])) == bs.ExpertShooter()
 
 
 def test_russian_expert_games_stored_before_keep_playing_exact(client):

@@ -386,6 +386,17 @@ def test_the_hint_says_how_the_expert_chose(client, marks, how):
     assert answer["how"] == how and answer["weighed"] == []
 
 
+@pytest.mark.parametrize("rules", ["classic", "russian"])
+def test_the_hint_names_the_shooter_that_gives_it_again(client, rules):
+    from hamle.web.battleship import EXPERT_SHOOTERS
+
+    answer = client.post(HINT, json={"rules": rules, "hit": ["E5"], "miss": ["F5"]}).json()
+    assert bs.get_shooter(answer["strategy"]) == EXPERT_SHOOTERS[rules]
+    observation = bs.Observation.from_marks(bs.Rules.named(rules), hit=["E5"], miss=["F5"])
+    cell = bs.hint(observation, answer["strategy"]).cell
+    assert answer["cell"] == observation.grid.name(cell)
+
+
 @pytest.mark.parametrize(
     ("marks", "code"),
     [

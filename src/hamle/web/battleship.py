@@ -39,16 +39,22 @@ Strategy = any_case(
 # site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
 # expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
 # 600,000 (README, "The site's Expert").
+# Each is named with its settings, so that `hamle battleship replay --strategy NAME` plays
+# the site's games.
 EXPERT_SHOOTERS: dict[str, bs.Shooter] = {
-    "classic": bs.ExpertShooter(),
-    "russian": bs.ExpertShooter(fleets=2000, rounds=4, z=1e9, tolerance=0, budget=600_000),
+    "classic": bs.get_shooter("expert"),
+    "russian": bs.get_shooter(
+        "expert(fleets=2000, rounds=4, z=1000000000, tolerance=0, budget=600000)"
+    ),
 }
-# The shooter of games stored without its name (nor the computer's shots, which are
-# decided again): the Russian Expert level played exact then, the classic one the expert
-# before its endgame (README, "The endgame").
-EARLIER_SHOOTERS: dict[tuple[str, str], bs.Shooter] = {
-    ("expert", "russian"): bs.get_shooter("exact"),
-    ("expert", "classic"): bs.ExpertShooter(endgame_ships=0),
+# The shooter of games stored before, by level, rules and the shooter's stored name: without
+# a name (nor the computer's shots, which are decided again) the Russian Expert level played
+# exact, the classic one the expert before its endgame (README, "The endgame"); "expert"
+# under Russian rules was the budgeted expert, named so before it was named by its settings.
+EARLIER_SHOOTERS: dict[tuple[str, str, str | None], bs.Shooter] = {
+    ("expert", "russian", None): bs.get_shooter("exact"),
+    ("expert", "classic", None): bs.ExpertShooter(endgame_ships=0),
+    ("expert", "russian", "expert"): EXPERT_SHOOTERS["russian"],
 }
 # Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
 # shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
@@ -166,8 +172,10 @@ class Progress(BaseModel):
 def level_shooter(level: str, rules: str) -> bs.Shooter:
     """The computer's shooter at ``level`` under the named rules.
 
-    >>> level_shooter("hard", "russian").name, level_shooter("expert", "russian").name
+    >>> level_shooter("hard", "russian").name, level_shooter("expert", "classic").name
     ('density', 'expert')
+    >>> level_shooter("expert", "russian").name
+    'expert(fleets=2000, rounds=4, z=1000000000.0, tolerance=0.0, budget=600000)'
     """
     return EXPERT_SHOOTERS[rules] if level == "expert" else bs.get_shooter(level)
 
@@ -175,10 +183,11 @@ def level_shooter(level: str, rules: str) -> bs.Shooter:
 def game_shooter(state: dict) -> bs.Shooter:
     """The computer's shooter in a stored game: its level's, unless the game was started
     with another (``state["shooter"]``, else ``EARLIER_SHOOTERS``)."""
+    stored = state.get("shooter")
+    if (earlier := EARLIER_SHOOTERS.get((state["level"], state["rules"], stored))) is not None:
+        return earlier
     shooter = level_shooter(state["level"], state["rules"])
-    if "shooter" not in state:
-        return EARLIER_SHOOTERS.get((state["level"], state["rules"]), shooter)
-    return shooter if state["shooter"] == shooter.name else bs.get_shooter(state["shooter"])
+    return shooter if stored in (None, shooter.name) else bs.get_shooter(stored)
 
 
 def level_placer(level: str, rules: str) -> bs.Placer:

@@ -101,9 +101,11 @@ class WeighedCell(BaseModel):
 class Hint(BaseModel):
     """The Expert level's next shot at the marks, how it found it (``bs.Decision.how``:
     opening, exact, base, density, endgame or rollouts) and the cells it rolled out, the
-    chosen first."""
+    chosen first; ``strategy`` names its shooter with its settings, and
+    ``hamle battleship hint --strategy STRATEGY`` gives the same answer."""
 
     rules: str
+    strategy: str
     cell: str
     how: str
     weighed: list[WeighedCell]
@@ -205,11 +207,13 @@ def hint(marks: Marks, request: Request) -> Hint:
     key = _board(marks.rules, observation, _marked(observation.grid, marks))
     if (kept := _hints.get(key)) is not None:
         return kept
+    shooter = EXPERT_SHOOTERS[marks.rules]
     with HEAVY.taken(client_of(request)):
-        decision = bs.hint(observation, EXPERT_SHOOTERS[marks.rules])
+        decision = bs.hint(observation, shooter)
     name = observation.grid.name
     answer = Hint(
         rules=marks.rules,
+        strategy=shooter.name,
         cell=name(decision.cell),
         how=decision.how,
         weighed=[WeighedCell(**{**w._asdict(), "cell": name(w.cell)}) for w in decision.weighed],

@@ -151,12 +151,18 @@ function render() {
     step === 0 ? t("rp.start", { total }) : counterText(record.shots[step - 1], total);
   $("summary").textContent = t("rp.summary", {
     game: record.game,
-    strategy: t(`strategy.${record.strategy}`),
+    strategy: strategyName(record.strategy),
     shots: record.shots_fired,
     hunt: record.hunt,
     target: record.target,
   });
   renderShotList();
+}
+
+// A strategy in the current language, with its settings: "Expert (fleets=2000, …)".
+function strategyName(name) {
+  const [, base, settings] = /^([^(]*)(\(.*\))?$/.exec(name);
+  return t(`strategy.${base}`) + (settings ? ` ${settings}` : "");
 }
 
 // A ship name in the current language ("Cruiser 2" keeps its number).
