@@ -460,6 +460,7 @@ def _expert_game(client: str, rules: str, game: int) -> bs.GameRecord:
 @dataclass
 class Job:
     total: int
+    client: str  # the address that started it: one running job per client
     done: int = 0
     state: str = "running"
     detail: str = ""
@@ -580,23 +581,30 @@ def stats_progress(
 def start_stats(request: Request, response: Response, body: StatsJob) -> Progress:
     """Start computing the table in the background (202, joining a running job for the
     same rules and games); follow it with /stats/progress. A table computed already is
-    ready (200): the games are numbered, so computing it again would give it again."""
+    ready (200): the games are numbered, so computing it again would give it again. At
+    most MAX_JOBS run at once, no two started by one client (409)."""
     key = stats_key(body.rules, body.games)
     if store_of(request).cached(key) is not None:
         response.status_code = 200
         return _progress(request, body.rules, body.games)
-    jobs = _jobs(request)
+    jobs, client = _jobs(request), client_of(request)
     with _jobs_lock:
         job = jobs.get(key)
         if job is None or job.state != "running":
-            running = sum(j.state == "running" for j in jobs.values())
-            if running >= MAX_JOBS:
+            running = [j for j in jobs.values() if j.state == "running"]
+            if any(j.client == client for j in running):
+                raise Refused(
+                    "a statistics computation from your address is still running; try again "
+                    "when it is done",
+                    code="battleship.stats_yours_busy",
+                )
+            if len(running) >= MAX_JOBS:
                 raise Refused(
                     "{running} statistics computations are running; try again when one is done",
                     code="battleship.stats_busy",
-                    running=running,
+                    running=len(running),
                 )
-            job = jobs[key] = Job(total=stats_total(body.games))
+            job = jobs[key] = Job(total=stats_total(body.games), client=client)
             worker = threading.Thread(
                 target=_run,
                 args=(job, store_of(request), key, body.rules, body.games),

@@ -48,6 +48,8 @@ export const ERRORS_TR = {
   "battleship.ships_overlap": "{ship|ship} ile {other|ship} {cell} karesinde üst üste biniyor.",
   "battleship.ships_touch": "{ship|ship} ile {other|ship} {cell} karesinde birbirine değiyor.",
   "battleship.stats_busy": "Şu an {running} istatistik hesabı sürüyor; biri bitince yeniden dene.",
+  "battleship.stats_yours_busy":
+    "Adresinden başlatılan bir istatistik hesabı hâlâ sürüyor; o bitince yeniden dene.",
   "battleship.sunk_length": "Batık gemi {cells} {length} kare uzunluğunda; filoda bu uzunlukta gemi yok.",
   "battleship.sunk_not_hit": "Batık gemi {cells}, hiç isabet almamış {cell} karesini kapsıyor.",
   "battleship.sunk_overlap": "İki batık gemi {cell} karesinde üst üste biniyor.",
@@ -162,6 +164,7 @@ const WORDS = {
     extra_forbidden: "bilinmeyen bir alan",
     repeated: "birden çok kez verilmiş",
     string_type: "yazı olmalı",
+    string_unicode: "geçerli bir yazı değil",
     int_type: "tam sayı olmalı",
     int_parsing: "tam sayı olmalı",
     int_from_float: "tam sayı olmalı",
