@@ -153,9 +153,9 @@ def test_simulate_counts_a_strategy_named_twice_once():
     assert twice.exit_code == 0 and json.loads(twice.stdout) == json.loads(once.stdout)
 
 
-def serve(*args: str) -> subprocess.CompletedProcess:
+def serve(*args: str, cwd=None) -> subprocess.CompletedProcess:
     command = [sys.executable, "-c", "from hamle.cli import main; main()", "serve", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=cwd)
 
 
 def test_serve_refuses_an_address_it_cannot_have():
@@ -180,6 +180,14 @@ def test_serve_says_an_address_or_a_database_as_typed(tmp_path):
     db = serve("--port", str(free_port()), "--db", str(missing))
     assert db.returncode == 2 and db.stdout == "" and "Traceback" not in db.stderr
     assert db.stderr.startswith(f"error: cannot open the database {missing}:")
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_serve_refuses_an_empty_database_path(tmp_path, empty):
+    refused = serve("--port", str(free_port()), "--db", empty, cwd=tmp_path)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == "error: --db must name a file, not an empty path\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def free_port() -> int:

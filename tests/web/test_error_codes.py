@@ -4,6 +4,7 @@ and each text uses only values its error gives."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -69,3 +70,29 @@ def test_each_turkish_text_uses_only_the_values_its_error_gives():
             if params is not None:
                 missing = placeholders(texts[code]) - params
                 assert not missing, (code, where, missing)
+
+
+def turkish_problem_words() -> set[str]:
+    """The problem types errors.js says in Turkish (WORDS.problem)."""
+    text = ERRORS_JS.read_text(encoding="utf-8")
+    block = text[text.index("  problem: {") :]
+    return set(re.findall(r"^\s+(\w+):", block[: block.index("\n  },")], re.MULTILINE))
+
+
+def test_the_problems_of_careless_bodies_are_said_in_turkish(client):
+    bodies = [
+        ("/api/battleship/density", {"hit": ["\ud800"]}),  # a lone surrogate: not text
+        ("/api/battleship/density", {"hit": [5], "afloat": "5"}),
+        ("/api/battleship/density", {"hit": "E5", "sunk": {"a": 1}}),
+        ("/api/battleship/stats", {"games": 1.5, "rules": None}),
+        ("/api/battleship/stats", {"games": 10**6, "rules": "weekly"}),
+        ("/api/tour/games", {"kind": "free", "start": "", "date": "x" * 99}),
+    ]
+    seen = set()
+    for path, body in bodies:
+        sent = json.dumps(body)  # escaped, as JSON may write a lone surrogate
+        response = client.post(path, content=sent, headers={"content-type": "application/json"})
+        assert response.status_code == 422, (path, body, response.text)
+        seen |= {p["type"] for p in response.json()["params"]["problems"]}
+    assert "string_unicode" in seen and len(seen) >= 8
+    assert sorted(seen - turkish_problem_words()) == []

@@ -124,7 +124,7 @@ def test_daily_game_of_a_date(client):
 
 
 def test_free_game_from_a_chosen_or_random_cell(client):
-    game = new(client, kind="free", start=" e5 ")
+    game = new(client, kind="Free", start=" e5 ")  # names in any case, as elsewhere
     assert (game["kind"], game["date"], game["start"], game["moves"]) == (
         "free",
         None,
@@ -187,7 +187,8 @@ def test_unknown_and_foreign_ids_are_not_found(client):
 def test_malformed_ids_are_refused(client, bad_id):
     response = client.get(f"/api/tour/games/{bad_id}")
     assert response.status_code == 422
-    assert "game_id" in response.json()["detail"]
+    assert response.json()["detail"].startswith("game_id: ")  # as a body's field is named
+    assert response.json()["params"]["problems"][0]["field"] == "game_id"
 
 
 # --- moves ------------------------------------------------------------------------------

@@ -39,6 +39,9 @@ def serve(
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB
 
+    if db is not None and not db.strip():
+        print_error("--db must name a file, not an empty path")
+        raise typer.Exit(2)
     path = db or os.environ.get("HAMLE_DB") or DEFAULT_DB
     try:
         listening = _listen(host, port)

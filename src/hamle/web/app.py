@@ -219,9 +219,9 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
             said.append(f"the request body is not valid JSON ({error['ctx']['error']})")
             problems.append(_unreadable(error))
             continue
-        # "body" or "query" first says where a field is; later, it is a field's own name
+        # "body", "query" or "path" first says where a field is; later, it is a field's own name
         loc = error["loc"]
-        if loc[:1] in (("body",), ("query",)):
+        if loc[:1] in (("body",), ("query",), ("path",)):
             loc = loc[1:]
         where = ".".join(str(part) for part in loc)
         if not where and error["loc"] == ("body",):

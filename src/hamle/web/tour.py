@@ -35,7 +35,7 @@ class NewGame(Strict):
     """The daily puzzle (today in Turkey, or ``date``) or free play (from ``start``, or a
     random cell when it is left out)."""
 
-    kind: Literal["daily", "free"] = "daily"
+    kind: any_case(Literal["daily", "free"]) = "daily"
     date: str | None = DateText
     start: str | None = Field(None, min_length=1, max_length=8, description="Free play start")
 
