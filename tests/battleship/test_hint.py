@@ -53,6 +53,23 @@ def test_the_endgame_rolls_out_every_layout_that_fits():
     assert decision.weighed[0].shots == min(w.shots for w in decision.weighed)
 
 
+@pytest.mark.parametrize(("size", "ships"), [(12, 129), (26, 128), (26, 60)])
+def test_fleets_too_large_for_the_rollouts_get_the_density_shot(size, ships):
+    # 129 ships passed the rollout boards' int8; 128 one-cell ships on 26×26 weighed fleets
+    # past float64 (NaN means); 60 weigh 2**564, whose squares overflowed.
+    observation = bs.Observation.start(bs.Rules.custom(size, [1] * ships))
+    decision = bs.ExpertShooter(fleets=10).decide(observation, np.random.default_rng(1))
+    density = bs.get_shooter("density").choose(observation, np.random.default_rng(1))
+    assert decision == bs.Decision(density, "density")
+
+
+def test_the_rollouts_weigh_fleets_of_many_ships_finitely():
+    observation = bs.Observation.start(bs.Rules.custom(26, [1] * 50))  # 2**470 at most
+    decision = bs.ExpertShooter(fleets=50).decide(observation, np.random.default_rng(1))
+    assert decision.how == "rollouts"
+    assert all(np.isfinite([w.shots, w.behind, w.stderr]).all() for w in decision.weighed)
+
+
 def test_hint_of_another_shooter_is_its_choice_and_bad_marks_are_refused():
     observation = bs.Observation.from_marks(bs.Rules.classic(), hit=["E5"])
     parity = bs.hint(observation, "parity", np.random.default_rng(4))

@@ -21,6 +21,7 @@ The fixed rank makes a rollout's length a function of the fleet alone, so the co
 between cells carries no tie-break noise.
 """
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ RANK_SEED = 2026
 ROOM_SCALE = 2**32  # fixed point of the room weights: sums stay exact and order-free
 ROOM_BETA = 0.2  # per unknown cell in a placement's zone (README, "The Russian base")
 MAX_THREADS = 64
+MAX_ROLLOUT_SHIPS = 127  # afloat ships a rollout board numbers (an int8 a cell)
+MAX_WEIGHT_BITS = 480  # a drawn fleet's weight at most 2**480: squares and sums stay finite
 MAX_CANDIDATES = 100  # cells a race may roll out: rounds × fleets × 100 shots at most
 ENDGAME_CANDIDATES = 8  # cells an endgame decision rolls out at most (README, "The endgame")
 MAX_ENDGAME_SHIPS = 3  # the most afloat ships whose fleets ``endgame_fleets`` writes out
@@ -74,8 +77,9 @@ class Weighed(NamedTuple):
 class Decision(NamedTuple):
     """The expert's shot and how it found it: ``how`` is "opening" (its stored opening),
     "exact" (the exact map's best cell), "base" (the ranked density shot), "density" (the
-    Hard shooter's, on boards too large for the ranked density), "endgame" (every fleet
-    that fits rolled out) or "rollouts" (fleets drawn and rolled out);
+    Hard shooter's, on boards too large for the ranked density or fleets too large for the
+    rollouts), "endgame" (every fleet that fits rolled out) or "rollouts" (fleets drawn and
+    rolled out);
     ``weighed`` lists the cells rolled out, the chosen first, then by ``behind``."""
 
     cell: int
@@ -195,10 +199,13 @@ class ExpertShooter:
                 pass  # out of the exact count's reach: the ranked density shot below
         rules = observation.rules
         tables = rollout_tables(rules)
-        if kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0]) >= INT64_LIMIT:
-            # d could outgrow int64 here
-            return Decision(DensityShooter().choose(observation, rng), "density")
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
+        if kernel_plan(rules, observation.afloat).bound * int(
+            tables.room_weight[0]
+        ) >= INT64_LIMIT or not rollouts_fit(
+            tables, afloat.shape[0]
+        ):  # d could outgrow int64 here, or the rollouts' ship numbers and weights theirs
+            return Decision(DensityShooter().choose(observation, rng), "density")
         if self.candidates > 1 and rules.touching and len(afloat) <= self.endgame_ships:
             decision = self._endgame(observation.marks, afloat, tables, weigh)
             if decision is not None:
@@ -296,6 +303,19 @@ class ExpertShooter:
             and not observation.rules.touching
             and len(observation.afloat) <= self.exact_targets
         )
+
+
+def rollouts_fit(tables: "RolloutTables", ships: int) -> bool:
+    """Whether the rollouts can draw fleets of ``ships`` afloat ships: a board numbers them in
+    an int8, and a fleet's weight, a product of one choice count a ship, must stay far enough
+    below float64's largest (about 2**1024) to be squared and summed over a million fleets.
+
+    >>> tables = rollout_tables(Rules.classic())
+    >>> rollouts_fit(tables, 5), rollouts_fit(tables, 127), rollouts_fit(tables, 128)
+    (True, False, False)
+    """
+    choices = max(tables.cells.shape[0], tables.through.shape[1] * ships)
+    return ships <= MAX_ROLLOUT_SHIPS and ships * math.log2(choices) <= MAX_WEIGHT_BITS
 
 
 def rollouts(marks, afloat, cells, tables, pcg, shots, weights, threads=1) -> int:
