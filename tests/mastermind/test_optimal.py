@@ -666,6 +666,25 @@ def test_a_tree_file_is_read_strictly(tmp_path, text, message):
     assert verify(load(path)).total == 3
 
 
+def test_only_a_file_of_a_tree_files_size_is_read(tmp_path, monkeypatch):
+    import os
+
+    from hamle.mastermind import tree
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)  # opening it would wait for a writer for ever
+    for path in ("/dev/zero", pipe, tmp_path):
+        with pytest.raises(TreeError, match=r"cannot read .*: it is not a file"):
+            load(path)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(one_peg_tree()))
+    monkeypatch.setattr(tree, "MAX_TREE_BYTES", 10)
+    with pytest.raises(TreeError, match=r"big.json is larger than 10 bytes, more than any tree"):
+        load(big)
+    monkeypatch.setattr(tree, "MAX_TREE_BYTES", big.stat().st_size)
+    assert verify(load(big)).total == 3
+
+
 def test_a_cached_tree_that_gives_a_name_twice_is_set_aside(tmp_path, monkeypatch):
     monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(optimal, "_TREES", {})

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 import re
+import stat
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -42,6 +44,8 @@ from .history import History
 from .strategies import as_strategy
 
 FORMAT, VERSION = "hamle-mastermind-tree", 1
+# A tree file read at most: one of MAX_CODES secrets writes about 50 bytes a secret (100 MB).
+MAX_TREE_BYTES = 2**28
 
 
 class TreeError(MastermindError):
@@ -113,11 +117,19 @@ def strategy_tree(strategy, variant: Variant):
 def load(path: str | Path):
     """The JSON of the tree file at ``path``, read strictly for ``verify``: TreeError if it
     cannot be read, is not JSON (UTF-8), is nested too deeply, gives a name twice in one
-    object (JSON readers keep the last one alone) or a number too long to read."""
+    object (JSON readers keep the last one alone) or a number too long to read. Only a
+    file of at most MAX_TREE_BYTES is read (not a device, a pipe or a folder)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise TreeError(f"cannot read {path}: it is not a file")
+        with open(path, "rb") as file:
+            data = file.read(MAX_TREE_BYTES + 1)
     except OSError as error:
         raise TreeError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > MAX_TREE_BYTES:
+        raise TreeError(f"{path} is larger than {MAX_TREE_BYTES:,} bytes, more than any tree file")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise TreeError(f"{path} is not JSON: {error}") from None
     try:
