@@ -1,10 +1,13 @@
 """The ``hamle`` command's entry point: the command line is imported inside it, so that
 Ctrl-C while typer and the rest load says ``interrupted`` as it does once a command runs,
-not a traceback. (Only the interpreter's own start, before any of hamle, is left.)"""
+not a traceback. (Only the interpreter's own start, before any of hamle, is left.) Output
+that cannot be written (a full disk, a closed standard output) is one ``error:`` line too."""
 
+import os
 import sys
 
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C: 128 + SIGINT
+UNWRITTEN = 2  # the exit status when the output cannot be written, as for other errors
 
 
 def say_interrupted() -> int:
@@ -17,12 +20,60 @@ def say_interrupted() -> int:
     return INTERRUPTED
 
 
+class OutputError(Exception):
+    """Standard output could not be written (not an OSError: a command's own are its)."""
+
+
+class Output:
+    """Standard output whose write errors are OutputError; a reader gone away (a broken
+    pipe, as with ``| head``) is left to end the command quietly, as it does.
+
+    >>> import io
+    >>> Output(io.StringIO()).write("E5")
+    2
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.strerror or str(exc)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main() -> None:
     """Run the ``hamle`` command line (``hamle.cli``), whose commands handle Ctrl-C
     themselves once they run; before that, here."""
+    if sys.stdout is None:  # started with it closed: a file opened next would take its place
+        sys.stderr.write("error: cannot write the output: standard output is closed\n")
+        sys.exit(UNWRITTEN)
+    sys.stdout = Output(sys.stdout)
     try:
-        from hamle.cli import main as command_line
+        try:
+            from hamle.cli import main as command_line
 
-        command_line()
+            command_line()
+        finally:
+            sys.stdout.flush()
     except KeyboardInterrupt:
         sys.exit(say_interrupted())
+    except OutputError as exc:
+        # what is left in the buffer goes nowhere, so the exit does not fail to write it too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write(f"error: cannot write the output: {exc}\n")
+        sys.exit(UNWRITTEN)

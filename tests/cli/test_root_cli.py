@@ -4,6 +4,7 @@ and `serve` refusing an address it cannot listen on before it prints anything.""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import signal
 import socket
@@ -315,6 +316,27 @@ def test_ctrl_c_while_the_command_line_loads_says_interrupted():
         running.kill()
     assert running.returncode == 130, err.decode()[-2000:]
     assert out == b"" and err.endswith(b"\ninterrupted\n") and b"Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["mastermind", "score", "1123", "1123"],
+        ["battleship", "sample", "--count", "3000", "--json"],  # past the output's buffer
+        ["--help"],
+    ],
+)
+def test_output_that_cannot_be_written_is_one_error_line(command):
+    hamle = [sys.executable, str(pathlib.Path(sys.executable).with_name("hamle"))]
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([*hamle, *command], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 2
+    assert run.stderr == "error: cannot write the output: No space left on device\n"
+    closed = subprocess.run(
+        [*hamle, *command], stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1)
+    )
+    assert closed.returncode == 2
+    assert closed.stderr == "error: cannot write the output: standard output is closed\n"
 
 
 def test_the_entry_point_is_the_guarded_one():
