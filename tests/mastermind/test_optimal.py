@@ -699,3 +699,44 @@ def test_a_cached_tree_that_gives_a_name_twice_is_set_aside(tmp_path, monkeypatc
     assert optimal.stored_tree(variant) is None
     path.write_text(text)
     assert optimal.stored_tree(variant) == good
+
+
+def test_a_search_shared_by_threads_stops_at_once_when_interrupted(monkeypatch):
+    """An interrupt (here a signal sent at the threads' 50th set) stops the search: no set
+    is searched once it is stopping, where its threads used to search their parts to the
+    end (about 600 more sets) before the interrupt could end the call. Sets of more than
+    20 codes are searched in Python, so that a part is many sets."""
+    import signal
+    import threading
+
+    class Interrupted(Exception):
+        pass
+
+    def interrupt(*_):
+        raise Interrupted
+
+    entered, searched_while_stopping = [], []
+    cost = optimal._Search.cost
+
+    def watched(search, *args):
+        if threading.current_thread() is main:
+            return cost(search, *args)
+        entered.append(args)
+        if len(entered) == 50:  # (by then every part is handed out)
+            signal.pthread_kill(main.ident, signal.SIGUSR1)
+        stopping = search.stopping.is_set()
+        total = cost(search, *args)
+        if stopping:
+            searched_while_stopping.append(args)
+        return total
+
+    main = threading.main_thread()
+    monkeypatch.setattr(optimal, "KERNEL_SETS", 20)
+    monkeypatch.setattr(optimal._Search, "cost", watched)
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    try:
+        with pytest.raises(Interrupted):
+            optimal.solve(mm.Variant(4, 5), jobs=2)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert len(entered) >= 50 and searched_while_stopping == []

@@ -306,6 +306,10 @@ def cached_tree(
     return data
 
 
+class _Stopped(Exception):
+    """Raised in a search's threads once it is given up."""
+
+
 class _Search:
     """One search's memo. A capped search may be given the ``relaxed`` search without the
     cap, already run: a set costs at least as much under the cap, and exactly as much
@@ -344,10 +348,13 @@ class _Search:
         self.relaxed, self.heights = relaxed, {}
         self.symmetric, self.remember, self.jobs = symmetric, remember, jobs
         self.counting = Lock()
+        self.stopping = Event()  # set when the search is given up (Ctrl-C): threads end
 
     def cost(self, cands: np.ndarray, symmetry: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
         otherwise some number at least ``limit``."""
+        if self.stopping.is_set():
+            raise _Stopped
         n = len(cands)
         if n == 1:
             return 1 if depth >= 1 else UNSOLVABLE
@@ -426,7 +433,7 @@ class _Search:
         guess = int(pool[order[0]])
         later = symmetry.after(self.variant, guess)
         parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
-        with ThreadPoolExecutor(self.jobs) as threads:
+        with ThreadPoolExecutor(self.jobs) as threads, self._stopped_on_error(threads):
             costs = threads.map(lambda part: self.cost(part, later, depth - 1, UNSOLVABLE), parts)
             best = [len(cands) + sum(costs), 0]
             self.upper = best[0]
@@ -450,6 +457,18 @@ class _Search:
 
             list(threads.map(attempt, range(1, len(order))))
         return best[0], int(pool[order[best[1]]])
+
+    @contextmanager
+    def _stopped_on_error(self, threads: ThreadPoolExecutor):
+        """When the block raises, drops the work ``threads`` have not started and stops
+        every thread of the search at its next set, so that an interrupted search ends at
+        once, not once the threads have finished it."""
+        try:
+            yield
+        except BaseException:
+            self.stopping.set()
+            threads.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def _guess_cost(self, cands, guess, symmetry, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
