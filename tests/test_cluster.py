@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import re
 import signal
 import socket
@@ -198,6 +199,43 @@ def test_a_local_pool_starts_no_more_workers_than_tasks():
     with hamle.cluster.local_pool(8, tasks=2) as pool:
         assert sorted(pool.map(abs, [-2, 1])) == [1, 2]
         assert len(pool._processes) <= 2  # (a private field: how many processes started)
+
+
+def test_a_local_pools_processes_end_when_their_parent_is_killed(tmp_path):
+    # The parent writes its workers' process ids, then is killed as `kill -9` would:
+    # nothing stops its pool, and the workers used to wait for work for ever. (They would
+    # hold a pipe of the parent's output open too: the ids go through a file.)
+    parent = (
+        "import os, pathlib, signal, sys, hamle.cluster\n"
+        "with hamle.cluster.local_pool(2) as pool:\n"
+        "    pids = {pool.submit(os.getpid).result() for _ in range(4)} | set(pool._processes)\n"
+        "    pathlib.Path(sys.argv[1]).write_text(' '.join(map(str, pids)))\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    written = tmp_path / "pids"
+    run = subprocess.run(
+        [sys.executable, "-c", parent, str(written)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert run.returncode == -signal.SIGKILL
+    workers = {int(pid) for pid in written.read_text().split()}
+    assert 1 <= len(workers) <= 2 and os.getpid() not in workers
+    deadline = time.monotonic() + 30
+    while (alive := {pid for pid in workers if running(pid)}) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in alive:  # (a failure leaves none behind)
+        os.kill(pid, signal.SIGKILL)
+    assert not alive
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie has: no one reaped it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
 
 
 def test_a_long_run_holds_a_few_tasks_per_thread_and_keeps_their_order(cluster):

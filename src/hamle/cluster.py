@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 import math
 import numbers
+import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
@@ -40,6 +42,7 @@ CLOSE_SECONDS = 2
 POLL_SECONDS = 0.02  # how often a run looks for ended tasks
 CHUNKS_PER_THREAD = 4  # chunks on the cluster at a time, per worker thread
 MAX_JOBS = 64  # local processes (or threads) a run may ask for
+PARENT_CHECK_SECONDS = 1  # how often a local process looks whether its parent is alive
 _AGAIN = object()  # a result to be fetched again
 
 
@@ -328,15 +331,13 @@ def local_pool(jobs: int, threads: bool = False, tasks: int | None = None) -> It
     ...     sorted(pool.map(abs, [-2, 1]))
     [1, 2]
     """
-    import signal
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
     jobs = max(1, min(jobs, tasks if tasks is not None else jobs))
     if threads:
         pool = ThreadPoolExecutor(jobs)
-    else:  # Ctrl-C reaches every process of the terminal's group; only this one acts on it
-        ignore = (signal.SIGINT, signal.SIG_IGN)
-        pool = ProcessPoolExecutor(jobs, initializer=signal.signal, initargs=ignore)
+    else:
+        pool = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         yield pool
     except BaseException:
@@ -347,6 +348,22 @@ def local_pool(jobs: int, threads: bool = False, tasks: int | None = None) -> It
             worker.terminate()
         raise
     pool.shutdown()
+
+
+def _worker_start(parent: int) -> None:
+    """A ``local_pool`` process's start: Ctrl-C reaches every process of the terminal's
+    group, and only the parent acts on it; a parent that dies without stopping its pool
+    (killed) leaves it waiting for work that never comes, so it ends within a second."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def _reason(exc: BaseException) -> str:
