@@ -178,7 +178,8 @@ def test_placers_take_a_strength_or_a_mixtures_weights():
     assert bs.get_placer("edges(strength=3)") is bs.get_placer("edges")
     mixed = bs.get_placer("mixed(spread=1, Anti-Density=3)")  # parts in the registry's order
     assert mixed == bs.get_placer("mixed(anti-density=3, spread=1)")
-    assert mixed.name == "mixed(anti-density=3, spread=1)"
+    assert mixed == bs.get_placer("mixed(SPREAD=1.0, anti-density=3)")  # 1.0 and 1 are one
+    assert mixed.name == "mixed(anti-density=3.0, spread=1.0)"
     assert mixed.parts == (("anti-density", 3.0), ("spread", 1.0))
     for game in range(1, 6):
         assert edges.place(SMALL, game) == bs.Placer("strong", "", "edges", strength=6.0).place(
@@ -232,7 +233,7 @@ def test_the_command_line_takes_settings_in_its_lists():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["shooters"] == ["density", "expert(candidates=2, fleets=30)"]
-    assert data["placers"] == ["uniform", "edges(strength=6.0)", "mixed(edges=1, spread=1)"]
+    assert data["placers"] == ["uniform", "edges(strength=6.0)", "mixed(edges=1.0, spread=1.0)"]
     simulated = runner.invoke(
         app,
         [
