@@ -89,6 +89,13 @@ def test_help_given_twice_is_still_the_help():
     assert result.exit_code == 0 and "Usage: hamle battleship count" in result.output
 
 
+@pytest.mark.parametrize("args", [[], ["battleship"], ["mastermind"], ["tour"]])
+def test_no_command_shows_the_help_and_no_empty_error(args):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "Usage: hamle" in result.output
+    assert "error" not in result.stderr
+
+
 HUGE = "9" * 5000  # beyond the digits Python turns into an int by default
 
 

@@ -39,7 +39,8 @@ class Root(TyperGroup):
         except typer.TyperException as exc:  # click's errors, as typer carries them
             if not standalone_mode:
                 raise
-            sys.stderr.write(f"error: {shortened(plain(exc.format_message()))}\n")
+            if message := exc.format_message():  # (none with the help shown for no command)
+                sys.stderr.write(f"error: {shortened(plain(message))}\n")
             sys.exit(2)
         except typer.Abort:
             if not standalone_mode:
