@@ -373,7 +373,7 @@ def test_target_rollouts_fire_the_least_rollout_mean_with_a_hit_open():
 @pytest.mark.parametrize("what", ["target_rollouts", "openings"])
 @pytest.mark.parametrize("value", [1, "yes", None])
 def test_switches_must_be_true_or_false(what, value):
-    with pytest.raises(BattleshipError, match=f"{what} must be True or False"):
+    with pytest.raises(BattleshipError, match=f"{what} must be true or false"):
         ExpertShooter(**{what: value})
 
 

@@ -163,7 +163,8 @@ def test_simulate_keeps_one_row_per_setting_and_one_for_a_setting_named_twice():
         ("expert(fleets=abc)", "fleets is a whole or decimal number, true, false or none"),
         ("expert(fleets=0)", "fleets must be a whole number of at least 1, not 0"),
         ("expert(threads=65)", "threads must be at most 64, not 65"),
-        ("expert(openings=1)", "openings must be True or False, not 1"),
+        ("expert(openings=1)", "openings must be true or false, not 1"),
+        ("expert(threads=true)", "threads must be a whole number of at least 1, not true"),
         ("psychic(x=1)", "unknown strategy 'psychic'; choose one of:"),
     ],
 )

@@ -17,6 +17,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 LONGEST = 100  # digits a whole number's setting may have (Python reads no more than 4300)
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))([eE][+-]?[0-9]{1,4})?")
 _WORDS = {"true": True, "false": False, "none": None}
+_WORD = {repr(value): word for word, value in _WORDS.items()}
 
 
 def read_named(text: str) -> tuple[str, dict[str, str]]:
@@ -61,9 +62,17 @@ def written_named(name: str, settings: dict[str, object]) -> str:
     """
     if not settings:
         return name
-    words = {repr(value): word for word, value in _WORDS.items()}
-    shown = [f"{key}={words.get(repr(value), repr(value))}" for key, value in settings.items()]
+    shown = [f"{key}={_WORD.get(repr(value), repr(value))}" for key, value in settings.items()]
     return f"{name}({', '.join(shown)})"
+
+
+def said(value: object) -> str:
+    """A setting's value as an error says it: true, false and none as a name writes them.
+
+    >>> said(True), said(None), said(2.5), said("x")
+    ('true', 'none', '2.5', "'x'")
+    """
+    return _WORD.get(repr(value), quoted(value))
 
 
 def split_names(text: str) -> list[str]:

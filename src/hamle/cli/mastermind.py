@@ -16,6 +16,7 @@ import typer
 from .common import (
     CLUSTER,
     App,
+    WholeNumber,
     clean_errors,
     console,
     errors,
@@ -77,7 +78,10 @@ NO_REPEAT = typer.Option(False, "--no-repeat", help="A colour may appear only on
 STRATEGY = typer.Option("minimax", "--strategy", callback=stripped, help="One of: {names}.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 MAX_GUESSES = typer.Option(
-    None, "--max-guesses", help="optimal only: the best strategy never needing more guesses."
+    None,
+    "--max-guesses",
+    click_type=WholeNumber(1),
+    help="optimal only: the best strategy never needing more guesses.",
 )
 JOBS = typer.Option(
     1,

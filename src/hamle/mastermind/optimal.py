@@ -37,7 +37,7 @@ import numpy as np
 from hamle.cluster import checked_jobs
 
 from . import _kernels
-from .codes import Variant, counted, feedback_table, possible_answers
+from .codes import Variant, counted, feedback_table, possible_answers, quoted
 from .errors import MastermindError
 from .history import History
 
@@ -154,7 +154,7 @@ def check_cap(max_guesses) -> None:
         not isinstance(max_guesses, int) or isinstance(max_guesses, bool) or max_guesses < 1
     ):
         raise MastermindError(
-            f"--max-guesses must be a whole number from 1 on, not {max_guesses!r}"
+            f"max_guesses must be a whole number from 1 on, not {quoted(max_guesses)}"
         )
 
 

@@ -36,6 +36,7 @@ from hamle.grid import quoted
 from .. import _kernels
 from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
+from ..named import said
 from ..observation import Observation
 from ..rules import Rules, placement_table
 from .common import check_choice, pcg_words, pick, set_pcg_words
@@ -139,16 +140,16 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise BattleshipError(
-                    f"{what} must be a whole number of at least {least}, not {quoted(value)}"
+                    f"{what} must be a whole number of at least {least}, not {said(value)}"
                 )
         for what in ("z", "tolerance"):
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-                raise BattleshipError(f"{what} must be a number of at least 0, not {quoted(value)}")
+                raise BattleshipError(f"{what} must be a number of at least 0, not {said(value)}")
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
                 raise BattleshipError(
-                    f"{what} must be True or False, not {quoted(getattr(self, what))}"
+                    f"{what} must be true or false, not {said(getattr(self, what))}"
                 )
         if self.endgame_ships > MAX_ENDGAME_SHIPS:
             raise BattleshipError(
