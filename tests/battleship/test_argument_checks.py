@@ -102,6 +102,8 @@ def test_a_fleet_built_directly_is_the_fleet_from_cells_gives():
         bs.Fleet(RUSSIAN, ((0, 10, 20, 30), (11, 12, 13), *bs.random_fleet(RUSSIAN, 1).ships[2:]))
     with pytest.raises(RulesError, match=r"^expected Rules"):
         bs.Fleet("classic", fleet.ships)
+    with pytest.raises(RulesError, match=r"^expected Rules .*, not None$"):
+        bs.Observation.start(None)
 
 
 def test_a_random_fleet_is_unchanged_and_legal():

@@ -512,7 +512,7 @@ def test_evaluate_counts_the_optimal_search_in_its_seconds(fresh_trees, monkeypa
     assert "tree_seconds" not in run_json("evaluate", "--pegs", "3", "--colours", "3")
 
 
-def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch):
+def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch, tmp_path):
     def refuse(*args, **kwargs):
         raise AssertionError("searched")
 
@@ -521,6 +521,9 @@ def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch):
     result = run("tree", "--strategy", "optimal", "--pegs", "3", "--colours", "3", "--out", out)
     assert result.exit_code == 2
     assert result.stderr == "error: --out: the folder /no/such/folder does not exist\n"
+    (file := tmp_path / "a.json").write_text("")  # a file where a folder is named
+    result = run("tree", "--pegs", "3", "--colours", "3", "--out", f"{file}/t.json")
+    assert result.stderr == f"error: --out: {file} is not a folder\n"
 
 
 def test_tree_out_that_cannot_be_written_is_one_error_line():

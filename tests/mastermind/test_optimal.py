@@ -168,7 +168,7 @@ def test_the_optimum_beats_every_heuristic_on_4x4():
 
 @pytest.mark.parametrize("cap", [0, -1, 2.5, True, "5"])
 def test_bad_caps_are_clear_errors(cap):
-    with pytest.raises(mm.MastermindError, match="^max_guesses must be a whole number"):
+    with pytest.raises(mm.MastermindError, match=r"^max_guesses must be a whole number"):
         optimal.solve(mm.Variant(2, 2), cap)
 
 

@@ -102,6 +102,7 @@ class Observation:
     @classmethod
     def start(cls, rules: Rules) -> Observation:
         """The empty board before the first shot."""
+        rules = as_rules(rules)
         return cls(rules, _frozen(np.zeros(rules.cells, np.uint8)), (), rules.lengths)
 
     @property

@@ -298,6 +298,8 @@ def unwritable(path: Path) -> str | None:
         leads = f" (a symbolic link to {target})" if os.path.islink(path) else ""
         return f"{path}{leads} is not a regular file"
     if not os.path.isdir(folder):
+        if os.path.exists(folder):
+            return f"{named.parent} is not a folder"
         return f"the folder {named.parent} does not exist"
     if os.path.islink(target):
         return f"{path} is a symbolic link that leads back to itself"
