@@ -275,3 +275,8 @@ def test_each_strategy_says_how_many_codes_it_plays_on():
     limits = {name: s.largest for name, s in mm.STRATEGIES.items()}
     assert limits["first-consistent"] == 2**21 and limits["minimax"] == 100_000
     assert limits["optimal"] == 16_384
+
+
+def test_the_base_class_says_it_chooses_no_guess():
+    with pytest.raises(mm.MastermindError, match=r"^Strategy is a base class .*get_strategy"):
+        mm.evaluate(mm.Strategy("minimax", "mine"), mm.Variant(2, 3))

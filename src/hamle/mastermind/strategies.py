@@ -73,7 +73,11 @@ class Strategy:
         return self.choose(history, candidates)
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
-        raise NotImplementedError
+        """The guess among or beyond ``candidates`` (two or more) after ``history``."""
+        raise MastermindError(
+            f"Strategy is a base class and chooses no guess: subclass it with a choose method, "
+            f"or use a registered strategy like get_strategy({self.name!r})"
+        )
 
 
 @cache
