@@ -37,23 +37,23 @@ class Output:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.strerror or str(exc)) from None
+        return _written(self._stream.write, text)
 
     def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(exc.strerror or str(exc)) from None
+        _written(self._stream.flush)
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+def _written(call, *args):
+    """``call(*args)``, its OSError (but a broken pipe) raised as OutputError."""
+    try:
+        return call(*args)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.strerror or str(exc)) from None
 
 
 def main() -> None:
