@@ -377,6 +377,14 @@ def test_switches_must_be_true_or_false(what, value):
         ExpertShooter(**{what: value})
 
 
+def test_numpys_whole_numbers_are_whole_numbers():
+    expert = ExpertShooter(fleets=np.int64(10), candidates=np.int32(2), threads=np.uint8(1))
+    assert expert == ExpertShooter(fleets=10, candidates=2, threads=1)
+    assert type(expert.fleets) is type(expert.candidates) is type(expert.threads) is int
+    with pytest.raises(BattleshipError, match="fleets must be a whole number of at least 1"):
+        ExpertShooter(fleets=np.int64(0))
+
+
 def test_one_candidate_is_the_ranked_density_shooter():
     obs = Observation.from_marks(Rules.classic(), miss=["E5", "F6"])
     assert ExpertShooter(candidates=1).choose(obs, np.random.default_rng(0)) == ranked_shot(obs)

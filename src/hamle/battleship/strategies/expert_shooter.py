@@ -138,6 +138,9 @@ class ExpertShooter:
             *([("threads", 1)] if self.threads is not None else []),
         ):
             value = getattr(self, what)
+            if isinstance(value, np.integer):  # NumPy's whole numbers, as elsewhere
+                value = int(value)
+                object.__setattr__(self, what, value)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise BattleshipError(
                     f"{what} must be a whole number of at least {least}, not {said(value)}"
