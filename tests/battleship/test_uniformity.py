@@ -149,3 +149,9 @@ def test_a_fleet_out_of_reach_of_both_samplers_says_so(monkeypatch):
     monkeypatch.setattr(fleet_module, "sample", too_many)
     with pytest.raises(RulesError, match="too many to draw one by counting them"):
         random_fleet(TIGHT, 1)
+
+
+def test_a_fleet_of_too_many_layouts_to_draw_says_why():
+    many = Rules.custom(10, [2] * 30)  # 2.8·10^26 layouts, and none drawn ship by ship is legal
+    with pytest.raises(RulesError, match=r"^cannot draw a fleet for 10×10, fleet 2,2,.*: fewer"):
+        random_fleet(many, 1)

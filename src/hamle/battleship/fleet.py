@@ -213,9 +213,9 @@ def _counted(rules: Rules, seed: int) -> np.ndarray:
         (fleet,) = sample(Observation.start(rules), 1, np.random.default_rng(seed))
     except CountTooLargeError as exc:
         raise RulesError(
-            f"no legal fleet found for {rules.describe()} after "
-            f"{_kernels.MAX_FLEET_TRIES:,} random tries, and its fleets are too many to draw "
-            f"one by counting them ({exc})"
+            f"cannot draw a fleet for {rules.describe()}: fewer than one in "
+            f"{_kernels.MAX_FLEET_TRIES:,} fleets drawn ship by ship is legal, and its legal "
+            f"fleets are too many to draw one by counting them ({exc})"
         ) from None
     except MarksError as exc:
         raise exc.recast(RulesError, rules.describe()) from None
