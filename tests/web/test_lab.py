@@ -427,6 +427,9 @@ def test_the_hint_waits_for_a_slot_like_the_exact_counter_and_keeps_its_answers(
     try:  # the same board, however written, is answered at once, busy or not
         again = client.post(HINT, json={"rules": "Classic", "miss": [" a1 "]})
         assert again.status_code == 200 and again.json() == answer.json()
+        for rules in ("classic", "russian"):  # and the opening, which needs no rollouts
+            opening = client.post(HINT, json={"rules": rules})
+            assert opening.status_code == 200 and opening.json()["how"] == "opening"
     finally:
         for _ in filter(None, taken):
             HEAVY._free.release()

@@ -8,6 +8,7 @@ w and the cells known to be water. Contradictory marks get the engine's text as 
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -197,8 +198,9 @@ def exact(marks: Marks, request: Request) -> Exact:
     return answer
 
 
-# The expert's rollouts take every core for up to a second, so a hint takes a heavy slot.
-# The same marks always get the same hint (its draws seeded with 0): hints given are kept.
+# The expert's rollouts take every core for up to a second, so a hint takes a heavy slot
+# (unless it is the expert's stored opening, given at once). The same marks always get the
+# same hint (its draws seeded with 0): hints given are kept.
 @router.post("/hint", response_model=Hint)
 def hint(marks: Marks, request: Request) -> Hint:
     """Where the Expert level would fire next at a marked board (400 with the engine's text
@@ -208,7 +210,8 @@ def hint(marks: Marks, request: Request) -> Hint:
     if (kept := _hints.get(key)) is not None:
         return kept
     shooter = EXPERT_SHOOTERS[marks.rules]
-    with HEAVY.taken(client_of(request)):
+    heavy = nullcontext() if shooter.instant(observation) else HEAVY.taken(client_of(request))
+    with heavy:
         decision = bs.hint(observation, shooter)
     name = observation.grid.name
     answer = Hint(

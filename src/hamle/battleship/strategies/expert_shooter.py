@@ -182,6 +182,14 @@ class ExpertShooter:
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return self._decide(observation, rng, weigh=False).cell
 
+    def instant(self, observation: Observation) -> bool:
+        """Whether its decision at ``observation`` is its stored opening's, made at once.
+
+        >>> ExpertShooter().instant(Observation.start(Rules.classic()))
+        True
+        """
+        return self.openings and opening_shot(observation) is not None
+
     def decide(self, observation: Observation, rng: np.random.Generator) -> Decision:
         """The cell ``choose`` fires, with how it was found and the cells it weighed.
 
