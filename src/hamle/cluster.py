@@ -59,6 +59,19 @@ def checked_jobs(jobs, error: type[Exception]) -> int:
     raise error(f"jobs must be from 1 to {MAX_JOBS}, not {quoted(jobs)}")
 
 
+def checked_progress(progress, arguments: str, error: type[Exception]):
+    """``progress`` if it is None or can be called (with ``arguments``), else ``error``
+    saying so: one check for every run that reports its progress.
+
+    >>> checked_progress(5, "done, total", ValueError)
+    Traceback (most recent call last):
+    ValueError: progress is a function of (done, total) or None, not 5
+    """
+    if progress is not None and not callable(progress):
+        raise error(f"progress is a function of ({arguments}) or None, not {quoted(progress)}")
+    return progress
+
+
 class ClusterError(HamleError, RuntimeError):
     """An address that is no Dask scheduler's, or a cluster that cannot be reached, has
     no workers, or fails mid-run."""

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import checked_jobs, local_pool
-from hamle.grid import quoted
+from hamle.cluster import checked_jobs, checked_progress, local_pool
 
 from . import _kernels, exact
 from .errors import BattleshipError, CountTooLargeError
@@ -101,10 +100,7 @@ def count_fleets(
     """
     as_rules(rules)
     jobs = checked_jobs(jobs, BattleshipError)
-    if progress is not None and not callable(progress):
-        raise BattleshipError(
-            f"progress is a function of (done, total) or None, not {quoted(progress)}"
-        )
+    checked_progress(progress, "done, total", BattleshipError)
     table = placement_table(rules)
     lengths = sorted(rules.lengths, reverse=True)
     per_ship = tuple(table.ranges[n][1] - table.ranges[n][0] for n in rules.lengths)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, checked_jobs, local_pool
+from hamle.cluster import Cluster, checked_jobs, checked_progress, local_pool
 from hamle.grid import quoted
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
@@ -163,8 +163,7 @@ def play_game(
     hamle.battleship.errors.BattleshipError: progress is a function of (shots) or None, not 5
     """
     game = _game_number(game)
-    if progress is not None and not callable(progress):
-        raise BattleshipError(f"progress is a function of (shots) or None, not {quoted(progress)}")
+    checked_progress(progress, "shots", BattleshipError)
     return _play(as_rules(rules), as_shooter(strategy), game, progress, as_placer(placer))
 
 
@@ -393,10 +392,7 @@ def checked_run(games, first, jobs, progress, cluster) -> tuple[int, int, int]:
     jobs = checked_jobs(jobs, BattleshipError)
     if cluster is not None and jobs != 1:
         raise BattleshipError(f"give jobs or cluster, not both (jobs={jobs})")
-    if progress is not None and not callable(progress):
-        raise BattleshipError(
-            f"progress is a function of (done, total) or None, not {quoted(progress)}"
-        )
+    checked_progress(progress, "done, total", BattleshipError)
     return int(games), int(first), int(jobs)
 
 
