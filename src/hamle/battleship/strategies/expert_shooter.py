@@ -212,11 +212,9 @@ class ExpertShooter:
         rules = observation.rules
         tables = rollout_tables(rules)
         afloat = np.array(sorted(observation.afloat, reverse=True), np.int64)
-        if kernel_plan(rules, observation.afloat).bound * int(
-            tables.room_weight[0]
-        ) >= INT64_LIMIT or not rollouts_fit(
-            tables, afloat.shape[0]
-        ):  # d could outgrow int64 here, or the rollouts' ship numbers and weights theirs
+        bound = kernel_plan(rules, observation.afloat).bound * int(tables.room_weight[0])
+        if bound >= INT64_LIMIT or not rollouts_fit(tables, afloat.shape[0]):
+            # d could outgrow int64 here, or the rollouts' ship numbers and weights theirs
             return Decision(DensityShooter().choose(observation, rng), "density")
         if self.candidates > 1 and rules.touching and len(afloat) <= self.endgame_ships:
             decision = self._endgame(observation.marks, afloat, tables, weigh)
@@ -315,19 +313,6 @@ class ExpertShooter:
             and not observation.rules.touching
             and len(observation.afloat) <= self.exact_targets
         )
-
-
-def rollouts_fit(tables: "RolloutTables", ships: int) -> bool:
-    """Whether the rollouts can draw fleets of ``ships`` afloat ships: a board numbers them in
-    an int8, and a fleet's weight, a product of one choice count a ship, must stay far enough
-    below float64's largest (about 2**1024) to be squared and summed over a million fleets.
-
-    >>> tables = rollout_tables(Rules.classic())
-    >>> rollouts_fit(tables, 5), rollouts_fit(tables, 127), rollouts_fit(tables, 128)
-    (True, False, False)
-    """
-    choices = max(tables.cells.shape[0], tables.through.shape[1] * ships)
-    return ships <= MAX_ROLLOUT_SHIPS and ships * math.log2(choices) <= MAX_WEIGHT_BITS
 
 
 def rollouts(marks, afloat, cells, tables, pcg, shots, weights, threads=1) -> int:
@@ -444,6 +429,19 @@ def rollout_tables(rules: Rules) -> RolloutTables:
         room_weight=room_weight,
         checker=rules.touching,
     )
+
+
+def rollouts_fit(tables: RolloutTables, ships: int) -> bool:
+    """Whether the rollouts can draw fleets of ``ships`` afloat ships: a board numbers them in
+    an int8, and a fleet's weight, a product of one choice count a ship, must stay far enough
+    below float64's largest (about 2**1024) to be squared and summed over a million fleets.
+
+    >>> tables = rollout_tables(Rules.classic())
+    >>> rollouts_fit(tables, 5), rollouts_fit(tables, 127), rollouts_fit(tables, 128)
+    (True, False, False)
+    """
+    choices = max(tables.cells.shape[0], tables.through.shape[1] * ships)
+    return ships <= MAX_ROLLOUT_SHIPS and ships * math.log2(choices) <= MAX_WEIGHT_BITS
 
 
 def _inverse(lists: np.ndarray, n_cells: int) -> np.ndarray:
