@@ -102,6 +102,8 @@ def test_sample_draws_fleets_that_fit_and_replays_a_seed():
     russian = run("sample", "--rules", "russian", "--sunk", "J10", "--count", "1", "--seed", "4")
     ships = russian.stdout.split("\n")[0].split()
     assert len(ships) == 9 and sum("-" not in ship for ship in ships) == 3  # 1-cell ships: "C9"
+    sunk = run("sample", "--size", "4", "--fleet", "2", "--sunk", "A1-A2", "--count", "2")
+    assert sunk.stdout.startswith("(no ship afloat: the empty fleet)\n" * 2)
 
 
 def test_simulate_russian_with_the_exact_shooter():

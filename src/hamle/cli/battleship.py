@@ -553,8 +553,8 @@ def sample(
         )
         return
     for drawn in named:
-        ships = (_span(ship["cells"]) for ship in drawn)
-        console.print("  ".join(ships), highlight=False)
+        ships = "  ".join(_span(ship["cells"]) for ship in drawn)
+        console.print(ships or "(no ship afloat: the empty fleet)", highlight=False)
     console.print(f"seed {seed}", highlight=False)
 
 
