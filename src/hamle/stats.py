@@ -3,8 +3,8 @@
 >>> s = summarize([3, 1, 2, 4])
 >>> s.mean, s.median, s.best, s.worst
 (2.5, 2.5, 1, 4)
->>> summarize([7]).stderr is None, plus_minus(None), plus_minus(0.4567)
-(True, '', ' ± 0.46')
+>>> summarize([7]).stderr is None, summarize([7]).median, plus_minus(0.4567)
+(True, 7.0, ' ± 0.46')
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def summarize(values: Sequence[int]) -> Summary:
     n = len(ordered)
     mean = sum(ordered) / n
     mid = n // 2
-    median = ordered[mid] if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+    median = float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2
     variance = sum((v - mean) ** 2 for v in ordered) / (n - 1) if n > 1 else None
     return Summary(
         count=n,
