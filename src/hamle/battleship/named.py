@@ -66,6 +66,16 @@ def written_named(name: str, settings: dict[str, object]) -> str:
     return f"{name}({', '.join(shown)})"
 
 
+def decimal(value: object) -> object:
+    """A whole number as a float, so that 3 and 3.0 are one setting; other values as given
+    (for the checks of what they set to name).
+
+    >>> decimal(3), decimal(2.5), decimal(True)
+    (3.0, 2.5, True)
+    """
+    return float(value) if type(value) is int else value
+
+
 def said(value: object) -> str:
     """A setting's value as an error says it: true, false and none as a name writes them.
 

@@ -41,7 +41,7 @@ from hamle.grid import quoted
 from .density import density
 from .errors import BattleshipError
 from .fleet import Fleet, as_generator, placed_fleet, random_placements
-from .named import read_named, setting_value, written_named
+from .named import decimal, read_named, setting_value, written_named
 from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
@@ -206,23 +206,17 @@ def get_placer(name: str) -> Placer:
         order = sorted(
             settings, key=lambda part: list(PLACERS).index(part) if part in PLACERS else -1
         )
-        parts = {part: _float(setting_value(part, settings[part])) for part in order}
+        parts = {part: decimal(setting_value(part, settings[part])) for part in order}
         return replace(placer, name=written_named(placer.name, parts), parts=tuple(parts.items()))
     if placer.kind == "uniform" or set(settings) != {"strength"}:
         takes = "no settings" if placer.kind == "uniform" else "one setting, strength"
         raise BattleshipError(f"the {placer.name} placer takes {takes}, not {quoted(name)}")
-    strength = _float(setting_value("strength", settings["strength"]))
+    strength = decimal(setting_value("strength", settings["strength"]))
     if type(strength) is float and strength == placer.strength:
         return placer
     return replace(
         placer, name=written_named(placer.name, {"strength": strength}), strength=strength
     )
-
-
-def _float(value: object) -> object:
-    """A whole number as a float (so that 3 and 3.0 are one setting); other values as given
-    (for the placer's own checks to name)."""
-    return float(value) if type(value) is int else value
 
 
 def as_placer(placer: str | Placer) -> Placer:

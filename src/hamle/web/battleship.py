@@ -38,9 +38,8 @@ Strategy = any_case(
 # The Expert level's shooter: the strongest under each rule set whose moves keep within the
 # site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
 # expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
-# 600,000 (README, "The site's Expert").
-# Each is named with its settings, so that `hamle battleship replay --strategy NAME` plays
-# the site's games.
+# 600,000 (README, "The site's Expert"). Each is named with its settings, so that
+# `hamle battleship replay --strategy NAME` plays the site's games.
 EXPERT_SHOOTERS: dict[str, bs.Shooter] = {
     "classic": bs.get_shooter("expert"),
     "russian": bs.get_shooter(

@@ -17,7 +17,7 @@ from hamle.grid import quoted
 
 from ..density import density
 from ..errors import BattleshipError
-from ..named import read_named, setting_value, written_named
+from ..named import decimal, read_named, setting_value, written_named
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
@@ -100,9 +100,7 @@ def get_shooter(name: str) -> Shooter:
                 f"the {key} shooter has no setting {quoted(setting)}; it has: {', '.join(settable)}"
             )
         value = setting_value(setting, text)
-        if isinstance(settable[field], float) and type(value) is int:
-            value = float(value)  # so that z=2 and z=2.0 are one setting
-        given[field] = value
+        given[field] = decimal(value) if isinstance(settable[field], float) else value
     # in the fields' order, without those it has already: one name for each shooter
     ordered = {
         f: given[f]
