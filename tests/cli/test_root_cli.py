@@ -305,6 +305,38 @@ def test_every_whole_number_of_every_command_is_read_alike():
 HAMLE = [sys.executable, "-X", "importtime", str(pathlib.Path(sys.executable).with_name("hamle"))]
 
 
+def test_every_path_of_every_command_is_a_file_name():
+    from hamle.cli.common import FileName
+
+    paths = [p for c in every_command() for p in c.params if p.type.name in ("path", "file")]
+    assert len(paths) >= 5 and all(isinstance(p.type, FileName) for p in paths)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["battleship", "simulate", "--games", "2", "--chart", ""],
+        ["battleship", "tournament", "--games", "2", "--out", " "],
+        ["mastermind", "verify", ""],
+    ],
+)
+def test_an_empty_path_names_no_file_rather_than_the_current_folder(args):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.endswith(f"{args[-1]!r} names no file.\n"), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "number"),
+    [(["battleship", "replay", "-1"], "-1"), (["mastermind", "score", "-1234", "1234"], "-1234")],
+)
+def test_a_negative_number_is_said_to_be_one_not_to_be_no_option(args, number):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {number} is not an option, and no number here is negative\n"
+    assert "No such option: -x" in runner.invoke(app, ["battleship", "replay", "-x"]).stderr
+
+
 def test_ctrl_c_while_the_command_line_loads_says_interrupted():
     """The installed `hamle` imports the command line (typer and all, about 0.15 s) inside
     its entry point: Ctrl-C then is `interrupted` and status 130, not a traceback. The

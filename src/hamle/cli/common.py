@@ -19,10 +19,12 @@ from typer.core import TyperCommand, TyperOption
 from hamle.files import spare_beside, written_whole
 from hamle.grid import quoted
 
-try:
-    from typer._click.types import IntParamType, IntRange  # typer 0.2x carries its own click
+try:  # typer 0.2x carries its own click
+    from typer._click.exceptions import NoSuchOption
+    from typer._click.types import IntParamType, IntRange, ParamType
 except ImportError:  # (an older typer uses click itself)
-    from click.types import IntParamType, IntRange
+    from click.exceptions import NoSuchOption
+    from click.types import IntParamType, IntRange, ParamType
 
 if TYPE_CHECKING:
     import click
@@ -232,10 +234,27 @@ def _said(digits: str) -> str:
     return digits if size <= 30 else f"a number of {size:,} digits"
 
 
+class FileName(ParamType):
+    """The type of every file option and argument: a path that names something (an empty
+    one would be read as the folder ``.``).
+
+    >>> FileName().convert(" out.json", None, None)
+    PosixPath(' out.json')
+    """
+
+    name = "path"
+
+    def convert(self, value, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        if not str(value).strip():
+            self.fail(f"{quoted(str(value))} names no file.", param, ctx)
+        return Path(value)
+
+
 class Command(TyperCommand):
     """A command that refuses an option given twice, which click would read as its last
     value alone (``--hit A1 --hit B2`` would mark B2 and silently drop A1), and an on/off
-    flag given twice or with its opposite; its whole numbers are ``WholeNumber``s."""
+    flag given twice or with its opposite; its whole numbers are ``WholeNumber``s and its
+    paths ``FileName``s."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -243,9 +262,17 @@ class Command(TyperCommand):
             if isinstance(param.type, IntParamType) and not isinstance(param.type, WholeNumber):
                 bounds = getattr(param.type, "min", None), getattr(param.type, "max", None)
                 param.type = WholeNumber(*bounds)
+            elif param.type.name == "path" and not isinstance(param.type, FileName):
+                param.type = FileName()
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        try:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+        except NoSuchOption as exc:  # (click reads -12 as the options -1 and -2)
+            for arg in args:
+                if re.fullmatch(r"-[0-9]+", arg) and arg.startswith(exc.option_name):
+                    ctx.fail(f"{arg} is not an option, and no number here is negative")
+            raise
         given = [p for p in order if isinstance(p, TyperOption) and p.expose_value]  # (not --help)
         for param in given:
             if (times := given.count(param)) > 1:

@@ -259,14 +259,15 @@ HEURISTICS: tuple[str, ...] = tuple(n for n, s in STRATEGIES.items() if not isin
 
 
 def get_strategy(name: str) -> Strategy:
-    """The strategy registered as ``name`` (in any case).
+    """The strategy registered as ``name`` (in any case, spaces around it ignored).
 
-    >>> get_strategy("MiniMax").name
+    >>> get_strategy(" MiniMax").name
     'minimax'
     """
-    if not isinstance(name, str) or name.lower() not in STRATEGIES:
+    key = name.strip().lower() if isinstance(name, str) else None
+    if key not in STRATEGIES:
         raise MastermindError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
-    return STRATEGIES[name.lower()]
+    return STRATEGIES[key]
 
 
 def as_strategy(value: str | Strategy) -> Strategy:
