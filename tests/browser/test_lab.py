@@ -266,7 +266,7 @@ def test_a_busy_counter_is_asked_again_until_the_map_comes_or_the_marks_change(s
         if hits == ["E5", "F5"]:
             route.continue_()
         else:
-            route.fulfill(status=409, json={**busy, "code": "battleship.exact_busy", "params": {}})
+            route.fulfill(status=409, json={**busy, "code": "battleship.busy", "params": {}})
 
     page.route("**/api/battleship/density", only_both_hits)
     page.get_by_role("button", name="Hit", exact=True).click()

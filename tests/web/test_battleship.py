@@ -613,7 +613,7 @@ def test_replay_of_the_expert_is_the_expert_levels_game_kept_once_played(client,
         again = client.get(f"{API}/replay", params={"game": 10, "strategy": "expert"})
         assert again.status_code == 200 and again.json() == data
         other = client.get(f"{API}/replay", params={"game": 11, "strategy": "expert"})
-        assert other.status_code == 409 and other.json()["code"] == "battleship.exact_busy"
+        assert other.status_code == 409 and other.json()["code"] == "battleship.busy"
     finally:
         for _ in filter(None, taken):
             HEAVY._free.release()

@@ -39,12 +39,12 @@ class Slots:
                 raise Refused(
                     "the engine is still working on a request from your address; try again "
                     "once it is done",
-                    code="battleship.exact_yours_busy",
+                    code="battleship.yours_busy",
                 )
             if not self._free.acquire(blocking=False):
                 raise Refused(
                     "the engine is busy with other heavy requests; try again in a moment",
-                    code="battleship.exact_busy",
+                    code="battleship.busy",
                 )
             self._clients.add(client)
         try:
