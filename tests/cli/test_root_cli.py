@@ -337,6 +337,24 @@ def test_a_negative_number_is_said_to_be_one_not_to_be_no_option(args, number):
     assert "No such option: -x" in runner.invoke(app, ["battleship", "replay", "-x"]).stderr
 
 
+PROMPTS = [
+    ["mastermind", "solve"],
+    ["mastermind", "play", "--game", "1"],
+    ["tour", "play", "--start", "A1"],
+    ["battleship", "play", "--game", "1"],
+]
+
+
+@pytest.mark.parametrize("args", PROMPTS)
+def test_a_line_too_long_at_a_prompt_is_one_error_not_all_the_memory(args):
+    """Input without line ends (like ``< /dev/zero``) was read whole into memory."""
+    result = runner.invoke(app, args, input="0" * 30_000)
+    assert result.exit_code == 2
+    assert result.stderr == "error: a line of input is longer than 10,000 characters\n"
+    just_short = runner.invoke(app, args, input="0" * 9_999 + "\nq\n")
+    assert just_short.exit_code == 0 and "error:" not in just_short.stderr
+
+
 def test_ctrl_c_while_the_command_line_loads_says_interrupted():
     """The installed `hamle` imports the command line (typer and all, about 0.15 s) inside
     its entry point: Ctrl-C then is `interrupted` and status 130, not a traceback. The

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +26,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    read_line,
     stripped,
     visible,
     write_whole,
@@ -675,7 +675,7 @@ def play(
     while True:
         console.print(_boards(theirs, yours), highlight=False)
         console.print("your shot: ", end="")
-        line = sys.stdin.readline()
+        line = read_line()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
             console.print(f"\nstopped after {counted(turns, 'shot')}; replay with --game {number}")
             raise typer.Exit(0)

@@ -49,9 +49,11 @@ class _Console:
         return getattr(self.get(), name)
 
 
-# Piped output is not cut to 80 columns. No :name: becomes an emoji: a code or a file
-# name is printed as it is.
-console = _Console(width=None if sys.stdout.isatty() else 120, emoji=False)
+# Piped output is not cut to 80 columns (tables take 120), and a line of text is never cut
+# (a program reading it finds a message whole). No :name: becomes an emoji: a code or a
+# file name is printed as it is.
+_piped = not sys.stdout.isatty()
+console = _Console(width=120 if _piped else None, soft_wrap=_piped, emoji=False)
 errors = _Console(stderr=True, emoji=False)
 
 
@@ -99,6 +101,20 @@ def print_error(message: object) -> None:
     from rich.markup import escape
 
     errors.print(f"[red]error:[/red] {escape(shortened(message))}", highlight=False, soft_wrap=True)
+
+
+LONGEST_LINE = 10_000  # characters of a line typed at a prompt
+
+
+def read_line() -> str:
+    """The next line typed at a prompt, '' at the end of the input. A line longer than
+    ``LONGEST_LINE`` is one error line and status 2: input without line ends (like
+    ``< /dev/zero``) would fill the memory."""
+    line = sys.stdin.readline(LONGEST_LINE + 1)
+    if len(line) > LONGEST_LINE and not line.endswith("\n"):
+        print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")
+        raise typer.Exit(2)
+    return line
 
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 from time import perf_counter
@@ -25,6 +24,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    read_line,
     stripped,
     visible,
     write_whole,
@@ -326,7 +326,7 @@ def _show_candidates(variant: mm.Variant, candidates: np.ndarray) -> None:
 
 def _read(prompt: str) -> str | None:
     console.print(prompt, end="")
-    line = sys.stdin.readline()
+    line = read_line()
     return None if not line else line.strip()
 
 

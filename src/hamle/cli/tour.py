@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import sys
 from typing import TYPE_CHECKING
 
 import typer
 
-from .common import App, clean_errors, console, print_json, stripped, visible
+from .common import App, clean_errors, console, print_json, read_line, stripped, visible
 
 if TYPE_CHECKING:
     import hamle.tour as tour
@@ -129,7 +128,7 @@ def play(
         console.print(
             f"{position.count} filled, combo {combo.current} (best {combo.best})> ", end=""
         )
-        line = sys.stdin.readline()
+        line = read_line()
         text = line.strip()
         command = text.lower()
         if not line or command in ("q", "quit"):
