@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -388,3 +389,55 @@ def test_past_its_work_the_search_names_turns_that_are_all_needed(monkeypatch):
     assert twin_left(variant, [turns[i] for i in conflict]) == 0
     for i in conflict:  # every one of them is needed
         assert twin_left(variant, [turns[j] for j in conflict if j != i]) > 0
+
+
+@dataclass(frozen=True)
+class Returns(mm.Strategy):
+    """A user's own strategy that always chooses ``guess``."""
+
+    guess: object = 0
+
+    def choose(self, history, candidates):
+        return candidates[-1] if self.guess == "last" else self.guess
+
+
+@pytest.mark.parametrize(
+    ("guess", "message"),
+    [
+        (0, r"stuck chose 111, which tells none of the \d+ candidates apart"),
+        (1.5, r"stuck chose 1.5, not a code of the variant \(a whole number from 0 to 26\)"),
+        (-5, "stuck chose -5, not a code of the variant"),
+    ],
+)
+@pytest.mark.parametrize("run", ["evaluate", "evaluate-jobs", "tree"])
+def test_a_strategy_that_would_never_end_a_game_is_named_not_played_for_ever(guess, message, run):
+    """A guess that tells no candidates apart left them as they were: the game ran for
+    ever (evaluate) or until the stack ran out (strategy_tree)."""
+    from hamle.mastermind.tree import strategy_tree
+
+    stuck, variant = Returns("stuck", "", guess), mm.Variant(3, 3)
+    calls = {
+        "evaluate": lambda: mm.evaluate(stuck, variant),
+        "evaluate-jobs": lambda: mm.evaluate(stuck, variant, jobs=2),
+        "tree": lambda: strategy_tree(stuck, variant),
+    }
+    with pytest.raises(mm.MastermindError, match=message):
+        calls[run]()
+
+
+def test_a_strategy_of_ones_own_that_ends_every_game_is_played():
+    last = Returns("last", "", "last")  # a NumPy number, the last candidate
+    result = mm.evaluate(last, mm.Variant(3, 3))
+    assert sum(result.histogram.values()) == 27 and result.total == 89
+
+
+def test_progress_that_cannot_be_called_is_named():
+    from hamle.mastermind.optimal import solve
+
+    variant = mm.Variant(2, 3)
+    for call in (
+        lambda: mm.evaluate("minimax", variant, progress=5),
+        lambda: solve(variant, progress=5),
+    ):
+        with pytest.raises(mm.MastermindError, match=r"progress is a function of .* not 5"):
+            call()

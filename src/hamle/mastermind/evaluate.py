@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, checked_jobs, local_pool
+from hamle.cluster import Cluster, checked_jobs, checked_progress, local_pool
 
 from . import _vector
 from .codes import Variant, check_variant
 from .errors import MastermindError
 from .history import History
-from .strategies import Partition, Strategy, as_strategy
+from .strategies import Partition, Strategy, as_strategy, checked_choice
 
 EVALUATE_LIMIT = Partition.largest  # larger code spaces take hours for scoring strategies
 
@@ -79,6 +79,7 @@ def evaluate(
     chosen = as_strategy(strategy)
     check_variant(variant)
     jobs = checked_jobs(jobs, MastermindError)
+    checked_progress(progress, "done, total", MastermindError)
     chosen.check(variant)
     started = time.perf_counter()
     root = History(variant)
@@ -147,7 +148,7 @@ def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: in
         if len(codes) <= max(largest, 1):
             done.append((node, codes))
             continue
-        guess = strategy.choose(node, codes)
+        guess = checked_choice(strategy, node, codes)
         if np.any(codes == guess):
             histogram[len(node.turns) + 1] += 1
         subtrees.extend(split_by_answer(node, guess, codes))
@@ -167,7 +168,7 @@ def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Count
         if len(codes) == 1:
             out[made + 1] += 1
             continue
-        guess = strategy.choose(node, codes)
+        guess = checked_choice(strategy, node, codes)
         if np.any(codes == guess):
             out[made + 1] += 1
         stack.extend(split_by_answer(node, guess, codes))

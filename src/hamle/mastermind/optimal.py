@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from hamle.cluster import checked_jobs
+from hamle.cluster import checked_jobs, checked_progress
 
 from . import _kernels
 from .codes import Variant, counted, feedback_table, possible_answers, quoted
@@ -126,7 +126,7 @@ def _reporting(progress, searches: list, size: int | None = None):
     """Calls ``progress(nodes, lower, upper)`` once a second from a thread while the
     block runs, on the last of ``searches`` (which the block may add to); ``size``: the
     number of secrets searched for when not all of them (upper is then None)."""
-    if progress is None:
+    if checked_progress(progress, "nodes, lower, upper", MastermindError) is None:
         yield
         return
     done = Event()

@@ -31,6 +31,7 @@ from .codes import (
     check_variant,
     feedback_table,
     free_colours,
+    is_whole,
 )
 from .errors import MastermindError
 from .history import History, check_history
@@ -70,7 +71,7 @@ class Strategy:
         candidates = history.candidates()
         if len(candidates) == 1:
             return int(candidates[0])
-        return self.choose(history, candidates)
+        return checked_choice(self, history, candidates)
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
         """The guess among or beyond ``candidates`` (two or more) after ``history``."""
@@ -82,7 +83,34 @@ class Strategy:
 
 @cache
 def _first_guess(strategy: Strategy, variant: Variant) -> int:
-    return strategy.choose(History(variant), np.arange(variant.size))
+    return checked_choice(strategy, History(variant), np.arange(variant.size))
+
+
+def checked_choice(strategy: Strategy, history: History, candidates: np.ndarray) -> int:
+    """``strategy.choose(history, candidates)``, checked: a code of the variant that tells
+    some of the candidates apart (or is one), so that every game ends. MastermindError
+    names a strategy that breaks this (one of a user's own, as the registered never do).
+
+    >>> v = Variant(2, 2)
+    >>> checked_choice(get_strategy("first-consistent"), History(v), np.arange(v.size))
+    0
+    """
+    guess = strategy.choose(history, candidates)
+    variant = history.variant
+    if not is_whole(guess) or not 0 <= guess < variant.size:
+        raise MastermindError(
+            f"{strategy.name} chose {guess!r}, not a code of the variant (a whole number "
+            f"from 0 to {variant.size - 1:,})"
+        )
+    guess = int(guess)
+    if not np.any(candidates == guess) and np.all(
+        (answers := variant.answers_of(guess, candidates)) == answers[0]
+    ):
+        raise MastermindError(
+            f"{strategy.name} chose {variant.format(guess)}, which tells none of the "
+            f"{len(candidates):,} candidates apart, so play would never end"
+        )
+    return guess
 
 
 @dataclass(frozen=True)

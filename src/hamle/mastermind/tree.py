@@ -41,7 +41,7 @@ from .codes import Variant, counted, possible_answers, quoted
 from .errors import MastermindError, VariantError
 from .evaluate import Evaluation, split_by_answer
 from .history import History
-from .strategies import as_strategy
+from .strategies import as_strategy, checked_choice
 
 FORMAT, VERSION = "hamle-mastermind-tree", 1
 # A tree file read at most: one of MAX_CODES secrets writes about 50 bytes a secret (100 MB).
@@ -107,7 +107,7 @@ def strategy_tree(strategy, variant: Variant):
     def grow(history: History, cands: np.ndarray, guess: int) -> Node:
         children = []
         for after, part in split_by_answer(history, guess, cands):
-            then = int(part[0]) if len(part) == 1 else chosen.choose(after, part)
+            then = int(part[0]) if len(part) == 1 else checked_choice(chosen, after, part)
             children.append((after.turns[-1][1], grow(after, part, then)))
         return Node(guess, tuple(children))
 
