@@ -126,7 +126,7 @@ def hint(position: Position, mode: str = "hint") -> Hint:
     endgame = CELLS - position.count < ENDGAME
     after = {m: position.play(m) for m in moves}
     found = [_search(after[m], None if endgame else EXACT_BUDGET) for m in moves]
-    if all(exact for _, exact, _ in found) or any(tour for _, _, tour in found):
+    if all(exact for _, exact, _ in found):
         candidates = tuple(
             Candidate(m, value, exact, _verdict(value, exact), 0, _degree(after[m]), tour)
             for m, (value, exact, tour) in zip(moves, found, strict=True)
