@@ -796,7 +796,7 @@ def test_hard_hides_its_fleet_with_the_strong_placer_and_old_games_stay_uniform(
 
 
 def test_names_are_taken_in_any_case(client):
-    game = new_game(client, level="Hard", rules="CLASSIC")
+    game = new_game(client, level=" Hard", rules="CLASSIC ")  # spaces around, as in the CLI
     assert (game["level"], game["rules"]) == ("hard", "classic")
     assert client.get(f"{API}/fleet", params={"rules": "Russian"}).status_code == 200
     density = client.post(f"{API}/density", json={"rules": "Russian", "hit": ["E5"]})

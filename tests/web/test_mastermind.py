@@ -571,8 +571,9 @@ def test_names_are_read_as_the_library_reads_them(client):
     assert game["variant"]["name"] == "super" and game["variant"]["pegs"] == 5
     game = new_game(client, variant="BULLS-AND-COWS", mode="maker", strategy="Entropy")
     assert (game["variant"]["name"], game["strategy"]) == ("bulls-and-cows", "entropy")
-    assert new_game(client, mode="Maker")["mode"] == "maker"
-    assert new_game(client, mode="BREAKER")["mode"] == "breaker"
+    assert new_game(client, mode=" Maker")["mode"] == "maker"
+    assert new_game(client, mode="BREAKER ")["mode"] == "breaker"
+    assert new_game(client, strategy=" minimax ")["strategy"] == "minimax"
     refused = client.post(f"{API}/games", json={"variant": "super", "strategy": "MiniMax"})
     assert refused.status_code == 400
     assert refused.json()["detail"].startswith("strategy 'minimax' is not offered for super")

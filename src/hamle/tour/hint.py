@@ -107,12 +107,12 @@ class Hint:
 
 def hint(position: Position, mode: str = "hint") -> Hint:
     """The best move from ``position`` in mode ``hint`` (120 rollouts) or ``quick`` (30)."""
-    if not isinstance(mode, str) or mode.lower() not in ROLLOUTS:
+    if not isinstance(mode, str) or mode.strip().lower() not in ROLLOUTS:
         raise TourError(
             "unknown hint mode {mode!r}; choose hint or quick", code="tour.hint_mode", mode=mode
         )
     need_position(position)
-    mode = mode.lower()
+    mode = mode.strip().lower()
     if position.count == CELLS:
         raise MoveError("the tour is complete: every cell is filled", code="tour.done")
     moves = position.legal_moves()

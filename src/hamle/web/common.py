@@ -47,12 +47,13 @@ def created(request: Request, response: Response, kind: str, state: dict) -> str
 
 
 def any_case(names: object) -> object:
-    """``names`` (a Literal of lower-case names) taken in any case: ``Hard``, ``RUSSIAN``."""
+    """``names`` (a Literal of lower-case names) taken in any case, spaces around them
+    ignored, as the library and the command line take names: ``Hard``, `` RUSSIAN``."""
     return Annotated[names, BeforeValidator(_lower)]
 
 
 def _lower(value: object) -> object:
-    return value.lower() if isinstance(value, str) else value
+    return value.strip().lower() if isinstance(value, str) else value
 
 
 class Strict(BaseModel):

@@ -298,8 +298,8 @@ def new_game(body: NewGame, request: Request, response: Response) -> GameView:
     info = _info(name)
     offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
     strategy = body.strategy or info.default_strategy
-    if strategy.lower() in mm.STRATEGIES:
-        strategy = strategy.lower()
+    if strategy.strip().lower() in mm.STRATEGIES:
+        strategy = strategy.strip().lower()
     if strategy == "optimal" and body.mode == "breaker":
         raise Unoffered(
             "the optimal strategy plays only when the computer breaks your code",
