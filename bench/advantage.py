@@ -30,7 +30,6 @@ base's games the sum is larger (README, "Along whose games").
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import sys
@@ -48,7 +47,7 @@ from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, jobs_count, machine, write_report
+from machine import Arguments, check_out, jobs_count, machine, write_report
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 DECISION_SEED = 99
@@ -203,7 +202,7 @@ def shooter_of(name: str, settings: list[str]):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=sorted(RULES), default="classic")
     parser.add_argument("--shooter", default="expert", help="a registered shooter's name")
     parser.add_argument("--set", action="append", default=[], help="a field, NAME=VALUE")

@@ -33,7 +33,6 @@ Numba kernels are warmed up before anything is timed.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import sys
@@ -54,7 +53,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_battleship as naive
-from machine import check_out, machine, positive_int, write_report
+from machine import Arguments, check_out, machine, positive_int, write_report
 
 CLASSIC_FLEETS = 30093975536
 AIM_DECISION_US = 200
@@ -322,7 +321,7 @@ def bench_game_kernel(rules: bs.Rules, games: int, slow_games: int) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/battleship.json"
     )

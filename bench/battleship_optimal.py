@@ -33,7 +33,6 @@ LARGER_BOARDS, two boards at a time on two cores (about 12 minutes); ``--quick``
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -47,7 +46,7 @@ import hamle.battleship as bs
 from hamle.battleship.rules import placements, zone
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, write_report
+from machine import Arguments, check_out, machine, write_report
 
 BOARDS = ("3x4:2,2", "4x4:2,3", "4x4:1,2/apart", "4x5:2,3", "4x4:2,2,3")
 LARGER_BOARDS = ("5x5:2,3", "6x6:2,3")  # out of the search's reach: the rollouts alone
@@ -341,7 +340,7 @@ def measure(board: str, solve: bool) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", nargs="+", help="boards to solve, e.g. 4x5:2,3")
     parser.add_argument("--larger", nargs="*", help="boards for the rollouts alone")
     parser.add_argument("--quick", action="store_true")

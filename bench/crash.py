@@ -20,7 +20,6 @@ database; then every game of every round so far is read back and counted:
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 import httpx2 as httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, positive_float, positive_int, write_report
+from machine import Arguments, check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 
 KINDS = ("battleship", "mastermind", "tour")
@@ -157,7 +156,7 @@ def check(url: str, players: list[Player]) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument(
         "--seconds", type=positive_float, default=5, help="of load before each kill"

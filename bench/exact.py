@@ -36,7 +36,6 @@ than the first, and ``exact`` ahead of ``density`` by more than two standard err
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import sys
@@ -53,7 +52,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import check_out, jobs_count, machine, positive_int, write_report
+from machine import Arguments, check_out, jobs_count, machine, positive_int, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
@@ -264,7 +263,7 @@ def bench_table(rules: bs.Rules, games: int, jobs: int) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/exact.json")
     parser.add_argument(
         "--games", type=positive_int, help="games per shooter (default 1000, quick 20)"

@@ -50,7 +50,6 @@ median; the Russian 1000-game exact run under 10 core-minutes.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import tempfile
@@ -74,7 +73,7 @@ from hamle.web import create_app
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import advantage as advantage_bench
 import exact as exact_bench
-from machine import check_out, jobs_count, machine, write_report
+from machine import Arguments, check_out, jobs_count, machine, write_report
 
 AIM_CLASSIC_MEAN = 43.5
 AIM_MEDIAN_MS = 100
@@ -341,7 +340,7 @@ def russian_part(report: dict, games: int, exact_run_games: int, advantage_games
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--out", type=Path, help="default results/expert.json (expert_speed.json with --speed-only)"
     )

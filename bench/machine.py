@@ -6,10 +6,33 @@ import json
 import math
 import os
 import platform
+import sys
 from pathlib import Path
 
 import numba
 import numpy as np
+
+
+class Arguments(argparse.ArgumentParser):
+    """A benchmark's argument parser: an option given twice is refused (argparse keeps its
+    last value alone, so ``--rules classic --rules russian`` ran the Russian half only),
+    and no option is taken by an abbreviation of its name."""
+
+    ONCE = (argparse._StoreAction, argparse._StoreConstAction, argparse.BooleanOptionalAction)
+
+    def __init__(self, **options) -> None:
+        super().__init__(allow_abbrev=False, **options)
+
+    def parse_known_args(self, args=None, namespace=None):
+        given = list(sys.argv[1:] if args is None else args)
+        words = given[: given.index("--")] if "--" in given else given
+        for action in self._actions:
+            if action.option_strings and isinstance(action, self.ONCE):
+                times = sum(w.split("=", 1)[0] in action.option_strings for w in words)
+                if times > 1:
+                    names = "/".join(action.option_strings)
+                    self.error(f"{names} is given {times} times; give it once, with all its values")
+        return super().parse_known_args(args, namespace)
 
 
 def machine() -> dict:

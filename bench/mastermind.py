@@ -31,7 +31,6 @@ hamle's opening guesses instead of computing them, and plays fewer sampled secre
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from datetime import UTC, datetime
@@ -44,7 +43,7 @@ import hamle.mastermind as mm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_mastermind as naive
-from machine import check_out, machine, write_report
+from machine import Arguments, check_out, machine, write_report
 
 AIM_CLASSIC_SECONDS = 1
 AIM_SUPER_SECONDS = 10
@@ -226,7 +225,7 @@ def published(classic: dict) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/mastermind.json"
     )

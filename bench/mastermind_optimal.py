@@ -28,7 +28,6 @@ minutes). ``--quick``: the classic cases only; ``--cases`` given with it wins.
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import queue
@@ -45,7 +44,7 @@ from hamle.mastermind import _kernels, optimal
 from hamle.mastermind.tree import tree_json, verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, no_repeats, positive_float, write_report
+from machine import Arguments, check_out, machine, no_repeats, positive_float, write_report
 from peers import fancidev_run, missing
 
 SHARED = Path(__file__).resolve().parents[2] / "shared/peers/mastermind"
@@ -180,7 +179,7 @@ def report(cases: dict, limit: float, quick: bool) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/mastermind_optimal.json"
     )

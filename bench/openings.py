@@ -7,7 +7,6 @@ shots it saves on the ranked density's cell in the first round of rollouts.
     .venv/bin/python bench/openings.py [--rules classic russian] [--out FILE]
 """
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -16,11 +15,11 @@ from hamle.battleship import Rules
 from hamle.battleship.strategies.openings import OPENINGS_FILE, SETTINGS, work_out_opening
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, no_repeats
+from machine import Arguments, check_out, no_repeats
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=["classic", "russian"], nargs="+")
     parser.add_argument("--out", type=Path, default=OPENINGS_FILE)
     args = parser.parse_args()

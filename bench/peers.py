@@ -56,7 +56,6 @@ Battleship positions, no fancidev ``-mt 1``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import importlib.util
 import json
@@ -71,7 +70,7 @@ from pathlib import Path
 from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, no_repeats, positive_int, write_report
+from machine import Arguments, check_out, machine, no_repeats, positive_int, write_report
 
 HERE = Path(__file__).resolve().parent
 
@@ -632,7 +631,7 @@ def table(rows: dict) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE / "results/peers.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     parser.add_argument(

@@ -15,7 +15,6 @@ this run, so the ratio is the cost of HTTP, JSON and the store.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import sys
@@ -27,7 +26,7 @@ import httpx2 as httpx
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, machine, positive_float, positive_int, write_report
+from machine import Arguments, check_out, machine, positive_float, positive_int, write_report
 from serve import start_server
 
 import hamle.battleship as bs
@@ -212,7 +211,7 @@ def classic_histories() -> list[mm.History]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=positive_float, help="of load (default 30, quick 5)")
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument("--quick", action="store_true", help="5 s instead of 30")

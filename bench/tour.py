@@ -47,7 +47,6 @@ Aims: hint median under 2 ms, quick median under 1 ms, all 100 starts filled by 
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
@@ -69,7 +68,7 @@ from hamle.tour.hint import ROLLOUTS, _search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
-from machine import check_out, machine, positive_int, write_report
+from machine import Arguments, check_out, machine, positive_int, write_report
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -380,7 +379,7 @@ def machine_with_node() -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/tour.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     parser.add_argument(

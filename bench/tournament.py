@@ -27,7 +27,6 @@ again. ``--matrices-only`` fills the store and the matrices and leaves the timin
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -38,7 +37,7 @@ from time import perf_counter
 import hamle.battleship as bs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import check_out, jobs_count, machine, positive_int, write_report
+from machine import Arguments, check_out, jobs_count, machine, positive_int, write_report
 
 PLACERS = list(bs.PLACERS)
 AIM_ADDED = 1.5
@@ -182,7 +181,7 @@ def wall_seconds(games: int, repeat: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Arguments(description=__doc__.splitlines()[0])
     for name in FULL:
         option = "--" + name.replace("_", "-")
         parser.add_argument(

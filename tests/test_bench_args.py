@@ -295,6 +295,33 @@ def test_crash_refuses_bad_arguments(load_bench, monkeypatch, capsys, args, mess
     assert message in refused(bench.main, monkeypatch, capsys, "crash.py", *args)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "classic", "--rules", "russian"], "--rules is given 2 times"),
+        (["--rules=classic", "--out", "a.json", "--rules", "russian"], "--rules is given 2 times"),
+        (["--rul", "classic"], "unrecognized arguments: --rul"),
+    ],
+)
+def test_an_option_given_twice_or_abbreviated_is_refused(
+    load_bench, monkeypatch, capsys, args, message
+):
+    """argparse kept the last value alone: the openings of classic rules were not worked
+    out, without a word."""
+    bench = load_bench("openings")
+    monkeypatch.setattr(bench, "work_out_opening", lambda rules, settings, say: pytest.fail())
+    assert message in refused(bench.main, monkeypatch, capsys, "openings.py", *args)
+
+
+def test_every_bench_parses_with_the_shared_parser():
+    from pathlib import Path
+
+    scripts = sorted((Path(__file__).parents[1] / "bench").glob("*.py"))
+    parsing = [p for p in scripts if "parse_args()" in p.read_text(encoding="utf-8")]
+    assert len(parsing) >= 13
+    assert all("= Arguments(" in p.read_text(encoding="utf-8") for p in parsing)
+
+
 def test_openings_creates_a_missing_folder(load_bench, monkeypatch, tmp_path):
     bench = load_bench("openings")
     monkeypatch.setattr(bench, "work_out_opening", lambda rules, settings, say: [0])

@@ -137,7 +137,10 @@ class GameView(BaseModel):
     variant: VariantInfo
     turns: list[Turn]
     turn: int = Field(description="Guesses so far")
-    changes: int = Field(description="Guesses, answers and undos so far: an undo adds two")
+    changes: int = Field(
+        description="How many times the game has changed: each answered guess and each undo "
+        "adds one (an undo takes a turn away and counts two)"
+    )
     solved: bool
     over: bool
     gave_up: bool
