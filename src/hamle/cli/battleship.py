@@ -517,7 +517,12 @@ def sample(
     count: int = typer.Option(
         10, "--count", click_type=WholeNumber(1, _sample_limit), help="How many fleets to draw."
     ),
-    seed: int = typer.Option(None, "--seed", help="Seed of the draws (default: a fresh one)."),
+    seed: int = typer.Option(
+        None,
+        "--seed",
+        help="Seed of the draws (default: a fresh one): the same seed and --count draw the "
+        "same fleets (fleets are drawn side by side, so another --count draws others).",
+    ),
     rules: str = RULES,
     size: int = SIZE,
     fleet: str = FLEET,
