@@ -193,6 +193,35 @@ def test_digits_typed_anywhere_on_the_page_fill_the_guess(server, page):
     assert page.js_errors == []
 
 
+def test_a_code_typed_after_a_refused_one_is_a_new_guess_and_enter_sends_it(server, page):
+    """With every peg full, a digit wrote over the last peg: after a refused guess the
+    same guess went again. Enter sends a full guess; filling the pegs ends "fill first"."""
+    open_page(page, server)
+    page.locator("#variant").select_option("bulls-and-cows")
+    page.get_by_role("button", name="New game").click()
+    status = page.get_by_role("status")
+    expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    page.locator("h1").click()
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("Fill all 4 pegs first.")
+    page.keyboard.type("1123")
+    expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    page.keyboard.press("Enter")
+    expect(status).to_contain_text("repeat")  # bulls and cows: no colour twice
+    page.keyboard.type("0123")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "0123")
+    page.keyboard.press("Enter")
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(rows(page, "breaker").first).to_have_attribute("data-guess", "0123")
+    page.keyboard.type("4567")
+    page.get_by_role("button", name=re.compile("^Peg 2")).click()  # a peg clicked: changed alone
+    page.keyboard.type("8")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "4867")
+    page.keyboard.press("Backspace")  # the pegs are full: the last one
+    expect(page.get_by_role("button", name="Peg 4: empty")).to_be_visible()
+    assert page.js_errors == []
+
+
 def game_of(page):
     return page.url.split("?game=")[1]
 
@@ -298,7 +327,9 @@ def test_a_suggestion_answered_after_a_new_super_game_leaves_its_pegs_empty(serv
     page.get_by_role("button", name="Candidates left").click()
     expect(page.locator("#candidates")).to_have_attribute("data-count", str(8**5))
     expect(page.locator("#slots .slot.empty")).to_have_count(5)
-    expect(page.get_by_role("status")).to_have_text("")
+    expect(page.get_by_role("status")).to_have_text(
+        "Type or pick 5 colours, then press Guess (or Enter)."  # (not the old suggestion)
+    )
     assert page.js_errors == []
 
 

@@ -48,6 +48,7 @@ addTexts({
     "mm.candidates": "Candidates left",
     "mm.give.up": "Give up",
     "mm.fill": "Fill all {n} pegs first.",
+    "mm.first": "Type or pick {n} colours, then press Guess (or Enter).",
     "mm.answer": "{black} black, {white} white",
     "mm.secret": "The secret",
     "mm.won.one": "Solved in 1 guess!",
@@ -78,7 +79,7 @@ addTexts({
       "Sunucu gizli bir kod saklar; her tahminden sonra siyah (doğru renk, doğru yer) ve beyaz (doğru renk, yanlış yer) sayısıyla yanıt verir.",
     "mm.mode.maker.help":
       "Aklında bir kod tut; bilgisayar tahmin eder, sen her tahmini siyah ve beyaz sayısıyla yanıtlarsın.",
-    "mm.variant": "Türü",
+    "mm.variant": "Tür",
     "mm.strategy": "Strateji",
     "mm.new": "Yeni oyun",
     "mm.pick": "Bir mod, bir tür ve bir strateji seç, sonra yeni bir oyun başlat.",
@@ -113,6 +114,7 @@ addTexts({
     "mm.candidates": "Kalan adaylar",
     "mm.give.up": "Pes et",
     "mm.fill": "Önce {n} pimin hepsini doldur.",
+    "mm.first": "{n} renk yaz ya da seç, sonra Tahmin et'e (ya da Enter'a) bas.",
     "mm.answer": "{black} siyah, {white} beyaz",
     "mm.secret": "Gizli kod",
     "mm.won.one": "İlk tahminde çözdün!",
@@ -355,6 +357,8 @@ function render() {
   if (note?.kind === "error") say(status, note.text(), note.kind);
   else if (ending) say(status, ending.text, ending.kind);
   else if (note) say(status, note.text(), note.kind);
+  else if (game.mode === "breaker" && !game.turns.length)
+    say(status, t("mm.first", { n: game.variant.pegs }), "info");
   else say(status, "");
 }
 
@@ -431,16 +435,26 @@ function renderSlots() {
   if (focusedSlot >= 0) slots.children[focusedSlot].focus();
 }
 
+// Once a colour fills the last empty peg, no peg is active (active is past the end): the
+// next colour starts a new guess, so a code typed after a refused one is not written over
+// its last peg. A peg clicked is active again, to change it alone.
 function put(colour) {
+  if (active >= guess.length) {
+    guess = guess.map(() => null);
+    active = 0;
+  }
   guess[active] = colour;
   const next = guess.findIndex((c, i) => c === null && i > active);
   const anyEmpty = guess.indexOf(null);
-  active = next >= 0 ? next : anyEmpty >= 0 ? anyEmpty : Math.min(active + 1, guess.length - 1);
-  renderSlots();
+  active = next >= 0 ? next : anyEmpty >= 0 ? anyEmpty : guess.length;
+  if (anyEmpty < 0 && note?.fill) {
+    note = null;
+    render();
+  } else renderSlots();
 }
 
 function erase() {
-  if (guess[active] === null && active > 0) active -= 1;
+  if (active >= guess.length || (guess[active] === null && active > 0)) active -= 1;
   guess[active] = null;
   renderSlots();
 }
@@ -459,13 +473,16 @@ function typed(event) {
   } else if (event.key === "Backspace") {
     event.preventDefault();
     erase();
+  } else if (event.key === "Enter" && !event.target.closest("button, a")) {
+    event.preventDefault(); // (on a button, Enter presses that button)
+    document.getElementById("submit").click();
   }
 }
 
 async function submitGuess(event) {
   if (guess.includes(null)) {
     const n = guess.length;
-    note = { text: () => t("mm.fill", { n }), kind: "error" };
+    note = { text: () => t("mm.fill", { n }), kind: "error", fill: true };
     render();
     return;
   }
