@@ -298,12 +298,13 @@ def test_a_second_page_on_the_same_game_catches_up_after_a_refusal(server, page)
     expect(page.locator("#count")).to_have_text("2")
 
     cell(other, "D1").click()  # still green there: the first page has filled it
-    expect(other.locator("#status")).to_have_text("D1 is already filled")
+    changed = "the game is at D1 now, not A1: it changed in another page"
+    expect(other.locator("#status")).to_have_text(changed)
     expect(cell(other, "D1")).to_have_text("2")
     expect(cell(other, "D1")).not_to_have_class(re.compile(r"\blegal\b"))
     expect(other.locator("#count")).to_have_text("2")
     expect(other.locator("#undo")).to_be_enabled()
-    expect(other.locator("#status")).to_have_text("D1 is already filled")
+    expect(other.locator("#status")).to_have_text(changed)
     assert page.js_errors == []
 
 

@@ -91,7 +91,8 @@ def test_a_tour_move_made_stale_by_another_tab_is_refused_in_turkish(server, tur
         )
         client.post(f"/api/tour/games/{game['id']}/moves", json={"cell": target, "from": "A1"})
     page.click(f"#board .cell[data-cell='{target}']")
-    expect(status(page)).to_have_text(f"{target} zaten dolu.")
+    changed = f"Oyun artık A1 karesinde değil, {target} karesinde: başka bir sayfada değişti."
+    expect(status(page)).to_have_text(changed)
     assert page.js_errors == []
 
 

@@ -246,7 +246,9 @@ def test_a_move_from_a_page_left_behind_is_refused_not_played_elsewhere(client):
         "params": {"cell": "A1", "current": "D4"},
     }
     assert client.get(f"/api/tour/games/{game['id']}").json() == before
-    filled = move(client, game, "D1", at="A1")  # a filled cell is said to be filled
+    filled = move(client, game, "D1", at="A1")  # filled meanwhile: the page is behind
+    assert filled.status_code == 409 and filled.json()["code"] == "tour.not_current"
+    filled = move(client, game, "D1", at="D4")  # filled before the page's own move
     assert filled.status_code == 400 and filled.json()["code"] == "tour.filled"
 
 

@@ -202,12 +202,12 @@ def game(request: Request, game_id: GameId) -> dict:
 @router.post("/games/{game_id}/moves", response_model=GameView)
 def play(request: Request, game_id: GameId, body: Move) -> dict:
     """Jump to ``cell`` from ``from`` (409 ``tour.not_current`` if the game is elsewhere,
-    ``tour.changed`` if it is past ``turn``; a filled cell is refused as filled, whatever
-    ``from`` says); the combo grows when it is the engine's quick hint."""
+    even when another page filled ``cell`` meanwhile, ``tour.changed`` if it is past
+    ``turn``); the combo grows when it is the engine's quick hint."""
     with store_of(request).update(KIND, game_id) as state:
         before = _position(state)
-        if tour.GRID.index(body.cell) not in before.path:
-            _refuse_unless_current(before, body.from_)
+        tour.GRID.index(body.cell)  # (a name that is no cell is said to be so first)
+        _refuse_unless_current(before, body.from_)
         _refuse_if_over(before)
         after = before.play(body.cell)
         _refuse_unless_turn(state, body.turn)
