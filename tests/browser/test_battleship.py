@@ -204,6 +204,26 @@ def test_hard_heat_map_paints_your_board_on_a_phone(server, phone, screenshot):
     assert phone.js_errors == []
 
 
+def test_the_heat_map_goes_once_the_game_is_over(server, page):
+    """It said "no cell left to fire at" over a board of cells never fired at."""
+    import httpx2 as httpx
+
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "hard")
+    page.click("#heat-toggle")
+    expect(page.locator("#own-grid .cell.heat")).to_have_count(100)
+    shots = f"{server.url}/api/battleship/games/{game_id}/shots"
+    for ship in hidden_fleet(server, game_id).ships:
+        for cell in ship:
+            assert httpx.post(shots, json={"cell": CLASSIC.grid.name(cell)}).status_code == 200
+    page.reload()
+    expect(page.locator("#end-message")).to_contain_text("You won in 17 shots!")
+    expect(page.locator("#heat-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#heat-info")).to_have_text("")
+    expect(page.locator("#own-grid .cell.heat")).to_have_count(0)
+    assert page.js_errors == []
+
+
 def test_easy_game_has_no_heat_map(server, page):
     page.goto(server.url + "/battleship")
     start_game(page, "easy")
@@ -496,6 +516,30 @@ def test_answers_that_arrive_too_late_change_nothing(server, page):
     expect(page.locator("#setup")).to_be_visible()
     expect(page.locator("#status")).not_to_contain_text("You fired")
     assert game_id not in page.url
+
+
+def test_back_after_new_game_returns_to_the_game_left_and_forward_to_the_setup(server, page):
+    """ "New game" mid-game dropped the game from the address and the page's memory: it
+    could not be reached again."""
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "easy")
+    page.click("#enemy-grid [data-cell=A1]")
+    fired = re.compile(r"\b(miss|hit|sunk)\b")
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(fired)
+    page.click("#new-game")
+    expect(page.locator("#setup")).to_be_visible()
+    assert "game=" not in page.url
+    page.go_back()
+    expect(page.locator("#play")).to_be_visible()
+    expect(page).to_have_url(re.compile(f"game={game_id}$"))
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(fired)
+    page.reload()  # the game taken back is the one a reload resumes
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(fired)
+    page.go_forward()
+    expect(page.locator("#setup")).to_be_visible()
+    page.reload()  # and the setup stays the setup
+    expect(page.locator("#setup")).to_be_visible()
+    assert page.js_errors == []
 
 
 def test_a_saved_game_that_is_gone_is_named_plainly(server, page):

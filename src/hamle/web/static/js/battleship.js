@@ -513,7 +513,7 @@ async function start() {
       method: "POST",
       body: { rules: rules.name, level: level(), fleet },
     });
-    remember(game.id);
+    remember(game.id, true);
     heat = null;
     showPlay();
     loadHeat();
@@ -538,11 +538,13 @@ function renderLevelInfo() {
 
 // ---- playing ---------------------------------------------------------------------
 
-function remember(id) {
+// A game started here is a new entry of the history, so Back after "New game" returns to it.
+function remember(id, started = false) {
   localStorage.setItem(GAME_KEY, id);
   const url = new URL(location.href);
   url.searchParams.set("game", id);
-  history.replaceState(null, "", url);
+  if (started) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
 }
 
 function forget() {
@@ -693,8 +695,8 @@ function renderHeat() {
   const button = $("heat-toggle");
   button.setAttribute("aria-pressed", String(heatOn));
   const info = $("heat-info");
-  if (!heatOn || !heat || !game || game.shooter !== "density") {
-    info.textContent = "";
+  if (!heatOn || !heat || !game || game.shooter !== "density" || game.over) {
+    info.textContent = ""; // (once the game is over, no shot is left to weigh)
     return;
   }
   const best = new Set(heat.best.map((c) => cellIndex(c, game.cols)));
@@ -715,7 +717,7 @@ function renderHeat() {
 }
 
 async function loadHeat() {
-  if (!heatOn || !game || game.shooter !== "density") return;
+  if (!heatOn || !game || game.shooter !== "density" || game.over) return;
   try {
     heat = await api(`/api/battleship/games/${game.id}/heat`);
     renderGame();
@@ -788,7 +790,8 @@ async function refresh(id) {
 
 function newGame() {
   const fleet = game ? game.fleet : null;
-  forget();
+  localStorage.removeItem(GAME_KEY);
+  history.pushState(null, "", location.pathname); // Back returns to the game left
   heat = null;
   showSetup(fleet);
   setStatus(() => t("bs.place.ready"));
@@ -849,10 +852,17 @@ async function init() {
     if (status) say($("status"), status.render(), status.kind);
   });
 
-  // The game named in the address or kept from the last visit. Only a game the server does
-  // not have (or an id that cannot be one) is forgotten: a server down or failing keeps it
-  // for a reload to try again.
-  const id = new URLSearchParams(location.search).get("game") || localStorage.getItem(GAME_KEY);
+  window.addEventListener("popstate", () => openFromAddress(false));
+  await openFromAddress(true);
+}
+
+// The game named in the address, else (on arriving) the one kept from the last visit, else
+// the setup. Only a game the server does not have (or an id that cannot be one) is
+// forgotten: a server down or failing keeps it for a reload to try again.
+async function openFromAddress(arriving) {
+  const named = new URLSearchParams(location.search).get("game");
+  const id = named || (arriving ? localStorage.getItem(GAME_KEY) : null);
+  heat = null;
   if (id) {
     try {
       game = await api(`/api/battleship/games/${encodeURIComponent(id)}`);
@@ -869,7 +879,8 @@ async function init() {
       return;
     }
   }
-  showSetup();
+  if (!arriving) localStorage.removeItem(GAME_KEY); // back to the setup: a reload stays there
+  showSetup(game ? game.fleet : null);
   setStatus(placeHint);
 }
 
