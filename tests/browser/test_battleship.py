@@ -268,6 +268,7 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     screenshot(page, "stats-laptop")
     page.click("#lang-switch")
     expect(page.locator("#table thead th").first).to_have_text("strateji")
+    expect(rows.nth(4).locator("td").first).to_have_text("95,39")  # numbers the Turkish way
     expect(page.locator("#chart svg")).to_contain_text("atış sayısı t")
     expect(page.locator("#status")).to_have_text("Strateji başına 10 oyun üzerinden hesaplandı.")
     expect(page.locator("#matrix thead th").nth(3)).to_have_text("yoğunluk karşıtı")

@@ -18,6 +18,8 @@ def test_home_lists_every_game_and_page(server, page, screenshot):
         assert page.get_by_role("heading", name=heading).is_visible()
     for href in ("/battleship", "/battleship/lab", "/battleship/stats", "/mastermind", "/tour"):
         assert page.locator(f"main a[href='{href}']").count() == 1
+    pages = page.get_by_role("navigation", name="Pages")  # (not "Home", the name of one link)
+    expect(pages.get_by_role("link")).to_have_count(8)
     screenshot(page, "home-laptop")
     assert page.js_errors == []
 

@@ -148,6 +148,8 @@ def test_russian_rules_show_water_around_a_sunk_ship(server, page):
     for name in ("A2", "B1", "B2"):
         expect(cell(page, name)).to_have_class(re.compile(r"\bwater\b"))
     expect(page.locator("#ships li").nth(6)).to_contain_text("sunk at A1")
+    page.click("#lang-switch")  # one cell in Turkish: "karesinde", not "karelerinde"
+    expect(page.locator("#ships li").nth(6)).to_contain_text("A1 karesinde battı")
     assert page.js_errors == []
 
 

@@ -8,6 +8,7 @@ const TEXTS = {
     "site.title": "hamle",
     "site.tagline": "Battleship, Mastermind and Yüz Yüze, with engines that think.",
     "nav.home": "Home",
+    "nav.pages": "Pages",
     "nav.battleship": "Amiral Battı",
     "nav.lab": "Density lab",
     "nav.stats": "Statistics",
@@ -39,6 +40,7 @@ const TEXTS = {
     "site.title": "hamle",
     "site.tagline": "Amiral Battı, Mastermind ve Yüz Yüze; düşünen motorlarla.",
     "nav.home": "Ana sayfa",
+    "nav.pages": "Sayfalar",
     "nav.battleship": "Amiral Battı",
     "nav.lab": "Yoğunluk laboratuvarı",
     "nav.stats": "İstatistikler",
@@ -185,7 +187,7 @@ export function renderChrome() {
   brand.className = "brand";
   brand.textContent = "hamle";
   const nav = document.createElement("nav");
-  nav.setAttribute("data-i18n-label", "nav.home");
+  nav.setAttribute("data-i18n-label", "nav.pages");
   for (const [href, key] of NAV) {
     const link = document.createElement("a");
     link.href = href;

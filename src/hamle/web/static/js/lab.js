@@ -47,6 +47,7 @@ addTexts({
     "lab.restore.label": "Put {ship} back afloat",
     "lab.removed": "removed",
     "lab.on.board": "sunk at {cells}",
+    "lab.on.cell": "sunk at {cells}",
     "lab.rules": "Rules",
     "lab.exact": "Exact counts: every layout of the ships afloat",
     "lab.exact.best": "Most likely cell",
@@ -109,6 +110,7 @@ addTexts({
     "lab.restore.label": "{ship} listeye geri konsun",
     "lab.removed": "kaldırıldı",
     "lab.on.board": "{cells} karelerinde battı",
+    "lab.on.cell": "{cells} karesinde battı",
     "lab.rules": "Kurallar",
     "lab.exact": "Kesin sayım: su üstündeki gemilerin her dizilişi",
     "lab.exact.best": "En olası kare",
@@ -575,7 +577,7 @@ function renderShips() {
       where.className = "muted";
       const group = entry.group;
       const span = group.length > 1 ? `${group[0]}–${group[group.length - 1]}` : group[0];
-      where.textContent = t("lab.on.board", { cells: span });
+      where.textContent = t(group.length > 1 ? "lab.on.board" : "lab.on.cell", { cells: span });
       item.append(where);
     } else {
       const button = document.createElement("button");

@@ -1,7 +1,7 @@
 // The simulation table of every computer shooter and the P(done within t shots) chart,
 // computed by the engine on the server (cached; recomputed with a progress bar).
 
-import { addTexts, api, describeRules, renderChrome, say, t } from "./common.js";
+import { addTexts, api, describeRules, language, renderChrome, say, t } from "./common.js";
 
 addTexts({
   en: {
@@ -84,7 +84,7 @@ addTexts({
     "st.col.target": "hedef",
     "st.columns":
       "sh: ortalamanın standart hatası; ss: standart sapma; ortadaki %80: 10. ile 90. yüzdelik arası; av/hedef: açık isabet yokken / varken yapılan ortalama atış.",
-    "st.chart": "P(t atışta bitti)",
+    "st.chart": "P(t atış içinde bitti)",
     "st.axis.x": "atış sayısı t",
     "st.axis.y": "P(t atış içinde bitti)",
     "st.exact": "rastgele, kesin dağılım",
@@ -133,12 +133,16 @@ function query() {
   return new URLSearchParams({ rules: $("rules").value, games: $("games").value }).toString();
 }
 
+// Numbers as the page's language writes them: 95.4 and 11 % in English, 95,4 and %11 in
+// Turkish (as the lab and the tour do).
 function fixed(x, digits = 1) {
-  return Number(x).toFixed(digits);
+  const written = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return Number(x).toLocaleString(language(), written);
 }
 
 function percent(x) {
-  return `${Math.round(x * 100)} %`;
+  const whole = Math.round(x * 100);
+  return language() === "tr" ? `%${whole}` : `${whole} %`;
 }
 
 // ---- table -----------------------------------------------------------------------
