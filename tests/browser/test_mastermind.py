@@ -201,6 +201,10 @@ def test_a_code_typed_after_a_refused_one_is_a_new_guess_and_enter_sends_it(serv
     page.get_by_role("button", name="New game").click()
     status = page.get_by_role("status")
     expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    playing = "This game: Bulls and Cows: 4 digits 0–9, no repeats; Suggest uses Minimax (Knuth)."
+    expect(page.locator("#playing")).to_have_text(playing)
+    page.locator("#variant").select_option("classic")  # a choice for the next game
+    expect(page.locator("#playing")).to_have_text(playing)
     page.locator("h1").click()
     page.keyboard.press("Enter")
     expect(status).to_have_text("Fill all 4 pegs first.")

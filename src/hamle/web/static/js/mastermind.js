@@ -48,6 +48,8 @@ addTexts({
     "mm.candidates": "Candidates left",
     "mm.give.up": "Give up",
     "mm.fill": "Fill all {n} pegs first.",
+    "mm.playing.breaker": "This game: {variant}; Suggest uses {strategy}.",
+    "mm.playing.maker": "This game: {variant}; the computer plays {strategy}.",
     "mm.first": "Type or pick {n} colours, then press Guess (or Enter).",
     "mm.answer": "{black} black, {white} white",
     "mm.secret": "The secret",
@@ -114,6 +116,8 @@ addTexts({
     "mm.candidates": "Kalan adaylar",
     "mm.give.up": "Pes et",
     "mm.fill": "Önce {n} pimin hepsini doldur.",
+    "mm.playing.breaker": "Bu oyun: {variant}; Öner düğmesi {strategy} kullanır.",
+    "mm.playing.maker": "Bu oyun: {variant}; bilgisayar {strategy} oynar.",
     "mm.first": "{n} renk yaz ya da seç, sonra Tahmin et'e (ya da Enter'a) bas.",
     "mm.answer": "{black} siyah, {white} beyaz",
     "mm.secret": "Gizli kod",
@@ -344,6 +348,13 @@ function show(next) {
 }
 
 function render() {
+  // The settings of the game on the board: the pickers above are those of the next one.
+  document.getElementById("playing").textContent = game
+    ? t(`mm.playing.${game.mode}`, {
+        variant: t(`mm.variant.${game.variant.name}`),
+        strategy: t(`mm.strategy.${game.strategy}`),
+      })
+    : "";
   if (!game) {
     say(status, note ? note.text() : t("mm.pick"), note ? note.kind : "info");
     return;
