@@ -204,7 +204,7 @@ def hint(path: list[int], mode: str = "hint") -> tuple[int, float, bool, int]:
     budget = None if CELLS - count < ENDGAME else EXACT_BUDGET
     found = [search(visited | 1 << m, m, count + 1, budget) for m in moves]
     degrees = {m: degree(visited | 1 << m, m) for m in moves}
-    if all(f[1] for f in found) or any(f[0] == CELLS for f in found):
+    if all(f[1] for f in found):
         rows = [(m, value, exact) for m, (value, exact, _) in zip(moves, found, strict=True)]
         settled = [r for r in rows if r[1] == CELLS] or rows
         move, value, exact = min(settled, key=lambda r: (-r[1], degrees[r[0]], r[0]))
