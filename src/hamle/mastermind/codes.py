@@ -94,7 +94,7 @@ class Variant:
     def size(self) -> int:
         if self.repeat:
             return self.colours**self.pegs
-        return int(np.prod(range(self.colours - self.pegs + 1, self.colours + 1)))
+        return math.perm(self.colours, self.pegs)
 
     @property
     def first_digit(self) -> int:

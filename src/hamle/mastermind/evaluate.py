@@ -139,6 +139,18 @@ def split_by_answer(history: History, guess: int, candidates: np.ndarray):
             yield history.then(guess, answer), candidates[low:high]
 
 
+def split_by_guess(strategy: Strategy, history: History, guess: int, candidates: np.ndarray):
+    """``split_by_answer`` for a guess ``strategy`` chose: MastermindError if it tells
+    none of the candidates apart (nor is one), as the game would never end."""
+    parts = list(split_by_answer(history, guess, candidates))
+    if len(parts) == 1 and len(parts[0][1]) == len(candidates):
+        raise MastermindError(
+            f"{strategy.name} chose {history.variant.format(guess)}, which tells none of the "
+            f"{len(candidates):,} candidates apart, so play would never end"
+        )
+    return parts
+
+
 def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: int) -> list:
     """Split subtrees of more than ``largest`` secrets into their children (playing their
     guess here), so that the processes get shares of similar size."""
@@ -151,7 +163,7 @@ def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: in
         guess = checked_choice(strategy, node, codes)
         if np.any(codes == guess):
             histogram[len(node.turns) + 1] += 1
-        subtrees.extend(split_by_answer(node, guess, codes))
+        subtrees.extend(split_by_guess(strategy, node, guess, codes))
     return done
 
 
@@ -171,7 +183,7 @@ def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Count
         guess = checked_choice(strategy, node, codes)
         if np.any(codes == guess):
             out[made + 1] += 1
-        stack.extend(split_by_answer(node, guess, codes))
+        stack.extend(split_by_guess(strategy, node, guess, codes))
     return out
 
 

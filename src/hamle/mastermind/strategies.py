@@ -87,30 +87,22 @@ def _first_guess(strategy: Strategy, variant: Variant) -> int:
 
 
 def checked_choice(strategy: Strategy, history: History, candidates: np.ndarray) -> int:
-    """``strategy.choose(history, candidates)``, checked: a code of the variant that tells
-    some of the candidates apart (or is one), so that every game ends. MastermindError
-    names a strategy that breaks this (one of a user's own, as the registered never do).
+    """``strategy.choose(history, candidates)``, checked to be a code of the variant:
+    MastermindError names a strategy that breaks this (one of a user's own, as the
+    registered never do). ``evaluate.split_by_guess`` checks that it tells some of the
+    candidates apart.
 
     >>> v = Variant(2, 2)
     >>> checked_choice(get_strategy("first-consistent"), History(v), np.arange(v.size))
     0
     """
     guess = strategy.choose(history, candidates)
-    variant = history.variant
-    if not is_whole(guess) or not 0 <= guess < variant.size:
+    if not is_whole(guess) or not 0 <= guess < history.variant.size:
         raise MastermindError(
             f"{strategy.name} chose {guess!r}, not a code of the variant (a whole number "
-            f"from 0 to {variant.size - 1:,})"
+            f"from 0 to {history.variant.size - 1:,})"
         )
-    guess = int(guess)
-    if not np.any(candidates == guess) and np.all(
-        (answers := variant.answers_of(guess, candidates)) == answers[0]
-    ):
-        raise MastermindError(
-            f"{strategy.name} chose {variant.format(guess)}, which tells none of the "
-            f"{len(candidates):,} candidates apart, so play would never end"
-        )
-    return guess
+    return int(guess)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ import numpy as np
 
 from .codes import Variant, counted, possible_answers, quoted
 from .errors import MastermindError, VariantError
-from .evaluate import Evaluation, split_by_answer
+from .evaluate import Evaluation, split_by_guess
 from .history import History
 from .strategies import as_strategy, checked_choice
 
@@ -106,7 +106,7 @@ def strategy_tree(strategy, variant: Variant):
 
     def grow(history: History, cands: np.ndarray, guess: int) -> Node:
         children = []
-        for after, part in split_by_answer(history, guess, cands):
+        for after, part in split_by_guess(chosen, history, guess, cands):
             then = int(part[0]) if len(part) == 1 else checked_choice(chosen, after, part)
             children.append((after.turns[-1][1], grow(after, part, then)))
         return Node(guess, tuple(children))
