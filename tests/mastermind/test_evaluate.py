@@ -204,7 +204,9 @@ def check_inconsistency(history: mm.History) -> mm.InconsistentError:
         for subset in itertools.combinations(range(len(turns)), size):
             assert twin_left(variant, [turns[i] for i in subset]) > 0, subset
     message = str(error)
-    assert "cannot all be right" in message
+    opening = "all these answers: " if len(conflict) > 1 else "the answer "
+    assert message.startswith("no secret gives " + opening)
+    assert ("cannot all be right" in message) == (len(conflict) > 1)
     for i in conflict:
         assert f"#{i + 1} ({variant.format(turns[i][0])}" in message
     possible = single_corrections(variant, turns)
@@ -233,6 +235,8 @@ def test_impossible_single_answer_is_its_own_conflict():
     error = check_inconsistency(history)
     assert error.conflict == (0,)
     assert error.correction == (0, v.answer(0, 0), 625)  # one peg off: no 1 at all
+    assert error.code == "mastermind.impossible_typo"  # (not "all these answers")
+    assert str(error).startswith("no secret gives the answer #1 (1111 → 0 black 1 white); ")
 
 
 def test_two_answers_that_contradict_each_other():
@@ -246,6 +250,8 @@ def test_two_answers_that_contradict_each_other():
     error = check_inconsistency(history)
     assert set(error.conflict) == {0, 2}
     assert isinstance(error, mm.MastermindError)
+    assert error.code.startswith("mastermind.inconsistent")
+    assert str(error).startswith("no secret gives all these answers: #1 (1122 → 2 black ")
 
 
 def test_three_answers_conflict_although_every_two_agree():

@@ -139,10 +139,20 @@ def inconsistency(history: History) -> InconsistentError | None:
     listed = ", ".join(
         f"#{a['turn']} ({a['guess']} → {a['black']} black {a['white']} white)" for a in answers
     )
-    template = "no secret gives all these answers: {listed} cannot all be right"
+    alone = len(conflict) == 1  # an answer no secret gives to its guess, whatever the rest
+    template = (
+        "no secret gives the answer {listed}"
+        if alone
+        else "no secret gives all these answers: {listed} cannot all be right"
+    )
     if correction is None:
         return InconsistentError(
-            template, conflict, None, code="mastermind.inconsistent", listed=listed, answers=answers
+            template,
+            conflict,
+            None,
+            code="mastermind.impossible" if alone else "mastermind.inconsistent",
+            listed=listed,
+            answers=answers,
         )
     turn, answer, left = correction
     template += (
@@ -155,7 +165,7 @@ def inconsistency(history: History) -> InconsistentError | None:
         template,
         conflict,
         correction,
-        code="mastermind.inconsistent_typo",
+        code="mastermind.impossible_typo" if alone else "mastermind.inconsistent_typo",
         listed=listed,
         answers=answers,
         turn=turn + 1,

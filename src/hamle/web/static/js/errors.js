@@ -73,6 +73,9 @@ export const ERRORS_TR = {
     "Oyun {changes}. değişiklikten beri başka bir sayfada değişti (şimdi {now}. değişiklikte).",
   "mastermind.colour_range": "{guess}: {position}. pimdeki {colour} rengi {low}-{high} arasında değil.",
   "mastermind.computer_guesses": "Bu bir kod koyma oyunu: tahminleri bilgisayar yapar.",
+  "mastermind.impossible": "Hiçbir gizli kod şu yanıtı vermez: {answers}.",
+  "mastermind.impossible_typo":
+    "Hiçbir gizli kod şu yanıtı vermez: {answers}; büyük olasılıkla {turn}. yanıt {black} siyah, {white} beyaz olmalı ({left} aday kalır).",
   "mastermind.inconsistent": "Hiçbir gizli kod bu yanıtların hepsini vermez: {answers} birlikte doğru olamaz.",
   "mastermind.inconsistent_typo":
     "Hiçbir gizli kod bu yanıtların hepsini vermez: {answers} birlikte doğru olamaz; büyük olasılıkla {turn}. yanıt {black} siyah, {white} beyaz olmalı ({left} aday kalır).",
