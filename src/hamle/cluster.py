@@ -24,6 +24,7 @@ import logging
 import math
 import numbers
 import os
+import pickle
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -70,6 +71,25 @@ def checked_progress(progress, arguments: str, error: type[Exception]):
     if progress is not None and not callable(progress):
         raise error(f"progress is a function of ({arguments}) or None, not {quoted(progress)}")
     return progress
+
+
+def checked_sendable(value, error: type[Exception]) -> None:
+    """``error`` unless ``value`` (a player of one's own) can be sent to other processes,
+    as a run on ``jobs`` processes or a cluster does: said before the run starts, rather
+    than as pickle's own error from inside the pool.
+
+    >>> checked_sendable(lambda: 0, ValueError)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: <lambda> cannot be sent to other processes (jobs above 1, or a cluster): ...
+    """
+    try:
+        pickle.dumps(value)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        name = getattr(value, "name", None) or getattr(value, "__name__", type(value).__name__)
+        raise error(
+            f"{name} cannot be sent to other processes (jobs above 1, or a cluster): define "
+            "its class at the top level of a module, or run it with jobs=1"
+        ) from None
 
 
 class ClusterError(HamleError, RuntimeError):

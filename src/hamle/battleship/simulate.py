@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, checked_jobs, checked_progress, local_pool
+from hamle.cluster import Cluster, checked_jobs, checked_progress, checked_sendable, local_pool
 from hamle.grid import quoted
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
@@ -27,13 +27,13 @@ from hamle.stats import summarize
 from . import _kernels
 from .analysis import RandomLaw
 from .density import kernel_plan
-from .errors import BattleshipError
+from .errors import BattleshipError, ShotError
 from .exact import check_countable
 from .fleet import Fleet, Ocean
 from .observation import HIT, MISS, PATTERN, SUNK, UNKNOWN, WATER, draw
 from .placers import Placer, as_placer
 from .rules import Rules, as_rules, placement_table
-from .strategies import ExactShooter, Shooter, as_shooter
+from .strategies import ExactShooter, Shooter, as_shooter, game_kernel
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
@@ -193,7 +193,15 @@ def _play(
     shots = []
     open_hits = 0
     while not ocean.over:
-        shot = ocean.fire(shooter.choose(ocean.observation, rng))
+        try:
+            cell = shooter.choose(ocean.observation, rng)
+        except Exception as exc:
+            exc.add_note(f"(the {shooter.name} shooter, in game {game})")
+            raise
+        try:
+            shot = ocean.fire(cell)
+        except ShotError as exc:
+            raise ShotError(f"the {shooter.name} shooter, in game {game}: {exc}") from None
         shots.append(
             ShotRecord(shot.cell, shot.answer, "target" if open_hits else "hunt", shot.ship)
         )
@@ -307,7 +315,7 @@ def play_games(
         pcgs[i] = pcg_words(game_stream(game, SHOOTER_STREAM))
     table = placement_table(rules)
     lengths = np.array(rules.lengths, np.int64)
-    shape = (shooter.kernel, rules.rows, rules.cols, rules.touching, lengths)
+    shape = (game_kernel(shooter), rules.rows, rules.cols, rules.touching, lengths)
     tables = (table.cells, table.masks, table.bounds)
     shots, hunt = _kernels.play_games(*shape, boards, pcgs, *tables, cells)
     if (shots < 0).any():
@@ -316,11 +324,11 @@ def play_games(
 
 
 def _has_kernel(rules: Rules, shooter: Shooter) -> bool:
-    if shooter.kernel is None:
+    if (kernel := game_kernel(shooter)) is None:
         return False
     # The int64 bound of kernel_plan only falls as ships sink (fewer placements, smaller w,
     # shorter longest ship), so a fleet that fits at the start fits for the whole game.
-    return shooter.kernel != _kernels.SHOOT_DENSITY or kernel_plan(rules, rules.lengths).fits
+    return kernel != _kernels.SHOOT_DENSITY or kernel_plan(rules, rules.lengths).fits
 
 
 def _play_chunk(
@@ -409,8 +417,11 @@ def play_pairings(
     games - 1``, played in chunks by ``jobs`` processes or the workers of ``cluster``
     (all pairings' chunks at once, so no worker waits for a pairing to end)."""
     games, first, jobs = checked_run(games, first, jobs, progress, cluster)
-    for shooter, _ in pairings:
+    for shooter, placer in pairings:
         check_playable(rules, shooter)
+        if jobs > 1 or cluster is not None:
+            checked_sendable(shooter, BattleshipError)
+            checked_sendable(placer, BattleshipError)
     total, done = len(pairings) * games, 0
     outcomes: list[list] = [[] for _ in pairings]
 

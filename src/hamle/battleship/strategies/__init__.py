@@ -16,9 +16,9 @@ import numpy as np
 from hamle.grid import quoted
 
 from ..density import density
-from ..errors import BattleshipError
+from ..errors import BattleshipError, ShotError
 from ..named import decimal, read_named, setting_value, written_named
-from ..observation import Observation
+from ..observation import UNKNOWN, Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
 from .expert_shooter import Decision, ExpertShooter
@@ -30,9 +30,20 @@ class Shooter(Protocol):
     """A computer player: picks the next cell to fire at from what it sees."""
 
     name: str
-    kernel: int | None  # its _kernels.SHOOT_* code when play_games can play it in one call
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int: ...
+
+
+def game_kernel(shooter: Shooter) -> int | None:
+    """The ``_kernels.SHOOT_*`` code with which ``play_games`` plays whole games of
+    ``shooter`` in one call, or None: only a built-in shooter's, as it is (a subclass or
+    a shooter of one's own plays through its ``choose``, whatever it says its kernel is).
+
+    >>> game_kernel(get_shooter("hard")) == game_kernel(get_shooter("expert"))
+    False
+    """
+    built_in = type(shooter) in (RandomShooter, HuntTarget, DensityShooter)
+    return shooter.kernel if built_in else None
 
 
 SHOOTERS: dict[str, Shooter] = {
@@ -135,6 +146,28 @@ def hint(
         and density(observation, count=False).undecided
     ):
         density(observation)  # no layout found to fit: counted, which says if none does
-    if isinstance(shooter, ExpertShooter):
-        return shooter.decide(observation, rng)
-    return Decision(shooter.choose(observation, rng), "choice")
+    if isinstance(shooter, ExpertShooter) and type(shooter).choose is ExpertShooter.choose:
+        return shooter.decide(observation, rng)  # (a subclass that chooses otherwise: below)
+    return Decision(chosen_cell(shooter, observation, rng), "choice")
+
+
+def chosen_cell(shooter: Shooter, observation: Observation, rng: np.random.Generator) -> int:
+    """``shooter.choose``'s cell, checked as a shot at ``observation`` is: ShotError
+    naming the shooter unless it is a cell of the board not fired at nor known water.
+
+    >>> from hamle.battleship.rules import Rules
+    >>> obs = Observation.from_marks(Rules.classic(), miss=["A1"])
+    >>> chosen_cell(get_shooter("density"), obs, np.random.default_rng(0)) != 0
+    True
+    """
+    cell = shooter.choose(observation, rng)
+    grid = observation.grid
+    if not isinstance(cell, int | np.integer) or isinstance(cell, bool | np.bool_):
+        wrong = f"{quoted(cell)}, which is not a cell index (a whole number)"
+    elif not 0 <= cell < grid.size:
+        wrong = f"{quoted(cell)}, which is off the {grid.rows}×{grid.cols} board"
+    elif observation.marks[cell] != UNKNOWN:
+        wrong = f"{grid.name(int(cell))}, which is shot or known water already"
+    else:
+        return int(cell)
+    raise ShotError(f"the {shooter.name} shooter chose {wrong}")
