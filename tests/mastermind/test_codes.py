@@ -417,6 +417,16 @@ def test_arguments_of_the_wrong_kind_are_named(call, phrase):
     assert phrase in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [lambda text: CLASSIC.parse(text), lambda text: CLASSIC.parse_answer(text)],
+)
+def test_a_long_input_is_quoted_cut_short(call):
+    with pytest.raises(mm.MastermindError) as caught:
+        call("1" * 10_000)
+    assert str(caught.value).startswith(f"'{'1' * 40}…' is not a")
+
+
 def test_numpy_numbers_make_the_same_variant():
     variant = mm.Variant(np.int64(4), np.int32(6), np.bool_(True))
     assert variant == CLASSIC and hash(variant) == hash(CLASSIC)

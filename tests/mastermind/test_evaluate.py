@@ -17,6 +17,7 @@ from mastermind import reference as ref
 import hamle.mastermind as mm
 from hamle.mastermind import history as history_module
 from hamle.mastermind.evaluate import EVALUATE_LIMIT
+from hamle.mastermind.strategies import Partition
 
 SMALL = [(3, 4, True), (4, 4, True), (3, 5, False), (2, 6, True), (2, 3, True)]
 
@@ -447,3 +448,35 @@ def test_progress_that_cannot_be_called_is_named():
     ):
         with pytest.raises(mm.MastermindError, match=r"progress is a function of .* not 5"):
             call()
+
+
+@dataclass(frozen=True)
+class LazyPartition(Partition):
+    """A subclass of the scoring strategies that plays the first candidate."""
+
+    def choose(self, history, candidates):
+        return int(candidates[0])
+
+
+def test_a_subclass_of_a_scoring_strategy_is_played_through_its_own_choose():
+    """On a variant past the vectors' limit, evaluate played the built-in kernel's
+    guesses below the subclass's first one."""
+    from hamle.mastermind.tree import strategy_tree, tree_json, verify
+
+    variant = mm.Variant.named("4x8")
+    lazy = LazyPartition("lazy", "", 0, True)
+    total = mm.evaluate(lazy, variant).total
+    assert total == mm.evaluate("first-consistent", variant).total == 29544
+    data = tree_json(strategy_tree(lazy, variant), variant, "lazy")
+    assert verify(data).total == total
+
+
+def test_a_strategy_that_cannot_go_to_other_processes_is_named_before_the_run():
+    @dataclass(frozen=True)
+    class Local(mm.Strategy):
+        def choose(self, history, candidates):
+            return int(candidates[0])
+
+    with pytest.raises(mm.MastermindError, match="local cannot be sent to other processes"):
+        mm.evaluate(Local("local", ""), mm.Variant(3, 3), jobs=2)
+    assert mm.evaluate(Local("local", ""), mm.Variant(3, 3)).total > 0

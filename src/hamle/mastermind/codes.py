@@ -18,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from hamle.grid import quoted
+from hamle.grid import cut, quoted
 
 from . import _vector
 from .errors import AnswerError, CodeError, VariantError
@@ -138,7 +138,7 @@ class Variant:
                 digits=counted(self.pegs, "digit"),
                 low=low,
                 high=high,
-                guess=text,
+                guess=cut(text),
             )
         colours = [int(d) - low for d in digits]
         for position, colour in enumerate(colours, 1):
@@ -150,13 +150,13 @@ class Variant:
                     position=position,
                     low=low,
                     high=high,
-                    guess=text,
+                    guess=cut(text),
                 )
         if not self.repeat and len(set(colours)) != len(colours):
             raise CodeError(
                 "{guess!r} repeats a colour, which this variant does not allow",
                 code="mastermind.repeats",
-                guess=text,
+                guess=cut(text),
             )
         return _index_of(self, colours)
 
@@ -268,7 +268,7 @@ class Variant:
             raise AnswerError(
                 "{text!r} is not an answer: type black and white, like 2 1",
                 code="mastermind.answer_text",
-                text=text,
+                text=cut(text),
             )
         return self.answer(int(parts[0]), int(parts[1]))
 

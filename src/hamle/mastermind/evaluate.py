@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hamle.cluster import Cluster, checked_jobs, checked_progress, local_pool
+from hamle.cluster import Cluster, checked_jobs, checked_progress, checked_sendable, local_pool
 
 from . import _vector
 from .codes import Variant, check_variant
@@ -86,6 +86,9 @@ def evaluate(
     first = chosen.first_guess(variant)
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(split_by_answer(root, first, np.arange(variant.size)))
+    threads = _in_kernel(chosen, variant)
+    if cluster is not None or (jobs > 1 and not threads):
+        checked_sendable(chosen, MastermindError)
     if cluster is not None:
         with Cluster.of(cluster) as running:
             share = variant.size // (2 * running.threads)
@@ -110,7 +113,6 @@ def evaluate(
                 progress(done, len(subtrees))
     else:
         # The kernels let go of the GIL, so threads share the codes; the rest needs processes.
-        threads = isinstance(chosen, Partition) and variant.size > _vector.VECTOR_LIMIT
         with local_pool(jobs, threads, len(subtrees)) as pool:
             futures = [pool.submit(_play, chosen, h, c) for h, c in subtrees]
             for done, future in enumerate(futures, 1):
@@ -170,7 +172,7 @@ def _balance(strategy: Strategy, subtrees: list, histogram: Counter, largest: in
 def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Counter[int]:
     """Guesses per secret below a node whose history already holds len(turns) guesses."""
     variant = history.variant
-    if isinstance(strategy, Partition) and variant.size > _vector.VECTOR_LIMIT:
+    if _in_kernel(strategy, variant):
         return _play_kernel(strategy, history, candidates)
     out: Counter[int] = Counter()
     stack = [(history, candidates)]
@@ -185,6 +187,13 @@ def _play(strategy: Strategy, history: History, candidates: np.ndarray) -> Count
             out[made + 1] += 1
         stack.extend(split_by_guess(strategy, node, guess, codes))
     return out
+
+
+def _in_kernel(strategy: Strategy, variant: Variant) -> bool:
+    """Whether ``_play`` plays ``strategy`` in one kernel call: a built-in partition
+    strategy as it is (a subclass plays through its own ``choose``) on a variant too
+    large for the vectors."""
+    return type(strategy) is Partition and variant.size > _vector.VECTOR_LIMIT
 
 
 def _play_kernel(strategy: Partition, history: History, candidates: np.ndarray) -> Counter[int]:
