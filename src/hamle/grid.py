@@ -191,6 +191,15 @@ def is_whole(value) -> bool:
     return not isinstance(value, bool)
 
 
+def cut(text: str) -> str:
+    """``text`` cut short after 40 characters, as a message shows what was typed.
+
+    >>> cut("1" * 41)
+    '1111111111111111111111111111111111111111…'
+    """
+    return text if len(text) <= QUOTED_AT_MOST else text[:QUOTED_AT_MOST] + "…"
+
+
 def quoted(value) -> str:
     """``repr(value)`` as a message quotes it: text cut short after 40 characters, and a
     whole number of more than 30 digits said by its length (Python writes out none past
@@ -200,7 +209,7 @@ def quoted(value) -> str:
     ("'1111111111111111111111111111111111111111…'", 'a number of 41 digits', '2.5')
     """
     if isinstance(value, str):
-        return repr(value if len(value) <= QUOTED_AT_MOST else value[:QUOTED_AT_MOST] + "…")
+        return repr(cut(value))
     if is_whole(value) and abs(value) >= 10**30:
         size = abs(int(value))
         digits = int(size.bit_length() * math.log10(2))  # the number of digits, or one less

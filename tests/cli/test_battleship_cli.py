@@ -287,7 +287,25 @@ def test_play_goes_on_after_text_that_looks_like_markup():
 def test_play_stops_cleanly_at_end_of_input():
     result = runner.invoke(app, ["battleship", "play", "--game", "9"], "A1\n")
     assert result.exit_code == 0
-    assert "stopped after 1 shot; replay with --game 9" in result.stdout
+    assert "stopped after 1 shot; replay with --game 9 --level normal\n" in result.stdout
+
+
+def test_play_ends_showing_the_computers_fleet_and_how_to_replay_the_same_game():
+    from hamle.rng import FLEET_STREAM, game_stream
+
+    args = ["--game", "5", "--level", "hard", "--rules", "russian"]
+    result = runner.invoke(app, ["battleship", "play", *args], "B10\nq\n")
+    assert result.exit_code == 0, result.output
+    assert f"replay with {' '.join(args)}\n" in result.stdout  # (--game 5 alone: another game)
+    rules = bs.Rules.russian()
+    fleet = bs.random_fleet(rules, game_stream(5, FLEET_STREAM))
+    name = rules.grid.name
+    where = [
+        f"{ship.name} {name(cells[0])}" + (f"–{name(cells[-1])}" if len(cells) > 1 else "")
+        for ship, cells in zip(rules.fleet, fleet.ships, strict=True)
+    ]
+    assert result.stdout.endswith(f"the computer's fleet: {', '.join(where)}\n")
+    assert "Boat 1 " in result.stdout and ". not fired at, o miss" in result.stdout
 
 
 def test_replay_draws_the_pattern_for_parity_only_by_default():

@@ -245,6 +245,14 @@ def test_play_help_and_a_guess():
     assert "4 black 0 white" in again.stdout and "solved in 1 guess!" in again.stdout
 
 
+def test_play_refuses_a_guess_made_already_without_counting_it():
+    result = run("play", "--game", "42", script="1122\n1 1 2 2\n1,1,2,2\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("1122 is guess 1 already") == 2
+    assert "guess 2> " in result.stdout and "guess 3>" not in result.stdout
+    assert "; replay with --game 42\n" in result.stdout
+
+
 def test_play_a_whole_game_with_the_suggestions():
     result = run("play", "--game", "11", script="q\n")
     secret = re.search(r"the secret was (\d{4})", result.stdout).group(1)

@@ -355,6 +355,21 @@ def test_a_line_too_long_at_a_prompt_is_one_error_not_all_the_memory(args):
     assert just_short.exit_code == 0 and "error:" not in just_short.stderr
 
 
+@pytest.mark.parametrize("args", PROMPTS)
+def test_a_prompt_with_its_input_closed_ends_as_at_the_end_of_the_input(args):
+    command = [str(pathlib.Path(sys.executable).with_name("hamle")), *args]
+    done = subprocess.run(
+        command,
+        stdin=None,
+        capture_output=True,
+        text=True,
+        close_fds=True,
+        preexec_fn=lambda: os.close(0),
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
 def test_ctrl_c_while_the_command_line_loads_says_interrupted():
     """The installed `hamle` imports the command line (typer and all, about 0.15 s) inside
     its entry point: Ctrl-C then is `interrupted` and status 130, not a traceback. The

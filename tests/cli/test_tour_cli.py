@@ -114,9 +114,11 @@ def test_play_scripted():
     col, row = ord(expected_hint[0]) - ord("A"), int(expected_hint[1:])
     hinted_row = boards[2].splitlines()[row].split()
     assert hinted_row[col + 1] == "?"
+    assert f"hint: {expected_hint} (marked ?)" in out
     assert "2 filled, combo 1 (best 1)" in out
     assert re.search(r"E4 is not one jump from " + quick, out)
-    assert out.rstrip().splitlines()[-1] == "Yüz Yüze from A1: 1/100, best combo 0"
+    # q ends the prompt's line and the game without drawing the board again
+    assert out.endswith("1 filled, combo 0 (best 0)> \nYüz Yüze from A1: 1/100, best combo 0\n")
     assert "Traceback" not in result.output
 
 

@@ -658,7 +658,7 @@ def play(
 ) -> None:
     """Play against the computer: type a cell (like E5) to fire; q quits.
 
-    Game g gives the computer's fleet, your fleet and the computer's choices, so the
+    --game N gives the computer's fleet, your fleet and the computer's choices, so the
     same game number and moves replay the same game.
     """
     import hamle.battleship as bs
@@ -676,13 +676,24 @@ def play(
     # Decided before the first prompt, so a board the shooter cannot count is refused there.
     reply_cell = shooter.choose(yours.observation, rng)
     console.print(f"game {number}: you against {shooter.name}, {chosen.describe()}")
+    console.print(
+        f"{PLAY_KEY}; you fire at the left board, the computer at yours (right)", highlight=False
+    )
+    again = " ".join(
+        [f"--game {number}", f"--level {level}"]
+        + [f"--rules {rules}"] * (rules.lower() != "classic")
+        + [f"--size {size}"] * (size is not None)
+        + [f"--fleet {fleet}"] * (fleet is not None)
+        + ["--no-touch"] * no_touch
+    )
     turns = 0
     while True:
         console.print(_boards(theirs, yours), highlight=False)
         console.print("your shot: ", end="")
         line = read_line()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
-            console.print(f"\nstopped after {counted(turns, 'shot')}; replay with --game {number}")
+            console.print(f"\nstopped after {counted(turns, 'shot')}; replay with {again}")
+            console.print(_fleet_of(theirs), highlight=False)
             raise typer.Exit(0)
         try:
             shot = theirs.fire(grid.index(line.strip()))
@@ -692,14 +703,32 @@ def play(
         turns += 1
         console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)
         if theirs.over:
+            console.print(_boards(theirs, yours), highlight=False)
             console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
             return
         reply = yours.fire(reply_cell)
         console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
         if yours.over:
+            console.print(_boards(theirs, yours), highlight=False)
             console.print(f"[bold red]{shooter.name} wins in {counted(turns, 'shot')}.[/bold red]")
+            console.print(_fleet_of(theirs), highlight=False)
             return
         reply_cell = shooter.choose(yours.observation, rng)
+
+
+PLAY_KEY = ". not fired at, o miss, X hit, # sunk, ~ water beside a sunk ship, S your ship"
+
+
+def _fleet_of(ocean: bs.Ocean) -> str:
+    """Where the ships of ``ocean`` lie, as a game's end shows them."""
+    fleet = ocean.fleet
+    grid = fleet.rules.grid
+    placed = zip(fleet.rules.fleet, fleet.ships, strict=True)
+    where = [
+        f"{ship.name} {grid.name(cells[0])}" + (f"–{grid.name(cells[-1])}" if cells[1:] else "")
+        for ship, cells in placed
+    ]
+    return "the computer's fleet: " + ", ".join(where)
 
 
 def _answer(shot: bs.Shot) -> str:

@@ -110,6 +110,8 @@ def read_line() -> str:
     """The next line typed at a prompt, '' at the end of the input. A line longer than
     ``LONGEST_LINE`` is one error line and status 2: input without line ends (like
     ``< /dev/zero``) would fill the memory."""
+    if sys.stdin is None:  # (closed: no input at all)
+        return ""
     line = sys.stdin.readline(LONGEST_LINE + 1)
     if len(line) > LONGEST_LINE and not line.endswith("\n"):
         print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")

@@ -354,7 +354,7 @@ def solve(
     guess = _next_guess(breaker, history)
     while True:
         line = _read(f"guess {len(history.turns) + 1}: {chosen.format(guess)}  answer> ")
-        if line is None or line.lower() in ("q", "quit"):
+        if line is None or line.lower() in ("q", "quit", "exit"):
             console.print("\nstopped")
             return
         try:
@@ -433,8 +433,8 @@ def play(
     history = mm.History(chosen)
     while True:
         line = _read(f"guess {len(history.turns) + 1}> ")
-        if line is None or line.lower() in ("q", "quit"):
-            console.print(f"\nthe secret was {chosen.format(secret)}")
+        if line is None or line.lower() in ("q", "quit", "exit"):
+            console.print(f"\nthe secret was {chosen.format(secret)}; replay with --game {number}")
             return
         if line == "?":
             candidates = history.candidates()
@@ -451,6 +451,11 @@ def play(
             guess = chosen.parse(line)
         except mm.CodeError as exc:
             console.print(visible(exc), style="red", markup=False, highlight=False)
+            continue
+        made = [g for g, _ in history.turns]
+        if guess in made:  # (its answer would say nothing new, and cost a guess)
+            already = f"{chosen.format(guess)} is guess {made.index(guess) + 1} already"
+            console.print(already, style="red", highlight=False)
             continue
         black, white = mm.score(chosen, secret, guess)
         history = history.then(guess, chosen.answer(black, white))

@@ -131,7 +131,8 @@ def play(
         line = read_line()
         text = line.strip()
         command = text.lower()
-        if not line or command in ("q", "quit"):
+        if not line or command in ("q", "quit", "exit"):
+            console.print()  # (the prompt's line ends, as in the other games)
             break
         marked = None
         try:
@@ -139,6 +140,7 @@ def play(
                 console.print(HELP)
             elif command == "h":
                 marked = tour.hint(position).move
+                console.print(f"hint: {tour.GRID.name(marked)} (marked ?)", highlight=False)
             elif command == "u":
                 position = position.undo()
                 combo = history.pop() if history else combo
@@ -148,7 +150,9 @@ def play(
                 combo = combo.after(before, position.current)
         except tour.TourError as exc:
             console.print(visible(exc), style="red", markup=False, highlight=False)
-    console.print(_board(position, None), highlight=False)
+    else:  # the tour is complete: its board has not been shown yet
+        console.print(_board(position, None), highlight=False)
+        console.print("Complete tour! Every cell is filled.")
     label = (
         f"Yüz Yüze {puzzle.date}" if puzzle else f"Yüz Yüze from {tour.GRID.name(position.path[0])}"
     )
