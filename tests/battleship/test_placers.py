@@ -151,7 +151,13 @@ def test_a_tournament_is_the_same_with_one_process_or_two():
     assert versus["mean"] == pytest.approx(sum(differences) / 24)
     spread = math.sqrt(sum((d - versus["mean"]) ** 2 for d in differences) / 23 / 24)
     assert versus["stderr"] == pytest.approx(spread)
-    assert one.against_uniform("density", "uniform")["mean"] == 0
+    assert one.against_uniform("density", "uniform") == {"mean": 0, "stderr": 0, "z": 0}
+
+
+def test_a_difference_without_spread_has_no_z_rather_than_z_0():
+    table = bs.tournament(bs.Rules.classic(), ["parity"], ["uniform", "edges"], games=2, first=80)
+    versus = table.against_uniform("parity", "edges")
+    assert versus == {"mean": -11.0, "stderr": 0.0, "z": None}  # (it was z = 0.0: no effect)
 
 
 def test_anti_density_costs_the_density_shooter_shots():

@@ -75,7 +75,8 @@ class TournamentTable:
     def against_uniform(self, shooter: str, placer: str) -> dict | None:
         """Mean and standard error of (shots against ``placer``) − (shots against
         ``uniform``) over the same game numbers, and their ratio z; None without a uniform
-        column. Over one game the standard error and z are unknown: None.
+        column. Over one game the standard error and z are unknown: None; so is z where
+        every game differs alike (no spread, but a difference: no finite z says it).
 
         >>> table = tournament(Rules.classic(), ["density"], ["uniform", "edges"], games=1)
         >>> versus = table.against_uniform("density", "edges")
@@ -87,7 +88,7 @@ class TournamentTable:
         there, here = self.cell(shooter, placer).shots, self.cell(shooter, "uniform").shots
         differences = [a - b for a, b in zip(there, here, strict=True)]
         summary = summarize(differences)
-        if summary.stderr is None:
+        if summary.stderr is None or (summary.stderr == 0 and summary.mean != 0):
             z = None
         else:
             z = summary.mean / summary.stderr if summary.stderr else 0.0
