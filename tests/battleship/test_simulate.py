@@ -84,6 +84,15 @@ def test_progress_reaches_the_total():
     assert seen[-1] == (5, 5)
 
 
+class NamedExpert:
+    """A shooter of one's own that takes the expert's name."""
+
+    name = "expert"
+
+    def choose(self, observation, rng):
+        return 0
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -94,7 +103,7 @@ def test_progress_reaches_the_total():
         ({"strategies": ["nope"]}, "unknown strategy"),
         ({"strategies": []}, "at least one"),
         ({"strategies": [3]}, "a strategy is a shooter's name"),
-        ({"strategies": [ExpertShooter(), ExpertShooter(fleets=5)]}, "two different shooters"),
+        ({"strategies": [ExpertShooter(), NamedExpert()]}, "two different shooters"),
         ({"rules": "classic"}, "expected Rules"),
     ],
 )

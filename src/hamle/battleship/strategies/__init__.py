@@ -17,7 +17,7 @@ from hamle.grid import quoted
 
 from ..density import density
 from ..errors import BattleshipError, ShotError
-from ..named import decimal, read_named, setting_value, written_named
+from ..named import decimal, read_named, setting_value
 from ..observation import UNKNOWN, Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
@@ -120,7 +120,7 @@ def get_shooter(name: str) -> Shooter:
     }
     if not ordered:
         return shooter
-    return replace(shooter, name=written_named(key, ordered), **ordered)
+    return replace(shooter, **ordered)  # (which names itself by its settings)
 
 
 def hint(

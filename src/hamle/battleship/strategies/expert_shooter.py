@@ -24,7 +24,7 @@ between cells carries no tie-break noise.
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from functools import cache
 from itertools import pairwise
 from typing import NamedTuple
@@ -36,7 +36,7 @@ from hamle.grid import quoted
 from .. import _kernels
 from ..density import INT64_LIMIT, kernel_plan
 from ..errors import BattleshipError, CountTooLargeError
-from ..named import said
+from ..named import said, written_named
 from ..observation import Observation
 from ..rules import Rules, placement_table
 from .common import check_choice, pcg_words, pick, set_pcg_words
@@ -111,7 +111,7 @@ class ExpertShooter:
     'G5'
     """
 
-    name: str = "expert"
+    name: str = field(default="expert", init=False)  # by its settings, as get_shooter names it
     candidates: int = 3  # (README, "Fewer cells, more fleets")
     fleets: int | None = None  # None: TOUCHING_FLEETS or APART_FLEETS by the rules
     rounds: int = 1  # (a race of more rounds: README, "The race")
@@ -178,6 +178,16 @@ class ExpertShooter:
                 f"rounds × fleets must be at most {MAX_FLEETS:,}, "
                 f"not {_shown(self.rounds * fleets)}"
             )
+        for what in ("z", "tolerance"):  # (z=2 is the default z=2.0)
+            object.__setattr__(self, what, float(getattr(self, what)))
+        # Named by the settings it does not have by default, in the fields' order:
+        # ExpertShooter(fleets=1000) is get_shooter("expert(fleets=1000)"), named alike.
+        settings = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.init and (type(f.default), f.default) != (type(v := getattr(self, f.name)), v)
+        }
+        object.__setattr__(self, "name", written_named("expert", settings))
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return self._decide(observation, rng, weigh=False).cell
