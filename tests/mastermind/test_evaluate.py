@@ -480,3 +480,21 @@ def test_a_strategy_that_cannot_go_to_other_processes_is_named_before_the_run():
     with pytest.raises(mm.MastermindError, match="local cannot be sent to other processes"):
         mm.evaluate(Local("local", ""), mm.Variant(3, 3), jobs=2)
     assert mm.evaluate(Local("local", ""), mm.Variant(3, 3)).total > 0
+
+
+def test_a_strategy_that_cannot_be_hashed_is_played_all_the_same():
+    """Its first guess was kept in a cache by the strategy: TypeError, unhashable."""
+
+    class Unhashable(mm.Strategy):
+        __hash__ = None
+
+        def __init__(self):
+            super().__init__("unhashable", "the first candidate")
+
+        def choose(self, history, candidates):
+            return int(candidates[0])
+
+    variant = mm.Variant(3, 3)
+    assert (
+        mm.evaluate(Unhashable(), variant).total == mm.evaluate("first-consistent", variant).total
+    )

@@ -61,6 +61,10 @@ class Strategy:
     def first_guess(self, variant: Variant) -> int:
         """The opening guess: this strategy's own choice over the whole code space."""
         check_variant(variant)
+        try:
+            hash(self)
+        except TypeError:  # (a strategy of one's own that cannot be a key of the cache)
+            return checked_choice(self, History(variant), np.arange(variant.size))
         return _first_guess(self, variant)
 
     def next_guess(self, history: History) -> int:
