@@ -253,6 +253,17 @@ def test_play_refuses_a_guess_made_already_without_counting_it():
     assert "; replay with --game 42\n" in result.stdout
 
 
+def test_play_ends_after_thirty_guesses_as_on_the_site():
+    secret = re.search(r"the secret was (\d{4})", run("play", "--game", "8", script="q\n").stdout)[
+        1
+    ]
+    wrong = [c for c in (CLASSIC.format(i) for i in range(CLASSIC.size)) if c != secret][:31]
+    result = run("play", "--game", "8", script="\n".join(wrong) + "\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count(" black ") == 30  # the 31st is never scored
+    assert result.stdout.endswith(f"out of guesses (30): the secret was {secret}\n")
+
+
 def test_play_a_whole_game_with_the_suggestions():
     result = run("play", "--game", "11", script="q\n")
     secret = re.search(r"the secret was (\d{4})", result.stdout).group(1)

@@ -419,11 +419,12 @@ def play(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
 ) -> None:
-    """The computer holds the secret; type guesses. '?' shows the candidates left and a
-    suggestion, 'q' quits."""
+    """The computer holds the secret; type guesses (30 at most, as on the site). '?' shows
+    the candidates left and a suggestion, 'q' quits."""
     import numpy as np
 
     import hamle.mastermind as mm
+    from hamle.mastermind.history import GAME_GUESSES
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
     helper = mm.get_strategy(strategy)
@@ -463,4 +464,9 @@ def play(
         if history.solved:
             n = len(history.turns)
             console.print(f"solved in {n} guess{'es' if n != 1 else ''}!")
+            return
+        if len(history.turns) == GAME_GUESSES:
+            console.print(
+                f"out of guesses ({GAME_GUESSES}): the secret was {chosen.format(secret)}"
+            )
             return

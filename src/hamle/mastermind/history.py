@@ -112,6 +112,7 @@ def _candidates(history: History) -> np.ndarray:
     return found
 
 
+GAME_GUESSES = 30  # a game against the computer (the site's, the command line's) ends there
 CONFLICT_WORK = 100_000_000  # codes filtered in the search for a smallest conflict, at most
 
 

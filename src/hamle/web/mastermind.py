@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
+from hamle.mastermind.history import GAME_GUESSES
 
 from .common import (
     GameId,
@@ -44,7 +45,6 @@ from .common import (
 router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Route)
 
 KIND = "mastermind"
-MAX_GUESSES = 30
 INLINE_CODES = 5040
 MAX_LISTED = 100
 FAST = ("first-consistent", "random-consistent", "minimax-candidates")
@@ -365,7 +365,7 @@ def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
         _refuse_unless_changes(state, body.changes)
         black, white = mm.score(variant, state["secret"], code)
         state["turns"].append([code, variant.answer(black, white)])
-        state["over"] = black == variant.pegs or len(state["turns"]) >= MAX_GUESSES
+        state["over"] = black == variant.pegs or len(state["turns"]) >= GAME_GUESSES
         return _view(game_id, state)
 
 
@@ -420,11 +420,11 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
     request sent twice), 409, and one meant for an earlier state (``changes``), 409."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "maker")
-        if len(state["turns"]) >= MAX_GUESSES:
+        if len(state["turns"]) >= GAME_GUESSES:
             raise Refused(
                 "the computer has had its {most} guesses",
                 code="mastermind.out_of_guesses",
-                most=MAX_GUESSES,
+                most=GAME_GUESSES,
             )
         variant = VARIANTS[state["variant"]]
         if variant.parse(body.guess) != state["proposal"]:
