@@ -264,6 +264,19 @@ def test_play_ends_after_thirty_guesses_as_on_the_site():
     assert result.stdout.endswith(f"out of guesses (30): the secret was {secret}\n")
 
 
+def test_ctrl_c_during_a_suggestion_gives_the_game_back(monkeypatch):
+    import hamle.cli.mastermind as cli
+
+    def interrupted(strategy, history):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_next_guess", interrupted)
+    result = run("play", "--game", "3", script="?\n1122\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "no suggestion: stopped; the game goes on" in result.stdout
+    assert " black " in result.stdout and "the secret was" in result.stdout
+
+
 def test_play_a_whole_game_with_the_suggestions():
     result = run("play", "--game", "11", script="q\n")
     secret = re.search(r"the secret was (\d{4})", result.stdout).group(1)

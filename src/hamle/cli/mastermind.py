@@ -420,7 +420,7 @@ def play(
     no_repeat: bool = NO_REPEAT,
 ) -> None:
     """The computer holds the secret; type guesses (30 at most, as on the site). '?' shows
-    the candidates left and a suggestion, 'q' quits."""
+    the candidates left and a suggestion (Ctrl-C stops a long one), 'q' quits."""
     import numpy as np
 
     import hamle.mastermind as mm
@@ -445,7 +445,11 @@ def play(
             except mm.MastermindError as exc:
                 console.print(f"no suggestion: {exc}", style="red", markup=False, highlight=False)
                 continue
-            suggestion = _next_guess(helper, history)
+            try:
+                suggestion = _next_guess(helper, history)
+            except KeyboardInterrupt:  # (a long search: Ctrl-C gives the game back, not ends it)
+                console.print("\nno suggestion: stopped; the game goes on", highlight=False)
+                continue
             console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
             continue
         try:
