@@ -305,6 +305,14 @@ def test_every_whole_number_of_every_command_is_read_alike():
 HAMLE = [sys.executable, "-X", "importtime", str(pathlib.Path(sys.executable).with_name("hamle"))]
 
 
+def test_a_commands_help_is_one_line_a_paragraph_for_the_terminal_to_wrap():
+    """The help kept the docstring's lines, so a narrow terminal cut each in two."""
+    helps = [command.help for command in every_command() if command.help]
+    assert len(helps) > 15
+    for text in helps:
+        assert all("\n" not in paragraph for paragraph in text.split("\n\n")), text
+
+
 def test_every_path_of_every_command_is_a_file_name():
     from hamle.cli.common import FileName
 

@@ -4,6 +4,7 @@ bars. The engines are imported by the commands, never here, so help is quick."""
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import os
 import re
@@ -276,6 +277,8 @@ class Command(TyperCommand):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if self.help:  # one line a paragraph, for the help to wrap (it kept the source's lines)
+            self.help = re.sub(r"(?<!\n)\n(?!\n)", " ", inspect.cleandoc(self.help))
         for param in self.params:
             if isinstance(param.type, IntParamType) and not isinstance(param.type, WholeNumber):
                 bounds = getattr(param.type, "min", None), getattr(param.type, "max", None)
