@@ -29,6 +29,34 @@ def test_openapi_schema_describes_every_game(client):
     assert client.get("/docs").status_code == 200
 
 
+def test_the_schema_documents_the_refusals_each_route_may_answer_with(client):
+    """It documented FastAPI's own 422 body, which the site never sends, and no other."""
+    schema = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in str(schema)
+    assert set(schema["components"]["schemas"]["Problem"]["properties"]) == {
+        "detail",
+        "code",
+        "params",
+    }
+    shots = schema["paths"]["/api/battleship/games/{game_id}/shots"]["post"]["responses"]
+    assert set(shots) == {"200", "400", "404", "409", "413", "422", "503"}
+    assert shots["409"]["content"]["application/json"]["schema"]["$ref"].endswith("/Problem")
+    assert set(schema["paths"]["/api/tour/games"]["post"]["responses"]) >= {"201", "429"}
+    assert not [name for name in schema["components"]["schemas"] if "__" in name]
+    # What a refusal sends is the shape documented.
+    refused = client.get("/api/battleship/games/abcdefghijklmnop")
+    assert refused.status_code == 404 and set(refused.json()) == {"detail", "code", "params"}
+
+
+def test_the_schemas_examples_are_accepted(client):
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    fleet = schema["NewBattleshipGame"]["properties"]["fleet"]["examples"][0]
+    assert client.post("/api/battleship/games", json={"fleet": fleet}).status_code == 201
+    move = {name: schema["Move"]["properties"][name]["examples"][0] for name in ("cell", "from")}
+    game = client.post("/api/tour/games", json={"kind": "free", "start": move["from"]}).json()
+    assert client.post(f"/api/tour/games/{game['id']}/moves", json=move).status_code == 200
+
+
 def test_unknown_api_path_is_a_json_404(client):
     response = client.get("/api/nothing-here")
     assert response.status_code == 404

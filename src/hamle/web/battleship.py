@@ -79,7 +79,7 @@ TOURNAMENT_GAMES = 500
 SITE_PLACERS = ("uniform", "edges", "anti-density", "spread", "clustered")  # (no tuning)
 
 
-class NewGame(Strict):
+class NewBattleshipGame(Strict):
     """A game against the computer: the rules, the level and your fleet."""
 
     rules: RuleName = "classic"
@@ -88,7 +88,15 @@ class NewGame(Strict):
         min_length=1,
         max_length=10,
         description="Your ships in fleet order (see /options), each as its cells.",
-        examples=[[["A1", "A2", "A3", "A4", "A5"], ["C1", "D1", "E1", "F1"]]],
+        examples=[
+            [
+                ["A1", "A2", "A3", "A4", "A5"],
+                ["C1", "D1", "E1", "F1"],
+                ["H1", "H2", "H3"],
+                ["J5", "J6", "J7"],
+                ["C5", "D5"],
+            ]
+        ],
     )
 
 
@@ -351,7 +359,7 @@ def random_fleet(rules: RuleName = "classic") -> dict:
 
 
 @router.post("/games", status_code=201)
-def new_game(request: Request, response: Response, body: NewGame) -> GameOut:
+def new_game(request: Request, response: Response, body: NewBattleshipGame) -> GameOut:
     """Start a game with your fleet (checked by the engine) against the level's shooter."""
     fleet = bs.Fleet.from_cells(bs.Rules.named(body.rules), body.fleet)
     state = {
@@ -369,6 +377,7 @@ def new_game(request: Request, response: Response, body: NewGame) -> GameOut:
 
 @router.get("/games/{game_id}")
 def get_game(request: Request, game_id: GameId) -> GameOut:
+    """The game as both sides see it now (the computer's fleet once it is over)."""
     return Match(store_of(request).load(KIND, game_id)).view(game_id)
 
 
@@ -573,10 +582,16 @@ def stats(request: Request, rules: RuleName = "classic", games: Games = DEFAULT_
 def stats_progress(
     request: Request, rules: RuleName = "classic", games: Games = DEFAULT_GAMES
 ) -> Progress:
+    """How far the statistics job for these rules and games has come (its state, games
+    done of the total)."""
     return _progress(request, rules, games)
 
 
-@router.post("/stats", status_code=202)
+@router.post(
+    "/stats",
+    status_code=202,
+    responses={200: {"model": Progress, "description": "The table is computed already"}},
+)
 def start_stats(request: Request, response: Response, body: StatsJob) -> Progress:
     """Start computing the table in the background (202, joining a running job for the
     same rules and games); follow it with /stats/progress. A table computed already is

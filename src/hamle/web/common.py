@@ -102,10 +102,62 @@ def _once(pairs: list[tuple[str, object]]) -> dict:
     return dict(pairs)
 
 
+class Problem(BaseModel):
+    """The body of every refusal (4xx) and failure (5xx): what is wrong in words, a code
+    that names the kind of problem, and the values the words were made from."""
+
+    detail: str = Field(
+        description="What is wrong, in English", examples=["A1 has already been shot"]
+    )
+    code: str = Field(
+        description="The kind of problem, like battleship.already_shot (the site's pages say "
+        "each in Turkish too)",
+        examples=["battleship.already_shot"],
+    )
+    params: dict = Field(
+        description="The values the detail names, by name; for a malformed request (422), "
+        "problems: one entry per field, with field and type",
+        examples=[{"cell": "A1"}],
+    )
+
+
+PROBLEMS = {
+    400: "The request breaks a rule of the game (a cell off the board, a fleet that is not one)",
+    404: "No game has this id",
+    409: "The game's state refuses it (over, moved on since the page's view, the engine busy)",
+    413: "The body is over 256 KiB",
+    422: "The request is malformed (a field missing or of the wrong type, a name unknown)",
+    429: "This address started too many games lately (Retry-After says when to try again)",
+    503: "The game store failed",
+}
+
+
+def problems_of(path: str, methods) -> dict[int, dict]:
+    """The refusals a route may answer with, for its documentation: 422 for any, 400, 409
+    and 413 for a request that carries a body, 404 and 409 for one that names a game, 429
+    for one that starts a game, 503 for one that stores.
+
+    >>> sorted(problems_of("/api/tour/games", {"POST"}))
+    [400, 409, 413, 422, 429, 503]
+    """
+    statuses = {422}
+    if "POST" in methods:
+        statuses |= {400, 409, 413} | ({429, 503} if path.endswith("/games") else set())
+    if "{game_id}" in path:
+        statuses |= {404, 409, 503}
+    return {s: {"model": Problem, "description": PROBLEMS[s]} for s in sorted(statuses)}
+
+
 class Route(APIRoute):
     """A route that reads its request as ``OnceRequest`` and refuses a query parameter
     given twice (``?game=1&game=2`` would otherwise be read as game 2 alone) or one it
-    does not take (``?dat=`` for ``?date=`` would silently give today's puzzle)."""
+    does not take (``?dat=`` for ``?date=`` would silently give today's puzzle); its
+    documentation lists the refusals it may answer with (``problems_of``)."""
+
+    def __init__(self, path: str, endpoint, **options) -> None:
+        documented = problems_of(path, options.get("methods") or {"GET"})
+        options["responses"] = {**documented, **(options.get("responses") or {})}
+        super().__init__(path, endpoint, **options)
 
     def get_route_handler(self):
         handler = super().get_route_handler()

@@ -31,7 +31,7 @@ CellName = Field(min_length=1, max_length=8, description="A cell name, like E5",
 DateText = Field(None, max_length=32, description="YYYY-MM-DD (default: today in Turkey)")
 
 
-class NewGame(Strict):
+class NewTourGame(Strict):
     """The daily puzzle (today in Turkey, or ``date``) or free play (from ``start``, or a
     random cell when it is left out)."""
 
@@ -40,7 +40,7 @@ class NewGame(Strict):
     start: str | None = Field(None, min_length=1, max_length=8, description="Free play start")
 
     @model_validator(mode="after")
-    def one_kind(self) -> NewGame:
+    def one_kind(self) -> NewTourGame:
         if self.kind == "daily" and self.start is not None:
             raise PydanticCustomError(
                 "daily_start", "the daily puzzle has its own start cell; use kind free to choose"
@@ -62,7 +62,7 @@ From = Field(
     min_length=1,
     max_length=8,
     description="The current cell the request is meant for; refused (409) if the game is elsewhere",
-    examples=["D1"],
+    examples=["E8"],  # (a jump to E5, the cell's example)
 )
 
 
@@ -128,7 +128,7 @@ class Summary(BaseModel):
     share: Share = Field(description="The shareable result line, in English and Turkish")
 
 
-class GameView(BaseModel):
+class TourGame(BaseModel):
     id: str
     kind: Literal["daily", "free"]
     date: str | None = Field(description="The daily puzzle's date; null in free play")
@@ -171,8 +171,8 @@ def daily(date: str | None = Query(None, max_length=32)) -> dict:
     return {"date": puzzle.date.isoformat(), "seed": puzzle.seed, "start": puzzle.start_name}
 
 
-@router.post("/games", response_model=GameView, status_code=201)
-def new_game(request: Request, response: Response, body: NewGame) -> dict:
+@router.post("/games", response_model=TourGame, status_code=201)
+def new_game(request: Request, response: Response, body: NewTourGame) -> dict:
     """Start a game; the answer's ``id`` names it in the other calls."""
     if body.kind == "daily":
         puzzle = _puzzle(body.date)
@@ -194,12 +194,13 @@ def new_game(request: Request, response: Response, body: NewGame) -> dict:
     return _view(game_id, state)
 
 
-@router.get("/games/{game_id}", response_model=GameView)
+@router.get("/games/{game_id}", response_model=TourGame)
 def game(request: Request, game_id: GameId) -> dict:
+    """The game as it is now: its path, its legal moves, its combo and the hint shown."""
     return _view(game_id, store_of(request).load(KIND, game_id))
 
 
-@router.post("/games/{game_id}/moves", response_model=GameView)
+@router.post("/games/{game_id}/moves", response_model=TourGame)
 def play(request: Request, game_id: GameId, body: Move) -> dict:
     """Jump to ``cell`` from ``from`` (409 ``tour.not_current`` if the game is elsewhere,
     even when another page filled ``cell`` meanwhile, ``tour.changed`` if it is past
@@ -218,7 +219,7 @@ def play(request: Request, game_id: GameId, body: Move) -> dict:
     return _view(game_id, state)
 
 
-@router.post("/games/{game_id}/undo", response_model=GameView)
+@router.post("/games/{game_id}/undo", response_model=TourGame)
 def undo(request: Request, game_id: GameId, body: Undo) -> dict:
     """Take back the move to ``cell``, the last one (also the one that ended the game,
     unless it completed the tour; 409 ``tour.changed`` if the game is past ``turn``); the
