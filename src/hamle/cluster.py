@@ -74,21 +74,21 @@ def checked_progress(progress, arguments: str, error: type[Exception]):
 
 
 def checked_sendable(value, error: type[Exception]) -> None:
-    """``error`` unless ``value`` (a player of one's own) can be sent to other processes,
-    as a run on ``jobs`` processes or a cluster does: said before the run starts, rather
-    than as pickle's own error from inside the pool.
+    """``error`` unless ``value`` (a player of one's own) can be sent to the processes of
+    ``local_pool`` (by pickle): said before the run starts, rather than as pickle's own
+    error from inside the pool. (A cluster sends by cloudpickle, which sends more.)
 
     >>> checked_sendable(lambda: 0, ValueError)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: <lambda> cannot be sent to other processes (jobs above 1, or a cluster): ...
+    ValueError: <lambda> cannot be sent to other processes (jobs above 1): define its class ...
     """
     try:
         pickle.dumps(value)
     except (pickle.PicklingError, AttributeError, TypeError):
         name = getattr(value, "name", None) or getattr(value, "__name__", type(value).__name__)
         raise error(
-            f"{name} cannot be sent to other processes (jobs above 1, or a cluster): define "
-            "its class at the top level of a module, or run it with jobs=1"
+            f"{name} cannot be sent to other processes (jobs above 1): define its class at "
+            "the top level of a module, or run it with jobs=1"
         ) from None
 
 

@@ -116,6 +116,20 @@ def test_a_shooter_with_settings_is_the_expert_with_those_fields_named_in_field_
     assert target.target_rollouts and target.name == "expert(target_rollouts=true)"
 
 
+def test_an_expert_made_in_the_library_is_named_by_its_settings_and_pastes_back():
+    from dataclasses import dataclass, field
+
+    made = bs.ExpertShooter(fleets=1000, z=2)
+    assert made.name == "expert(fleets=1000)" and made == bs.get_shooter("expert(fleets=1000)")
+    assert eval(f"bs.{made!r}") == made
+
+    @dataclass(frozen=True)
+    class Mine(bs.ExpertShooter):
+        name: str = field(default="mine", init=False, repr=False)
+
+    assert (Mine().name, Mine(fleets=100).name) == ("mine", "mine(fleets=100)")
+
+
 @pytest.mark.parametrize(
     "name", ["expert()", "expert(threads=none)", "expert(z=2, candidates=3)", "Expert(Z=2.0)"]
 )

@@ -97,10 +97,10 @@ def test_a_shooter_that_cannot_go_to_other_processes_is_named_before_the_run():
 @pytest.mark.parametrize(
     ("cell", "wrong"),
     [
-        (None, "None, which is not a cell index"),
-        (100, "100, which is off the 10×10 board"),
-        ("A1", "'A1', which is not a cell index"),
-        (0, "A1, which is shot or known water already"),
+        (None, "None is not a cell index"),
+        (100, "cell 100 is off the 10×10 board"),
+        ("A1", "'A1' is not a cell index"),
+        (0, "A1 has already been shot"),
     ],
 )
 def test_a_hint_checks_the_cell_of_a_shooter_of_ones_own(cell, wrong):
@@ -111,7 +111,7 @@ def test_a_hint_checks_the_cell_of_a_shooter_of_ones_own(cell, wrong):
             return cell
 
     observation = bs.Observation.from_marks(CLASSIC, miss=["A1"])
-    with pytest.raises(bs.ShotError, match=f"^the says shooter chose {wrong}"):
+    with pytest.raises(bs.ShotError, match=f"^the says shooter chose: {wrong}"):
         bs.hint(observation, Says())
 
 

@@ -247,6 +247,41 @@ class Shot:
     ship_cells: tuple[int, ...] = ()
 
 
+def checked_shot(observation: Observation, cell, stored: bool = False) -> int:
+    """``cell`` as a shot at ``observation`` may be: ShotError unless it is a cell index of
+    the board not shot yet, nor known water (unless ``stored``, as ``Ocean.fire`` says).
+
+    >>> obs = Observation.from_marks(Rules.custom(3, [1]), miss=["A1"])
+    >>> checked_shot(obs, np.int64(4))
+    4
+    >>> checked_shot(obs, 0)
+    Traceback (most recent call last):
+    hamle.battleship.errors.ShotError: A1 has already been shot
+    """
+    rules = observation.rules
+    if not isinstance(cell, int | np.integer) or isinstance(cell, bool | np.bool_):
+        raise ShotError(f"{quoted(cell)} is not a cell index (a whole number)")
+    if not 0 <= cell < rules.cells:
+        raise ShotError(f"cell {quoted(cell)} is off the {rules.rows}×{rules.cols} board")
+    cell = int(cell)
+    mark = int(observation.marks[cell])
+    if mark in (MISS, HIT, SUNK):
+        raise ShotError(
+            "{cell} has already been shot",
+            code="battleship.already_shot",
+            cell=rules.grid.name(cell),
+        )
+    if mark == WATER and not stored:
+        near = next(s for s in observation.sunk if cell in zone(rules, s.cells))
+        raise ShotError(
+            "{cell} touches the sunk ship at {ship}, so it is water: fire elsewhere",
+            code="battleship.known_water",
+            cell=rules.grid.name(cell),
+            ship=rules.grid.name(near.cells[0]),
+        )
+    return cell
+
+
 @dataclass
 class Ocean:
     """A hidden fleet that answers shots and keeps the shooter's observation."""
@@ -290,26 +325,7 @@ class Ocean:
         rules = self.fleet.rules
         if self.over:
             raise ShotError("the game is over: every ship is sunk", code="battleship.all_sunk")
-        if not isinstance(cell, int | np.integer) or isinstance(cell, bool):
-            raise ShotError(f"{quoted(cell)} is not a cell index (a whole number)")
-        if not 0 <= cell < rules.cells:
-            raise ShotError(f"cell {quoted(cell)} is off the {rules.rows}×{rules.cols} board")
-        cell = int(cell)
-        mark = int(self.observation.marks[cell])
-        if mark in (MISS, HIT, SUNK):
-            raise ShotError(
-                "{cell} has already been shot",
-                code="battleship.already_shot",
-                cell=rules.grid.name(cell),
-            )
-        if mark == WATER and not stored:
-            near = next(s for s in self.observation.sunk if cell in zone(rules, s.cells))
-            raise ShotError(
-                "{cell} touches the sunk ship at {ship}, so it is water: fire elsewhere",
-                code="battleship.known_water",
-                cell=rules.grid.name(cell),
-                ship=rules.grid.name(near.cells[0]),
-            )
+        cell = checked_shot(self.observation, cell, stored)
         ship = self._board[cell]
         if ship < 0:
             shot = Shot(cell, "miss")

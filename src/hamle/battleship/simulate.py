@@ -201,7 +201,7 @@ def _play(
         try:
             shot = ocean.fire(cell)
         except ShotError as exc:
-            raise ShotError(f"the {shooter.name} shooter, in game {game}: {exc}") from None
+            raise exc.recast(ShotError, f"the {shooter.name} shooter, in game {game}") from None
         shots.append(
             ShotRecord(shot.cell, shot.answer, "target" if open_hits else "hunt", shot.ship)
         )
@@ -419,7 +419,7 @@ def play_pairings(
     games, first, jobs = checked_run(games, first, jobs, progress, cluster)
     for shooter, placer in pairings:
         check_playable(rules, shooter)
-        if jobs > 1 or cluster is not None:
+        if jobs > 1 and cluster is None:  # (a cluster sends by cloudpickle, which can)
             checked_sendable(shooter, BattleshipError)
             checked_sendable(placer, BattleshipError)
     total, done = len(pairings) * games, 0

@@ -17,8 +17,9 @@ from hamle.grid import quoted
 
 from ..density import density
 from ..errors import BattleshipError, ShotError
+from ..fleet import checked_shot
 from ..named import decimal, read_named, setting_value
-from ..observation import UNKNOWN, Observation
+from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
 from .expert_shooter import Decision, ExpertShooter
@@ -152,22 +153,15 @@ def hint(
 
 
 def chosen_cell(shooter: Shooter, observation: Observation, rng: np.random.Generator) -> int:
-    """``shooter.choose``'s cell, checked as a shot at ``observation`` is: ShotError
+    """``shooter.choose``'s cell, checked as a shot is (``checked_shot``): ShotError
     naming the shooter unless it is a cell of the board not fired at nor known water.
 
     >>> from hamle.battleship.rules import Rules
-    >>> obs = Observation.from_marks(Rules.classic(), miss=["A1"])
-    >>> chosen_cell(get_shooter("density"), obs, np.random.default_rng(0)) != 0
+    >>> obs = Observation.from_marks(Rules.custom(3, [1]), miss=["A1"])
+    >>> chosen_cell(get_shooter("easy"), obs, np.random.default_rng(0)) in range(1, 9)
     True
     """
-    cell = shooter.choose(observation, rng)
-    grid = observation.grid
-    if not isinstance(cell, int | np.integer) or isinstance(cell, bool | np.bool_):
-        wrong = f"{quoted(cell)}, which is not a cell index (a whole number)"
-    elif not 0 <= cell < grid.size:
-        wrong = f"{quoted(cell)}, which is off the {grid.rows}×{grid.cols} board"
-    elif observation.marks[cell] != UNKNOWN:
-        wrong = f"{grid.name(int(cell))}, which is shot or known water already"
-    else:
-        return int(cell)
-    raise ShotError(f"the {shooter.name} shooter chose {wrong}")
+    try:
+        return checked_shot(observation, shooter.choose(observation, rng))
+    except ShotError as exc:
+        raise exc.recast(ShotError, f"the {shooter.name} shooter chose") from None

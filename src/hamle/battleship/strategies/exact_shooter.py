@@ -28,7 +28,6 @@ class ExactShooter:
     """
 
     name: str = "exact"
-    kernel = None
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         check_choice(observation, rng)

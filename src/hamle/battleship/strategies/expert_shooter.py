@@ -111,7 +111,8 @@ class ExpertShooter:
     'G5'
     """
 
-    name: str = field(default="expert", init=False)  # by its settings, as get_shooter names it
+    # Its name and the settings it does not have by default, as get_shooter names it.
+    name: str = field(default="expert", init=False, repr=False)
     candidates: int = 3  # (README, "Fewer cells, more fleets")
     fleets: int | None = None  # None: TOUCHING_FLEETS or APART_FLEETS by the rules
     rounds: int = 1  # (a race of more rounds: README, "The race")
@@ -124,7 +125,6 @@ class ExpertShooter:
     endgame_ships: int = 2  # (README, "The endgame")
     endgame_rollouts: int = 24_000
     threads: int | None = None  # None: every core this process may use (CORES)
-    kernel = None
 
     def __post_init__(self):
         for what, least in (
@@ -149,6 +149,7 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
                 raise BattleshipError(f"{what} must be a number of at least 0, not {said(value)}")
+            object.__setattr__(self, what, float(value))  # (z=2 is the default z=2.0)
         for what in ("target_rollouts", "openings"):
             if not isinstance(getattr(self, what), bool):
                 raise BattleshipError(
@@ -178,16 +179,16 @@ class ExpertShooter:
                 f"rounds × fleets must be at most {MAX_FLEETS:,}, "
                 f"not {_shown(self.rounds * fleets)}"
             )
-        for what in ("z", "tolerance"):  # (z=2 is the default z=2.0)
-            object.__setattr__(self, what, float(getattr(self, what)))
         # Named by the settings it does not have by default, in the fields' order:
-        # ExpertShooter(fleets=1000) is get_shooter("expert(fleets=1000)"), named alike.
+        # ExpertShooter(fleets=1000) is get_shooter("expert(fleets=1000)"), named alike (a
+        # subclass after its own default name).
+        named = {f.name: f for f in fields(self)}
         settings = {
             f.name: getattr(self, f.name)
-            for f in fields(self)
+            for f in named.values()
             if f.init and (type(f.default), f.default) != (type(v := getattr(self, f.name)), v)
         }
-        object.__setattr__(self, "name", written_named("expert", settings))
+        object.__setattr__(self, "name", written_named(named["name"].default, settings))
 
     def choose(self, observation: Observation, rng: np.random.Generator) -> int:
         return self._decide(observation, rng, weigh=False).cell
