@@ -226,6 +226,19 @@ def test_a_code_typed_after_a_refused_one_is_a_new_guess_and_enter_sends_it(serv
     assert page.js_errors == []
 
 
+def test_enter_after_picking_colours_with_the_mouse_sends_the_guess(server, page):
+    """The focus stayed on the last colour clicked: Enter pressed it again, which, with
+    every peg full, started a new guess and lost the one picked."""
+    open_page(page, server)
+    page.get_by_role("button", name="New game").click()
+    for colour in "1234":
+        page.get_by_role("button", name=f"colour {colour}", exact=True).click()
+    page.keyboard.press("Enter")
+    expect(rows(page, "breaker")).to_have_count(1)
+    expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1234")
+    assert page.js_errors == []
+
+
 def game_of(page):
     return page.url.split("?game=")[1]
 

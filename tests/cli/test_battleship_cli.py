@@ -272,6 +272,7 @@ def test_play_a_whole_game_from_standard_input():
     assert result.exit_code == 0, result.output
     assert "Z9 is off the 10×10 board" in result.stdout
     assert ("you win in" in result.stdout) != ("random wins in" in result.stdout)
+    assert result.stdout.endswith("replay with --game 5 --level easy\n")  # (won or lost)
     again = runner.invoke(app, ["battleship", "play", "--game", "5", "--level", "easy"], script)
     assert again.stdout == result.stdout
 

@@ -9,7 +9,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 import hamle.mastermind as mm
-from hamle.mastermind.history import GAME_GUESSES
 from hamle.web import create_app
 
 API = "/api/mastermind"
@@ -175,11 +174,11 @@ def test_the_last_allowed_guess_ends_the_game(client):
     game = new_game(client)
     secret = secret_of(client, game["id"])
     codes = wrong_codes(secret)
-    for _ in range(GAME_GUESSES - 1):
+    for _ in range(mm.GAME_GUESSES - 1):
         assert not guess(client, game["id"], next(codes))["over"]
     view = guess(client, game["id"], next(codes))
     assert view["over"] and not view["solved"] and not view["gave_up"]
-    assert view["secret"] == secret and view["turn"] == GAME_GUESSES
+    assert view["secret"] == secret and view["turn"] == mm.GAME_GUESSES
     guess(client, game["id"], secret, status=409)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -679,20 +680,23 @@ def play(
     console.print(
         f"{PLAY_KEY}; you fire at the left board, the computer at yours (right)", highlight=False
     )
-    again = " ".join(
-        [f"--game {number}", f"--level {level}"]
-        + [f"--rules {rules}"] * (rules.lower() != "classic")
-        + [f"--size {size}"] * (size is not None)
-        + [f"--fleet {fleet}"] * (fleet is not None)
-        + ["--no-touch"] * no_touch
-    )
+    options = ["--game", str(number), "--level", level]
+    if rules.lower() != "classic":
+        options += ["--rules", rules]
+    if size is not None:
+        options += ["--size", str(size)]
+    if fleet is not None:
+        options += ["--fleet", fleet]
+    if no_touch:
+        options.append("--no-touch")
+    again = f"replay with {shlex.join(options)}"  # (every option that shapes the game)
     turns = 0
     while True:
         console.print(_boards(theirs, yours), highlight=False)
         console.print("your shot: ", end="")
         line = read_line()
         if not line or line.strip().lower() in ("q", "quit", "exit"):
-            console.print(f"\nstopped after {counted(turns, 'shot')}; replay with {again}")
+            console.print(f"\nstopped after {counted(turns, 'shot')}; {again}", highlight=False)
             console.print(_fleet_of(theirs), highlight=False)
             raise typer.Exit(0)
         try:
@@ -705,6 +709,7 @@ def play(
         if theirs.over:
             console.print(_boards(theirs, yours), highlight=False)
             console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
+            console.print(again, highlight=False)
             return
         reply = yours.fire(reply_cell)
         console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
@@ -712,6 +717,7 @@ def play(
             console.print(_boards(theirs, yours), highlight=False)
             console.print(f"[bold red]{shooter.name} wins in {counted(turns, 'shot')}.[/bold red]")
             console.print(_fleet_of(theirs), highlight=False)
+            console.print(again, highlight=False)
             return
         reply_cell = shooter.choose(yours.observation, rng)
 

@@ -23,9 +23,11 @@ from hamle.grid import quoted
 try:  # typer 0.2x carries its own click
     from typer._click.exceptions import NoSuchOption
     from typer._click.types import IntParamType, IntRange, ParamType
+    from typer.models import TyperPath as PathType
 except ImportError:  # (an older typer uses click itself)
     from click.exceptions import NoSuchOption
     from click.types import IntParamType, IntRange, ParamType
+    from click.types import Path as PathType
 
 if TYPE_CHECKING:
     import click
@@ -283,7 +285,7 @@ class Command(TyperCommand):
             if isinstance(param.type, IntParamType) and not isinstance(param.type, WholeNumber):
                 bounds = getattr(param.type, "min", None), getattr(param.type, "max", None)
                 param.type = WholeNumber(*bounds)
-            elif param.type.name == "path" and not isinstance(param.type, FileName):
+            elif isinstance(param.type, PathType):
                 param.type = FileName()
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

@@ -424,7 +424,6 @@ def play(
     import numpy as np
 
     import hamle.mastermind as mm
-    from hamle.mastermind.history import GAME_GUESSES
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
     helper = mm.get_strategy(strategy)
@@ -469,8 +468,8 @@ def play(
             n = len(history.turns)
             console.print(f"solved in {n} guess{'es' if n != 1 else ''}!")
             return
-        if len(history.turns) == GAME_GUESSES:
+        if len(history.turns) == mm.GAME_GUESSES:
             console.print(
-                f"out of guesses ({GAME_GUESSES}): the secret was {chosen.format(secret)}"
+                f"out of guesses ({mm.GAME_GUESSES}): the secret was {chosen.format(secret)}"
             )
             return

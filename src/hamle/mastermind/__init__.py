@@ -12,10 +12,11 @@
 from .codes import Variant, feedback_table, score
 from .errors import AnswerError, CodeError, InconsistentError, MastermindError, VariantError
 from .evaluate import Evaluation, evaluate
-from .history import History, inconsistency, likely_typo
+from .history import GAME_GUESSES, History, inconsistency, likely_typo
 from .strategies import HEURISTICS, STRATEGIES, Optimal, Strategy, get_strategy
 
 __all__ = [
+    "GAME_GUESSES",
     "HEURISTICS",
     "STRATEGIES",
     "AnswerError",

@@ -81,14 +81,14 @@ def evaluate(
     jobs = checked_jobs(jobs, MastermindError)
     checked_progress(progress, "done, total", MastermindError)
     chosen.check(variant)
+    threads = _in_kernel(chosen, variant)
+    if cluster is None and jobs > 1 and not threads:  # (a cluster sends by cloudpickle)
+        checked_sendable(chosen, MastermindError)
     started = time.perf_counter()
     root = History(variant)
     first = chosen.first_guess(variant)
     histogram: Counter[int] = Counter({1: 1})
     subtrees = list(split_by_answer(root, first, np.arange(variant.size)))
-    threads = _in_kernel(chosen, variant)
-    if cluster is not None or (jobs > 1 and not threads):
-        checked_sendable(chosen, MastermindError)
     if cluster is not None:
         with Cluster.of(cluster) as running:
             share = variant.size // (2 * running.threads)

@@ -32,6 +32,7 @@ from .codes import (
     feedback_table,
     free_colours,
     is_whole,
+    quoted,
 )
 from .errors import MastermindError
 from .history import History, check_history
@@ -64,7 +65,7 @@ class Strategy:
         try:
             hash(self)
         except TypeError:  # (a strategy of one's own that cannot be a key of the cache)
-            return checked_choice(self, History(variant), np.arange(variant.size))
+            return _first_guess.__wrapped__(self, variant)
         return _first_guess(self, variant)
 
     def next_guess(self, history: History) -> int:
@@ -103,7 +104,7 @@ def checked_choice(strategy: Strategy, history: History, candidates: np.ndarray)
     guess = strategy.choose(history, candidates)
     if not is_whole(guess) or not 0 <= guess < history.variant.size:
         raise MastermindError(
-            f"{strategy.name} chose {guess!r}, not a code of the variant (a whole number "
+            f"{strategy.name} chose {quoted(guess)}, not a code of the variant (a whole number "
             f"from 0 to {history.variant.size - 1:,})"
         )
     return int(guess)

@@ -24,11 +24,10 @@ from typing import Annotated, Literal
 import numpy as np
 from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 import hamle.mastermind as mm
 from hamle.mastermind import optimal
-from hamle.mastermind.history import GAME_GUESSES
 
 from .common import (
     GameId,
@@ -91,7 +90,7 @@ class StrategyInfo(BaseModel):
     summary: str
 
 
-class NewGame(Strict):
+class NewMastermindGame(Strict):
     """A new game: ``breaker`` (you guess the server's secret) or ``maker`` (the
     strategy guesses yours); ``strategy`` suggests guesses or plays them."""
 
@@ -101,13 +100,22 @@ class NewGame(Strict):
 
 
 class Guess(Strict):
-    guess: Annotated[str, Field(max_length=40, description="Digits, like 1122")]
+    guess: Annotated[str, Field(max_length=40, description="Digits, like 1122", examples=["1122"])]
     changes: int | None = Changes
 
 
 class Answer(Strict):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"guess": "1122", "black": 1, "white": 0}]}
+    )
+
     guess: Annotated[
-        str, Field(max_length=40, description="The computer's guess this answers, like 1122")
+        str,
+        Field(
+            max_length=40,
+            description="The computer's guess this answers, like 1122",
+            examples=["1122"],
+        ),
     ]
     black: Count
     white: Count
@@ -127,7 +135,7 @@ class Turn(BaseModel):
     white: int
 
 
-class GameView(BaseModel):
+class MastermindGame(BaseModel):
     """A game as the player may see it: the secret only once a codebreaker game is
     over; ``proposal`` is the computer's guess awaiting an answer in a codemaker game."""
 
@@ -205,7 +213,7 @@ def _remembered_guess(variant: str, strategy: str, turns: tuple) -> int:
     return mm.get_strategy(strategy).next_guess(mm.History(VARIANTS[variant], turns))
 
 
-def _view(game_id: str, state: dict) -> GameView:
+def _view(game_id: str, state: dict) -> MastermindGame:
     variant = VARIANTS[state["variant"]]
     history = _history(state)
     maker = state["mode"] == "maker"
@@ -214,7 +222,7 @@ def _view(game_id: str, state: dict) -> GameView:
         black, white = variant.split(answer)
         turns.append(Turn(guess=variant.format(guess), black=black, white=white))
     over = state["over"]
-    return GameView(
+    return MastermindGame(
         id=game_id,
         mode=state["mode"],
         strategy=state["strategy"],
@@ -293,7 +301,7 @@ def _offered_name(given: str) -> str:
 
 
 @router.post("/games", status_code=201)
-def new_game(body: NewGame, request: Request, response: Response) -> GameView:
+def new_game(body: NewMastermindGame, request: Request, response: Response) -> MastermindGame:
     """Start a game. Codebreaker: the server draws a secret. Codemaker: the view's
     ``proposal`` is the strategy's first guess for your code. Names of variants and
     strategies are read as the library reads them (in any case)."""
@@ -349,13 +357,13 @@ def new_game(body: NewGame, request: Request, response: Response) -> GameView:
 
 
 @router.get("/games/{game_id}")
-def game(game_id: GameId, request: Request) -> GameView:
+def game(game_id: GameId, request: Request) -> MastermindGame:
     """The game as the player may see it."""
     return _view(game_id, store_of(request).load(KIND, game_id))
 
 
 @router.post("/games/{game_id}/guess")
-def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
+def guess(game_id: GameId, body: Guess, request: Request) -> MastermindGame:
     """Codebreaker: score a guess against the secret. The game ends when solved or
     after the last allowed guess; 409 ``mastermind.changed`` if it is past ``changes``."""
     with store_of(request).update(KIND, game_id) as state:
@@ -365,7 +373,7 @@ def guess(game_id: GameId, body: Guess, request: Request) -> GameView:
         _refuse_unless_changes(state, body.changes)
         black, white = mm.score(variant, state["secret"], code)
         state["turns"].append([code, variant.answer(black, white)])
-        state["over"] = black == variant.pegs or len(state["turns"]) >= GAME_GUESSES
+        state["over"] = black == variant.pegs or len(state["turns"]) >= mm.GAME_GUESSES
         return _view(game_id, state)
 
 
@@ -402,7 +410,7 @@ def candidates(
 @router.post("/games/{game_id}/give-up")
 def give_up(
     game_id: GameId, request: Request, body: Annotated[Expected | None, Body()] = None
-) -> GameView:
+) -> MastermindGame:
     """Codebreaker: end the game and reveal the secret (409 ``mastermind.changed`` if it is
     past ``changes``)."""
     with store_of(request).update(KIND, game_id) as state:
@@ -413,18 +421,18 @@ def give_up(
 
 
 @router.post("/games/{game_id}/answer")
-def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
+def answer(game_id: GameId, body: Answer, request: Request) -> MastermindGame:
     """Codemaker: black and white for the computer's guess. An answer no code could
     give together with the earlier ones is refused (400, with the conflicting answers
     and the likely typo) and not recorded; so is an answer to a guess already answered (a
     request sent twice), 409, and one meant for an earlier state (``changes``), 409."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "maker")
-        if len(state["turns"]) >= GAME_GUESSES:
+        if len(state["turns"]) >= mm.GAME_GUESSES:
             raise Refused(
                 "the computer has had its {most} guesses",
                 code="mastermind.out_of_guesses",
-                most=GAME_GUESSES,
+                most=mm.GAME_GUESSES,
             )
         variant = VARIANTS[state["variant"]]
         if variant.parse(body.guess) != state["proposal"]:
@@ -446,7 +454,7 @@ def answer(game_id: GameId, body: Answer, request: Request) -> GameView:
 @router.post("/games/{game_id}/undo")
 def undo(
     game_id: GameId, request: Request, body: Annotated[Expected | None, Body()] = None
-) -> GameView:
+) -> MastermindGame:
     """Codemaker: take back the last answer (also the one that solved the game; 409
     ``mastermind.changed`` if the game is past ``changes``)."""
     with store_of(request).update(KIND, game_id) as state:

@@ -856,22 +856,28 @@ async function init() {
   await openFromAddress(true);
 }
 
+let opening = 0; // counts the pages opened from the address
+
 // The game named in the address, else (on arriving) the one kept from the last visit, else
 // the setup. Only a game the server does not have (or an id that cannot be one) is
 // forgotten: a server down or failing keeps it for a reload to try again.
 async function openFromAddress(arriving) {
   const named = new URLSearchParams(location.search).get("game");
   const id = named || (arriving ? localStorage.getItem(GAME_KEY) : null);
+  const asked = ++opening; // (Back then Forward quickly: only the last one's answer counts)
   heat = null;
   if (id) {
     try {
-      game = await api(`/api/battleship/games/${encodeURIComponent(id)}`);
+      const view = await api(`/api/battleship/games/${encodeURIComponent(id)}`);
+      if (asked !== opening) return;
+      game = view;
       remember(game.id);
       showPlay();
       setStatus(() => t(game.over ? "bs.over" : "bs.resumed"));
       loadHeat();
       return;
     } catch (error) {
+      if (asked !== opening) return;
       showSetup();
       const missing = error.status === 404 || error.status === 422; // (a malformed id)
       if (missing) forget();

@@ -484,10 +484,17 @@ function typed(event) {
   } else if (event.key === "Backspace") {
     event.preventDefault();
     erase();
-  } else if (event.key === "Enter" && !event.target.closest("button, a")) {
-    event.preventDefault(); // (on a button, Enter presses that button)
+  } else if (event.key === "Enter" && sends(event.target)) {
+    event.preventDefault();
     document.getElementById("submit").click();
   }
+}
+
+// Enter sends the guess, but on a button that is not a colour it presses that button (a
+// colour's, with every peg full, would start a new guess: the one typed would be lost).
+function sends(target) {
+  const button = target.closest("button, a");
+  return !button || (button.closest("#palette") && !guess.includes(null));
 }
 
 async function submitGuess(event) {
