@@ -48,6 +48,23 @@ def test_the_schema_documents_the_refusals_each_route_may_answer_with(client):
     assert refused.status_code == 404 and set(refused.json()) == {"detail", "code", "params"}
 
 
+@pytest.mark.parametrize(
+    ("path", "model"),
+    [
+        ("/api/battleship/options", "OptionsOut"),
+        ("/api/battleship/fleet", "FleetOut"),
+        ("/api/battleship/replay", "ReplayOut"),
+    ],
+)
+def test_a_route_that_answered_an_untyped_object_documents_its_fields(client, path, model):
+    schema = client.get("/openapi.json").json()
+    answer = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+    assert answer["schema"]["$ref"].endswith(f"/{model}")
+    fields = set(schema["components"]["schemas"][model]["properties"])
+    sent = client.get(path, params={"game": 3} if "replay" in path else {}).json()
+    assert set(sent) == fields
+
+
 def test_the_schemas_examples_are_accepted(client):
     schema = client.get("/openapi.json").json()["components"]["schemas"]
     fleet = schema["NewBattleshipGame"]["properties"]["fleet"]["examples"][0]

@@ -126,6 +126,73 @@ class ShipOut(BaseModel):
     cells: list[str]
 
 
+class FleetOut(BaseModel):
+    rules: str
+    fleet: list[ShipOut]
+
+
+class ShipKind(BaseModel):
+    name: str
+    length: int
+
+
+class RulesOut(BaseModel):
+    name: str
+    describe: str = Field(description="The rules in words, like 10×10, fleet 5,4,3,3,2, …")
+    rows: int
+    cols: int
+    touching: bool = Field(description="Whether ships may touch (classic) or not (Russian)")
+    fleet: list[ShipKind]
+
+
+class LevelOut(BaseModel):
+    level: str
+    shooter: str = Field(description="The computer's shooter under classic rules")
+    shooters: dict[str, str] = Field(description="The computer's shooter under each rule set")
+    placers: dict[str, str] = Field(description="Where it hides its fleet under each rule set")
+
+
+class Bounds(BaseModel):
+    min: int
+    max: int
+    default: int
+
+
+class OptionsOut(BaseModel):
+    levels: list[LevelOut]
+    strategies: list[str] = Field(description="The shooters a replay may show")
+    rules: list[RulesOut]
+    games: Bounds = Field(description="The statistics' games per strategy")
+    max_game: int = Field(description="The largest game number a replay takes")
+
+
+class ReplayShot(BaseModel):
+    n: int
+    cell: str
+    answer: Literal["miss", "hit", "sunk"]
+    mode: Literal["hunt", "target"] = Field(description="hunt: fired with no hit open")
+    ship: str | None = Field(None, description="The ship sunk (on sunk shots only)")
+
+
+class ReplayOut(BaseModel):
+    game: int
+    strategy: str = Field(description="The shooter, named with its settings")
+    rules: str = Field(description="The rules in words (preset: their name)")
+    fleet: dict[str, list[str]] = Field(description="Each ship's cells, by ship name")
+    shots_fired: int
+    hunt: int
+    target: int
+    shots: list[ReplayShot]
+    preset: str
+    rows: int
+    cols: int
+    pattern: bool
+    frames: list[list[str]] = Field(
+        description="The marks before the first shot and after each (unknown, miss, hit, "
+        "sunk, water, pattern), row by row"
+    )
+
+
 class SideOut(BaseModel):
     """One board as its shooter sees it."""
 
@@ -330,7 +397,7 @@ def rules_info(name: str) -> dict:
 
 
 @router.get("/options")
-def options() -> dict:
+def options() -> OptionsOut:
     """Levels (with the shooter each one uses), strategies, rule sets and their fleets,
     and the bounds of the replay and statistics parameters."""
     return {
@@ -351,7 +418,7 @@ def options() -> dict:
 
 
 @router.get("/fleet")
-def random_fleet(rules: RuleName = "classic") -> dict:
+def random_fleet(rules: RuleName = "classic") -> FleetOut:
     """A fleet drawn uniformly from all legal fleets, new on every request."""
     chosen = bs.Rules.named(rules)
     fleet = bs.random_fleet(chosen, game_stream(secrets.randbits(64), PLAYER_FLEET_STREAM))
@@ -420,14 +487,14 @@ def heat(request: Request, game_id: GameId) -> HeatOut:
     )
 
 
-@router.get("/replay")
+@router.get("/replay", response_model_exclude_none=True)  # (ship on sunk shots alone)
 def replay(
     request: Request,
     game: Annotated[int, Query(ge=1, le=MAX_GAME, description="Game number.")],
     strategy: Strategy = "parity",
     rules: RuleName = "classic",
     pattern: bool = False,
-) -> dict:
+) -> ReplayOut:
     """Numbered game ``game`` played by ``strategy``: the fleet, every shot (answer, mode
     hunt/target) and the board before and after each shot (with the hunt pattern). The
     expert is the Expert level's shooter; its game takes seconds (409 while the heavy
