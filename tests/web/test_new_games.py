@@ -103,7 +103,9 @@ def test_new_games_come_one_every_60_over_the_limit_seconds_after_the_first_ones
     limit = NewGameLimit(3, clock=clock)
     for _ in range(3):
         limit.take("192.0.2.1")
-    with pytest.raises(TooManyGames, match=r"started 3 new games .* next in 20 s$") as refused:
+    with pytest.raises(
+        TooManyGames, match=r"may start 3 new games a minute; start the next in 20 s$"
+    ) as refused:
         limit.take("192.0.2.1")
     assert refused.value.code == "site.too_many_games"
     assert refused.value.params == {"limit": 3, "seconds": 20}
@@ -165,7 +167,7 @@ def test_a_client_starting_too_many_games_gets_a_429_saying_when_to_try_again(tm
         refused = client.post(*NEW_GAMES[0][:1], json=NEW_GAMES[0][1])
         assert refused.status_code == 429 and refused.headers["retry-after"] == "20"
         assert refused.json() == {
-            "detail": "this address started 3 new games in the last minute; start the next in 20 s",
+            "detail": "this address may start 3 new games a minute; start the next in 20 s",
             "code": "site.too_many_games",
             "params": {"limit": 3, "seconds": 20},
         }

@@ -28,7 +28,7 @@ class NewGameLimit:
     (None, None)
     >>> limit.take("203.0.113.9")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    hamle.web.limit.TooManyGames: this address started 2 new games in the last minute...
+    hamle.web.limit.TooManyGames: this address may start 2 new games a minute; ...
     """
 
     def __init__(self, per_minute: int = GAMES_PER_MINUTE, clock=time.monotonic) -> None:
@@ -57,8 +57,7 @@ class NewGameLimit:
         if left < 1:
             seconds = math.ceil((1 - left) / rate)
             raise TooManyGames(
-                "this address started {limit} new games in the last minute; start the next "
-                "in {seconds} s",
+                "this address may start {limit} new games a minute; start the next in {seconds} s",
                 code="site.too_many_games",
                 limit=self.per_minute,
                 seconds=seconds,
