@@ -250,7 +250,14 @@ def test_play_refuses_a_guess_made_already_without_counting_it():
     assert result.exit_code == 0, result.output
     assert result.stdout.count("1122 is guess 1 already") == 2
     assert "guess 2> " in result.stdout and "guess 3>" not in result.stdout
-    assert "; replay with --game 42\n" in result.stdout
+    assert "; replay with --game 42 --pegs 4 --colours 6\n" in result.stdout
+    cows = run("play", "--game", "5", "--variant", "bulls-and-cows", script="q\n").stdout
+    assert cows.endswith("; replay with --game 5 --pegs 4 --colours 10 --no-repeat\n")
+    secret = re.search(r"the secret was (\d{4})", cows)[1]
+    again = run(
+        "play", "--game", "5", "--pegs", "4", "--colours", "10", "--no-repeat", script="q\n"
+    )
+    assert f"the secret was {secret};" in again.stdout
 
 
 def test_play_ends_after_thirty_guesses_as_on_the_site():
@@ -261,7 +268,9 @@ def test_play_ends_after_thirty_guesses_as_on_the_site():
     result = run("play", "--game", "8", script="\n".join(wrong) + "\n")
     assert result.exit_code == 0, result.output
     assert result.stdout.count(" black ") == 30  # the 31st is never scored
-    assert result.stdout.endswith(f"out of guesses (30): the secret was {secret}\n")
+    assert result.stdout.endswith(
+        f"out of guesses (30): the secret was {secret}; replay with --game 8 --pegs 4 --colours 6\n"
+    )
 
 
 def test_ctrl_c_during_a_suggestion_gives_the_game_back(monkeypatch):

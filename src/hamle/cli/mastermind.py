@@ -430,11 +430,13 @@ def play(
     number = game if game is not None else secrets.randbelow(999_999) + 1
     secret = int(np.random.default_rng([number, 0]).integers(chosen.size))
     console.print(f"game {number}: {chosen.describe()}. Guess the secret; ? for help.")
+    again = f"replay with --game {number} --pegs {chosen.pegs} --colours {chosen.colours}"
+    again += "" if chosen.repeat else " --no-repeat"  # (the secret is drawn from these alone)
     history = mm.History(chosen)
     while True:
         line = _read(f"guess {len(history.turns) + 1}> ")
         if line is None or line.lower() in ("q", "quit", "exit"):
-            console.print(f"\nthe secret was {chosen.format(secret)}; replay with --game {number}")
+            console.print(f"\nthe secret was {chosen.format(secret)}; {again}")
             return
         if line == "?":
             candidates = history.candidates()
@@ -466,10 +468,11 @@ def play(
         console.print(f"  {black} black {white} white", highlight=False)
         if history.solved:
             n = len(history.turns)
-            console.print(f"solved in {n} guess{'es' if n != 1 else ''}!")
+            console.print(f"solved in {n} guess{'es' if n != 1 else ''}! {again}")
             return
         if len(history.turns) == mm.GAME_GUESSES:
             console.print(
-                f"out of guesses ({mm.GAME_GUESSES}): the secret was {chosen.format(secret)}"
+                f"out of guesses ({mm.GAME_GUESSES}): the secret was {chosen.format(secret)}; "
+                + again
             )
             return
