@@ -146,6 +146,7 @@ def test_a_game_won_by_clicking_survives_a_restart(server, page, screenshot):
     expect(page.locator("#end-message")).to_have_text(
         "You won in 17 shots! The computer's fleet is shown below."
     )
+    expect(page.locator("#status")).to_contain_text("You won in 17 shots!")  # (announced)
     expect(page.locator("#enemy-fleet li")).to_have_count(5)
     fleet = hidden_fleet(server, game_id)
     for ship, cells, item in zip(CLASSIC.fleet, fleet.ships, range(5), strict=True):
@@ -524,6 +525,7 @@ def test_back_after_new_game_returns_to_the_game_left_and_forward_to_the_setup(s
     could not be reached again."""
     page.goto(server.url + "/battleship")
     game_id = start_game(page, "easy")
+    expect(page.locator("#enemy-grid [tabindex='0']")).to_be_focused()  # (not lost with setup)
     page.click("#enemy-grid [data-cell=A1]")
     fired = re.compile(r"\b(miss|hit|sunk)\b")
     expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(fired)

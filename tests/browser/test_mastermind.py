@@ -236,6 +236,12 @@ def test_enter_after_picking_colours_with_the_mouse_sends_the_guess(server, page
     page.keyboard.press("Enter")
     expect(rows(page, "breaker")).to_have_count(1)
     expect(rows(page, "breaker").first).to_have_attribute("data-guess", "1234")
+    # The answer is said in the status line, which a screen reader announces.
+    expect(page.get_by_role("status")).to_have_text(
+        re.compile(r"^Guess 1: 1234, \d black, \d white\.$")
+    )
+    page.get_by_role("button", name="Candidates left").click()  # (disabled while asked)
+    expect(page.get_by_role("button", name="Candidates left")).to_be_focused()
     assert page.js_errors == []
 
 

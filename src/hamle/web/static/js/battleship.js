@@ -516,6 +516,7 @@ async function start() {
     remember(game.id, true);
     heat = null;
     showPlay();
+    $("enemy-grid").querySelector("[tabindex='0']")?.focus(); // (the setup had the focus)
     loadHeat();
     setStatus(() => t("bs.your.turn"));
   } catch (error) {
@@ -667,13 +668,17 @@ function renderCounts() {
   $("own-afloat").textContent = t("bs.afloat", { n: game.own.afloat, total: game.own.ships });
 }
 
+function endText() {
+  const n = game.winner === "you" ? game.enemy.shots.length : game.own.shots.length;
+  return t(game.winner === "you" ? "bs.won" : "bs.lost", { n });
+}
+
 function renderEnd() {
   const end = $("end");
   end.classList.toggle("hidden", !game.over);
   if (!game.over) return;
   end.classList.toggle("lost", game.winner !== "you");
-  const n = game.winner === "you" ? game.enemy.shots.length : game.own.shots.length;
-  $("end-message").textContent = t(game.winner === "you" ? "bs.won" : "bs.lost", { n });
+  $("end-message").textContent = endText();
   const list = $("enemy-fleet");
   list.innerHTML = "";
   for (const ship of game.enemy_fleet) {
@@ -764,6 +769,7 @@ async function fire(index) {
     setStatus(() => {
       const lines = [t("bs.you.fired", { cell: you.cell, answer: answerText(you) })];
       if (reply) lines.push(t("bs.they.fired", { cell: reply.cell, answer: answerText(reply) }));
+      if (game.over) lines.push(endText()); // (said where it is heard: the status is live)
       return lines.join(" · ");
     }, game.over ? (game.winner === "you" ? "good" : "error") : "info");
     await loadHeat();
@@ -794,6 +800,7 @@ function newGame() {
   history.pushState(null, "", location.pathname); // Back returns to the game left
   heat = null;
   showSetup(fleet);
+  $("setup").querySelector("button, select, input")?.focus(); // (the game had the focus)
   setStatus(() => t("bs.place.ready"));
 }
 

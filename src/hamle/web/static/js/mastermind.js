@@ -51,6 +51,7 @@ addTexts({
     "mm.playing.breaker": "This game: {variant}; Suggest uses {strategy}.",
     "mm.playing.maker": "This game: {variant}; the computer plays {strategy}.",
     "mm.first": "Type or pick {n} colours, then press Guess (or Enter).",
+    "mm.answered": "Guess {n}: {code}, {black} black, {white} white.",
     "mm.answer": "{black} black, {white} white",
     "mm.secret": "The secret",
     "mm.won.one": "Solved in 1 guess!",
@@ -119,6 +120,7 @@ addTexts({
     "mm.playing.breaker": "Bu oyun: {variant}; Öner düğmesi {strategy} kullanır.",
     "mm.playing.maker": "Bu oyun: {variant}; bilgisayar {strategy} oynar.",
     "mm.first": "{n} renk yaz ya da seç, sonra Tahmin et'e (ya da Enter'a) bas.",
+    "mm.answered": "{n}. tahmin: {code}, {black} siyah, {white} beyaz.",
     "mm.answer": "{black} siyah, {white} beyaz",
     "mm.secret": "Gizli kod",
     "mm.won.one": "İlk tahminde çözdün!",
@@ -143,10 +145,11 @@ addTexts({
   },
 });
 
-// Peg colours by colour index; the digit on each peg tells them apart without colour.
+// Peg colours by colour index; the digit on each peg tells them apart without colour
+// (white digits on the dark ones, 4.5:1 or more; dark ink on the light ones).
 const COLOURS = [
-  "#e03131", "#1c7ed6", "#2f9e44", "#fcc419", "#f76707",
-  "#7048e8", "#66d9e8", "#e64980", "#8d5524", "#f8f9fa",
+  "#c92a2a", "#1864ab", "#237a35", "#fcc419", "#c2410c",
+  "#7048e8", "#66d9e8", "#c2255c", "#8d5524", "#f8f9fa",
 ];
 const DARK_INK = new Set([3, 6, 9]);
 
@@ -295,6 +298,7 @@ async function request(button, path, options) {
   if (pending?.button) pending.button.disabled = false;
   const mine = { button };
   pending = mine;
+  const focused = button && document.activeElement === button; // (disabled, it loses it)
   if (button) button.disabled = true;
   const id = game?.id;
   try {
@@ -307,6 +311,7 @@ async function request(button, path, options) {
     if (pending === mine) {
       pending = null;
       if (button) button.disabled = false;
+      if (focused && document.activeElement === document.body) button.focus();
     }
   }
 }
@@ -513,7 +518,9 @@ async function submitGuess(event) {
     if (!next) return;
     guess = Array(next.variant.pegs).fill(null);
     active = 0;
-    note = null;
+    const turn = next.turns[next.turns.length - 1];
+    const said = { n: next.turns.length, code: turn.guess, black: turn.black, white: turn.white };
+    note = { text: () => t("mm.answered", said), kind: "info" }; // (the status is heard)
     show(next);
   } catch (error) {
     await failed(error);
