@@ -526,6 +526,10 @@ def test_back_after_new_game_returns_to_the_game_left_and_forward_to_the_setup(s
     page.goto(server.url + "/battleship")
     game_id = start_game(page, "easy")
     expect(page.locator("#enemy-grid [tabindex='0']")).to_be_focused()  # (not lost with setup)
+    page.click("#lang-switch")  # the boards are named in the page's language
+    expect(page.locator("#enemy-grid")).to_have_attribute("aria-label", "Düşman suları")
+    expect(page.locator("#lang-switch")).to_have_attribute("lang", "en")
+    page.click("#lang-switch")
     page.click("#enemy-grid [data-cell=A1]")
     fired = re.compile(r"\b(miss|hit|sunk)\b")
     expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(fired)

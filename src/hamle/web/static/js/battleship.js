@@ -475,7 +475,7 @@ function chooseRules(name, fleet = null) {
   placeCells = makeGrid($("place-grid"), {
     rows: rules.rows,
     cols: rules.cols,
-    label: t("bs.setup.title"),
+    label: "bs.setup.title",
     onCell: onPlaceCell,
   });
   buildShipList();
@@ -560,10 +560,10 @@ function showPlay() {
   enemyCells = makeGrid($("enemy-grid"), {
     rows: game.rows,
     cols: game.cols,
-    label: t("bs.enemy"),
+    label: "bs.enemy",
     onCell: fire,
   });
-  ownCells = makeGrid($("own-grid"), { rows: game.rows, cols: game.cols, label: t("bs.own") });
+  ownCells = makeGrid($("own-grid"), { rows: game.rows, cols: game.cols, label: "bs.own" });
   $("heat-toggle").classList.toggle("hidden", game.shooter !== "density");
   renderGame();
 }

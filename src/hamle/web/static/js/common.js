@@ -93,6 +93,8 @@ export function t(key, vars = {}) {
 // then tell the page (event "languagechange" on document) to redraw what it computed.
 export function applyLanguage(root = document) {
   document.documentElement.lang = language();
+  const switcher = document.getElementById("lang-switch");
+  if (switcher) switcher.lang = language() === "tr" ? "en" : "tr"; // (it names the other one)
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
@@ -251,7 +253,10 @@ export function makeGrid(container, { rows = 10, cols = 10, label, onCell }) {
   container.classList.add("grid");
   container.style.setProperty("--cols", cols);
   container.setAttribute("role", "grid");
-  if (label) container.setAttribute("aria-label", label);
+  if (label) {
+    container.dataset.i18nLabel = label; // (a text key: named again on a change of language)
+    container.setAttribute("aria-label", t(label));
+  }
   const header = gridRow(container);
   header.append(axisLabel("", "columnheader")); // the corner, above the row numbers
   for (let c = 0; c < cols; c++) header.append(axisLabel(columnLetter(c), "columnheader"));

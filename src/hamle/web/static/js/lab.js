@@ -615,7 +615,7 @@ function render() {
 
 function buildBoard() {
   const { rows, cols } = rules();
-  cells = makeGrid(board, { rows, cols, label: t("lab.board"), onCell: mark });
+  cells = makeGrid(board, { rows, cols, label: "lab.board", onCell: mark });
   for (const cell of cells) {
     cell.addEventListener("focus", () => {
       focused = cell.dataset.cell;

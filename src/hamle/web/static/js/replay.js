@@ -262,7 +262,7 @@ async function show() {
   if (!answer) return;
   record = answer;
   remember(game, strategy, rules);
-  cells = makeGrid($("board"), { rows: record.rows, cols: record.cols, label: t("rp.shots") });
+  cells = makeGrid($("board"), { rows: record.rows, cols: record.cols, label: "rp.shots" });
   for (const cell of cells) cell.tabIndex = -1; // a picture, not a control: the keys step
   pattern = record.strategy === "parity";
   $("shots").innerHTML = "";

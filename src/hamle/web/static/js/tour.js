@@ -33,10 +33,10 @@ addTexts({
     "tour.hint": "Hint",
     "tour.undo": "Undo",
     "tour.newGame": "New game",
-    "tour.legend": "Green cells are your next jumps; the hint paints one yellow.",
+    "tour.legend": "Green cells marked ○ are your next jumps; the hint paints one yellow and marks it ★.",
     "tour.copy": "Copy",
     "tour.chooseStart": "Choose today's puzzle or a start cell.",
-    "tour.yourMove": "Jump to a green cell.",
+    "tour.yourMove": "Jump to a green cell (○).",
     "tour.comboUp": "Combo {combo}! The engine would have played that too.",
     "tour.hintFull": "Try {cell}: a full board is still possible from there.",
     "tour.hintExact": "Try {cell}: at best {value} cells can be filled from there.",
@@ -73,10 +73,10 @@ addTexts({
     "tour.hint": "İpucu",
     "tour.undo": "Geri al",
     "tour.newGame": "Yeni oyun",
-    "tour.legend": "Yeşil kareler sıradaki sıçramaların; ipucu birini sarıya boyar.",
+    "tour.legend": "○ işaretli yeşil kareler sıradaki sıçramaların; ipucu birini sarıya boyar ve ★ ile işaretler.",
     "tour.copy": "Kopyala",
     "tour.chooseStart": "Günün bulmacasını ya da bir başlangıç karesi seç.",
-    "tour.yourMove": "Yeşil bir kareye sıçra.",
+    "tour.yourMove": "Yeşil bir kareye (○) sıçra.",
     "tour.comboUp": "Kombo {combo}! Motor da bu hamleyi yapardı.",
     "tour.hintFull": "{cell} dene: oradan tahtanın tamamı hâlâ dolabilir.",
     "tour.hintExact": "{cell} dene: oradan en fazla {value} kare doldurulabilir.",
@@ -105,7 +105,7 @@ let pending = 0; // tasks queued or running
 
 renderChrome();
 const cells = makeGrid($("board"), {
-  label: t("tour.board"),
+  label: "tour.board",
   onCell: (index) => act(() => onCell(index)),
 });
 
