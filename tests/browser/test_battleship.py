@@ -315,6 +315,7 @@ def test_replay_steps_and_toggles_the_pattern(server, page, phone, screenshot):
     expect(page.locator("#shots li button").nth(4)).to_have_attribute("aria-current", "step")
     page.click("#first")
     expect(counter).to_have_text(f"Before the first shot (0 of {total}).")
+    expect(page.locator("#slider")).to_be_focused()  # (#first, disabled there, lost it)
     page.click("#pattern")
     expect(page.locator("#board .cell.pattern")).to_have_count(0)
     page.keyboard.press("p")

@@ -8,6 +8,7 @@ import {
   cellIndex,
   cellName,
   describeRules,
+  focusBackTo,
   makeGrid,
   renderChrome,
   say,
@@ -637,6 +638,7 @@ async function askExpert() {
   };
   const current = () => game && game.id === id && game.enemy.shots.length === turn;
   const button = $("ask-expert");
+  const focusBack = focusBackTo(button);
   button.disabled = true;
   $("expert-info").textContent = t("bs.expert.busy");
   try {
@@ -646,6 +648,7 @@ async function askExpert() {
     setStatus(() => error.message, "error");
   } finally {
     button.disabled = false;
+    focusBack();
     if (game) renderGame();
   }
 }

@@ -245,6 +245,16 @@ export function cellIndex(name, cols = 10) {
   return (Number(name.slice(1)) - 1) * cols + (name.charCodeAt(0) - 65);
 }
 
+// For a button about to be disabled while a request runs (a disabled button loses the
+// focus to the page): a function that gives the focus back to it once it is enabled again,
+// if it had it and nothing else took it meanwhile.
+export function focusBackTo(button) {
+  const had = button && document.activeElement === button;
+  return () => {
+    if (had && document.activeElement === document.body) button.focus();
+  };
+}
+
 // A rows × cols grid of buttons inside `container`, with column letters and row
 // numbers. Arrow keys move the focus (one tab stop for the whole grid); Enter and
 // Space click. onCell(index, event) is called on a click. Returns the buttons.

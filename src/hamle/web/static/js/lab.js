@@ -9,6 +9,7 @@ import {
   cellIndex,
   cellName,
   describeRules,
+  focusBackTo,
   language,
   makeGrid,
   renderChrome,
@@ -400,6 +401,7 @@ async function askExpert() {
   const marks = JSON.stringify(body);
   const current = () => JSON.stringify(request()) === marks;
   const button = document.getElementById("ask-expert");
+  const focusBack = focusBackTo(button);
   button.disabled = true; // one question at a time
   setStatus(() => t("lab.expert.busy"));
   try {
@@ -412,6 +414,7 @@ async function askExpert() {
     setStatus(() => error.message, "error");
   } finally {
     button.disabled = false;
+    focusBack();
   }
   render();
 }

@@ -2,7 +2,14 @@
 // answer the computer's guesses for a code you keep in mind. The game id lives in the
 // URL (?game=...), so a reload continues the game.
 
-import { addTexts, api, renderChrome, say, t } from "./common.js";
+import {
+  addTexts,
+  api,
+  focusBackTo,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
 
 addTexts({
   en: {
@@ -298,7 +305,7 @@ async function request(button, path, options) {
   if (pending?.button) pending.button.disabled = false;
   const mine = { button };
   pending = mine;
-  const focused = button && document.activeElement === button; // (disabled, it loses it)
+  const focusBack = focusBackTo(button);
   if (button) button.disabled = true;
   const id = game?.id;
   try {
@@ -311,7 +318,7 @@ async function request(button, path, options) {
     if (pending === mine) {
       pending = null;
       if (button) button.disabled = false;
-      if (focused && document.activeElement === document.body) button.focus();
+      focusBack();
     }
   }
 }

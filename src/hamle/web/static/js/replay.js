@@ -144,8 +144,13 @@ function render() {
   });
   $("slider").max = String(total);
   $("slider").value = String(step);
+  const stepping = ["first", "back", "forward", "last"].map($).includes(document.activeElement);
   $("first").disabled = $("back").disabled = step === 0;
   $("forward").disabled = $("last").disabled = step === total;
+  // A step button disabled at its end loses the focus to the page: the slider takes it.
+  if (stepping && (document.activeElement.disabled || document.activeElement === document.body)) {
+    $("slider").focus();
+  }
   $("pattern").setAttribute("aria-pressed", String(pattern));
   $("counter").textContent =
     step === 0 ? t("rp.start", { total }) : counterText(record.shots[step - 1], total);

@@ -1,7 +1,16 @@
 // The simulation table of every computer shooter and the P(done within t shots) chart,
 // computed by the engine on the server (cached; recomputed with a progress bar).
 
-import { addTexts, api, describeRules, language, renderChrome, say, t } from "./common.js";
+import {
+  addTexts,
+  api,
+  describeRules,
+  focusBackTo,
+  language,
+  renderChrome,
+  say,
+  t,
+} from "./common.js";
 
 addTexts({
   en: {
@@ -388,6 +397,7 @@ async function compute() {
 
 // Follow a running job until it is ready (then show the table) or has failed.
 async function follow(token) {
+  const focusBack = focusBackTo($("compute"));
   $("compute").disabled = true;
   setStatus(() => t("st.running"));
   try {
@@ -408,7 +418,10 @@ async function follow(token) {
   } catch (error) {
     setStatus(() => error.message, "error");
   } finally {
-    if (token === watching) $("compute").disabled = false;
+    if (token === watching) {
+      $("compute").disabled = false;
+      focusBack();
+    }
   }
 }
 
