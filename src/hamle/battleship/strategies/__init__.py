@@ -18,7 +18,7 @@ from hamle.grid import quoted
 from ..density import density
 from ..errors import BattleshipError, ShotError
 from ..fleet import checked_shot
-from ..named import decimal, read_named, setting_value
+from ..named import read_named, setting_value
 from ..observation import Observation
 from .density_shooter import DensityShooter
 from .exact_shooter import ExactShooter
@@ -101,7 +101,7 @@ def get_shooter(name: str) -> Shooter:
     shooter = SHOOTERS[key]
     if not settings:
         return shooter
-    settable = {f.name: getattr(shooter, f.name) for f in fields(shooter) if f.name != "name"}
+    settable = [f.name for f in fields(shooter) if f.name != "name"]
     if "name" not in {f.name for f in fields(shooter)} or not settable:
         raise BattleshipError(f"the {key} shooter takes no settings, not {quoted(name)}")
     given = {}
@@ -111,17 +111,9 @@ def get_shooter(name: str) -> Shooter:
             raise BattleshipError(
                 f"the {key} shooter has no setting {quoted(setting)}; it has: {', '.join(settable)}"
             )
-        value = setting_value(setting, text)
-        given[field] = decimal(value) if isinstance(settable[field], float) else value
-    # in the fields' order, without those it has already: one name for each shooter
-    ordered = {
-        f: given[f]
-        for f in settable
-        if f in given and (type(given[f]), given[f]) != (type(settable[f]), settable[f])
-    }
-    if not ordered:
-        return shooter
-    return replace(shooter, **ordered)  # (which names itself by its settings)
+        given[field] = setting_value(setting, text)
+    made = replace(shooter, **given)  # (which names itself by the settings it changes)
+    return shooter if made == shooter else made  # (only settings it has: the shooter itself)
 
 
 def hint(
