@@ -27,6 +27,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    quits,
     read_line,
     stripped,
     visible,
@@ -695,7 +696,7 @@ def play(
         console.print(_boards(theirs, yours), highlight=False)
         console.print("your shot: ", end="")
         line = read_line()
-        if not line or line.strip().lower() in ("q", "quit", "exit"):
+        if quits(line):
             console.print(f"\nstopped after {counted(turns, 'shot')}; {again}", highlight=False)
             console.print(_fleet_of(theirs), highlight=False)
             raise typer.Exit(0)

@@ -122,6 +122,16 @@ def read_line() -> str:
     return line
 
 
+def quits(line: str | None) -> bool:
+    """Whether a line typed at a game's prompt ends the game: the end of the input, or q,
+    quit or exit in any case.
+
+    >>> quits(" Exit "), quits(""), quits("E5")
+    (True, True, False)
+    """
+    return not line or line.strip().lower() in ("q", "quit", "exit")
+
+
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
     """Print the exceptions ``kinds()`` names (and a cluster that cannot be used) as one
     ``error:`` line and exit with status 2; running out of memory is one line too (status 1).

@@ -24,6 +24,7 @@ from .common import (
     out_problem,
     print_json,
     progress_bar,
+    quits,
     read_line,
     stripped,
     visible,
@@ -354,7 +355,7 @@ def solve(
     guess = _next_guess(breaker, history)
     while True:
         line = _read(f"guess {len(history.turns) + 1}: {chosen.format(guess)}  answer> ")
-        if line is None or line.lower() in ("q", "quit", "exit"):
+        if quits(line):
             console.print("\nstopped")
             return
         try:
@@ -435,7 +436,7 @@ def play(
     history = mm.History(chosen)
     while True:
         line = _read(f"guess {len(history.turns) + 1}> ")
-        if line is None or line.lower() in ("q", "quit", "exit"):
+        if quits(line):
             console.print(f"\nthe secret was {chosen.format(secret)}; {again}")
             return
         if line == "?":

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import App, clean_errors, console, print_json, read_line, stripped, visible
+from .common import App, clean_errors, console, print_json, quits, read_line, stripped, visible
 
 if TYPE_CHECKING:
     import hamle.tour as tour
@@ -131,7 +131,7 @@ def play(
         line = read_line()
         text = line.strip()
         command = text.lower()
-        if not line or command in ("q", "quit", "exit"):
+        if quits(line):
             console.print()  # (the prompt's line ends, as in the other games)
             break
         marked = None

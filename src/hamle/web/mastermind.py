@@ -309,8 +309,8 @@ def new_game(body: NewMastermindGame, request: Request, response: Response) -> M
     info = _info(name)
     offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
     strategy = body.strategy or info.default_strategy
-    if strategy.strip().lower() in mm.STRATEGIES:
-        strategy = strategy.strip().lower()
+    if (key := strategy.strip().lower()) in mm.STRATEGIES:
+        strategy = key
     if strategy == "optimal" and body.mode == "breaker":
         raise Unoffered(
             "the optimal strategy plays only when the computer breaks your code",
