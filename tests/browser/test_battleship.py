@@ -132,6 +132,7 @@ def test_a_game_won_by_clicking_survives_a_restart(server, page, screenshot):
     expect(page.locator("#status")).to_contain_text(f"You fired at {targets[3]}")
     enemy, own = classes(page, "enemy-grid"), classes(page, "own-grid")
     assert sum("miss" in c or "hit" in c or "sunk" in c for c in own) == 4
+    expect(page.locator(f"#enemy-grid [data-cell={targets[0]}]")).to_have_text("✕")  # (afloat)
 
     server.restart()
     page.reload()
@@ -155,6 +156,11 @@ def test_a_game_won_by_clicking_survives_a_restart(server, page, screenshot):
             f"{ship.name}: {first}–{last}"
         )
     expect(page.locator("#enemy-grid .cell.sunk")).to_have_count(17)
+    for cell in targets:  # (a sunk ship is told from an open hit by its symbol, not colour alone)
+        expect(page.locator(f"#enemy-grid [data-cell={cell}]")).to_have_text("■")
+    expect(page.locator("p", has_text="✕ hit")).to_have_text(
+        "• miss\u2003✕ hit\u2003■ sunk\u2003· water beside a sunk ship"
+    )
     expect(page.locator("#counts")).to_contain_text("Your shots: 17")
     page.focus(f"#enemy-grid [data-cell={targets[0]}]")  # aria-disabled now: use the keys
     page.keyboard.press("Enter")

@@ -10,6 +10,7 @@ import {
   describeRules,
   focusBackTo,
   makeGrid,
+  MARK_SYMBOLS,
   renderChrome,
   say,
   t,
@@ -183,7 +184,6 @@ const SHIP_KEYS = {
   Destroyer: "bs.ship.destroyer",
   Boat: "bs.ship.boat",
 };
-const SYMBOLS = { miss: "•", hit: "✕", sunk: "✕", water: "·" };
 const $ = (id) => document.getElementById(id);
 
 let options = null; // /api/battleship/options
@@ -579,7 +579,7 @@ function paint(cell, mark, extra = []) {
   for (const name of extra) cell.classList.add(name);
   cell.style.background = "";
   cell.removeAttribute("title");
-  cell.textContent = SYMBOLS[mark] || "";
+  cell.textContent = MARK_SYMBOLS[mark] || "";
 }
 
 function renderGame() {

@@ -19,6 +19,7 @@ const TEXTS = {
     "lang.switch": "Türkçe",
     "lang.label": "Language",
     "error.network": "The server did not answer. Is it running?",
+    "bs.symbols": "• miss ✕ hit ■ sunk · water beside a sunk ship",
     "home.battleship": "Sink the computer's fleet before it sinks yours — four levels: Hard shows a heat map of its thinking, Expert plans ahead.",
     "home.lab":
       "Mark misses, hits and sunk ships and watch the density engine pick its next shot, or count every layout exactly, under either rule set.",
@@ -51,6 +52,7 @@ const TEXTS = {
     "lang.switch": "English",
     "lang.label": "Dil",
     "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
+    "bs.symbols": "• ıska ✕ isabet ■ battı · batan geminin yanındaki su",
     "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor düşüncesinin ısı haritasını gösterir, Uzman ilerisini planlar.",
     "home.lab":
       "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle ya da her dizilişi tam olarak say, iki kural setinde de.",
@@ -240,6 +242,9 @@ export function columnLetter(col) {
 export function cellName(index, cols = 10) {
   return columnLetter(index % cols) + String(Math.floor(index / cols) + 1);
 }
+
+// A Battleship cell's mark as a symbol, so that no answer is told by its colour alone.
+export const MARK_SYMBOLS = { miss: "•", hit: "✕", sunk: "■", water: "·" };
 
 export function cellIndex(name, cols = 10) {
   return (Number(name.slice(1)) - 1) * cols + (name.charCodeAt(0) - 65);

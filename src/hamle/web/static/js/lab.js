@@ -12,6 +12,7 @@ import {
   focusBackTo,
   language,
   makeGrid,
+  MARK_SYMBOLS,
   renderChrome,
   say,
   t,
@@ -147,7 +148,6 @@ addTexts({
 });
 
 const STORE_KEY = "hamle.lab";
-const SYMBOLS = { miss: "•", hit: "✕", sunk: "✕", water: "~" };
 const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹";
 
 const board = document.getElementById("board");
@@ -524,7 +524,7 @@ function renderCells() {
     cell.style.removeProperty("--heat");
     if (mark) cell.classList.add(mark);
     if (mark === "sunk" && sunkIndex[name] % 2 === 1) cell.classList.add("alt");
-    cell.textContent = mark ? SYMBOLS[mark] : "";
+    cell.textContent = MARK_SYMBOLS[mark] || "";
     if (!mark && result) {
       const heat = result.heat[name] ?? 0;
       cell.classList.add("heat");

@@ -7,6 +7,7 @@ import {
   cellIndex,
   describeRules,
   makeGrid,
+  MARK_SYMBOLS,
   renderChrome,
   say,
   t,
@@ -105,7 +106,6 @@ addTexts({
   },
 });
 
-const SYMBOLS = { miss: "•", hit: "✕", sunk: "✕", water: "·" };
 const $ = (id) => document.getElementById(id);
 
 let options = null;
@@ -137,7 +137,7 @@ function render() {
     if (mark !== "unknown") cell.classList.add(mark);
     if (fleet.has(i) && (mark === "unknown" || mark === "pattern")) cell.classList.add("fleet");
     if (i === current) cell.classList.add("current");
-    cell.textContent = SYMBOLS[mark] || "";
+    cell.textContent = MARK_SYMBOLS[mark] || "";
     const what = [t(`rp.mark.${mark}`)];
     if (fleet.has(i) && mark !== "sunk" && mark !== "hit") what.push(t("rp.mark.fleet"));
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${what.join(", ")}`);
