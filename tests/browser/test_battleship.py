@@ -259,6 +259,19 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     expect(page.locator("#chart svg text.axis-title")).to_have_count(2)
     expect(page.locator("#chart svg")).to_contain_text("shots t")
     expect(page.locator("#legend li")).to_have_count(5)
+    # No curve is told by its colour alone: each has its own dashes, as its legend line does.
+    dashes = [p.get_attribute("stroke-dasharray") for p in page.locator("path.curve").all()]
+    assert len(set(dashes)) == 4
+    legend = page.locator("#legend li svg line").all()
+    assert [line.get_attribute("stroke-dasharray") for line in legend[:4]] == dashes
+    # The chart's figures, as a table: for every t, the share of games done within t shots.
+    figures = page.request.get(server.url + "/api/battleship/stats?rules=classic&games=10").json()
+    assert len(page.locator("#figures tbody tr").all()) == 100 - 17 + 1
+    row = page.locator("#figures tbody tr").nth(50 - 17)
+    expect(row.locator("th")).to_have_text("50")
+    density, exact = figures["curves"]["density"][50], figures["exact"][50]
+    expect(row.locator("td").nth(3)).to_have_text(f"{density * 100:.1f} %")
+    expect(row.locator("td").nth(4)).to_have_text(f"{exact * 100:.1f} %")
     expect(page.locator("#compute")).to_have_text("Recompute")
     assert "games=10" in page.url
     # The tournament: every site shooter against every placer, on the same 10 games.

@@ -45,6 +45,7 @@ addTexts({
     "st.axis.x": "shots t",
     "st.axis.y": "P(done within t shots)",
     "st.exact": "random, exact law",
+    "st.figures": "The chart's figures",
     "st.mean": "mean {mean}",
     "strategy.random": "Random (Easy)",
     "strategy.hunt-target": "Hunt and target",
@@ -97,6 +98,7 @@ addTexts({
     "st.axis.x": "atış sayısı t",
     "st.axis.y": "P(t atış içinde bitti)",
     "st.exact": "rastgele, kesin dağılım",
+    "st.figures": "Grafiğin sayıları",
     "st.mean": "ortalama {mean}",
     "strategy.random": "Rastgele (Kolay)",
     "strategy.hunt-target": "Av ve hedef",
@@ -126,6 +128,9 @@ const COLOURS = {
   parity: "#1f6feb",
   density: "#ae3ec9",
 };
+// Each curve has its own dashes too, so that none is told by its colour alone.
+const DASHES = { random: "12 3 2 3 2 3", "hunt-target": "12 4 2 4", parity: "7 4", density: "none" };
+const EXACT = { colour: "#1d2433", dashes: "2 4" };
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
@@ -149,9 +154,9 @@ function fixed(x, digits = 1) {
   return Number(x).toLocaleString(language(), written);
 }
 
-function percent(x) {
-  const whole = Math.round(x * 100);
-  return language() === "tr" ? `%${whole}` : `${whole} %`;
+function percent(x, digits = 0) {
+  const share = fixed(x * 100, digits);
+  return language() === "tr" ? `%${share}` : `${share} %`;
 }
 
 // ---- table -----------------------------------------------------------------------
@@ -266,7 +271,9 @@ function renderChart() {
       path += ` H ${x(shots)} V ${y(curve[shots])}`;
     }
     const stroke = COLOURS[name] || "#495057";
-    chart.append(svg("path", { d: path, class: "curve", stroke, "data-strategy": name }));
+    const dashes = DASHES[name] || "none";
+    const drawn = { d: path, class: "curve", stroke, "stroke-dasharray": dashes, "data-strategy": name };
+    chart.append(svg("path", drawn));
   }
   const exact = [];
   for (let shots = low; shots <= high; shots++) exact.push(`${x(shots)},${y(data.exact[shots])}`);
@@ -274,6 +281,7 @@ function renderChart() {
   chart.append(svg("polyline", dotted));
   $("chart").replaceChildren(chart);
   renderLegend();
+  renderFigures();
 }
 
 function renderLegend() {
@@ -281,18 +289,46 @@ function renderLegend() {
   legend.innerHTML = "";
   for (const row of Object.values(data.table.strategies)) {
     const label = t(`strategy.${row.strategy}`);
-    legend.append(legendItem(label, fixed(row.mean), COLOURS[row.strategy], false));
+    const line = { colour: COLOURS[row.strategy], dashes: DASHES[row.strategy] || "none" };
+    legend.append(legendItem(label, fixed(row.mean), line));
   }
-  legend.append(legendItem(t("st.exact"), fixed(data.table.exact_random.mean, 2), "#1d2433", true));
+  legend.append(legendItem(t("st.exact"), fixed(data.table.exact_random.mean, 2), EXACT));
 }
 
-function legendItem(label, mean, colour, dotted) {
+// A legend entry: a short stretch of the curve's line, its name and mean.
+function legendItem(label, mean, { colour, dashes }) {
   const item = document.createElement("li");
-  const swatch = document.createElement("span");
-  swatch.className = dotted ? "swatch dotted" : "swatch";
-  swatch.style.borderTopColor = colour;
+  const swatch = svg("svg", { class: "swatch", viewBox: "0 0 28 6", "aria-hidden": "true" });
+  const line = { x1: 0, x2: 28, y1: 3, y2: 3, stroke: colour, "stroke-dasharray": dashes };
+  swatch.append(svg("line", line));
   item.append(swatch, `${label} (${t("st.mean", { mean })})`);
   return item;
+}
+
+// The chart's figures as a table (for screen readers, and for reading them exactly):
+// for every t, the share of games each strategy had done within t shots.
+function renderFigures() {
+  const names = Object.keys(data.curves);
+  const table = $("figures");
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  const columns = [t("st.axis.x"), ...names.map((n) => t(`strategy.${n}`)), t("st.exact")];
+  for (const text of columns) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (let shots = data.ship_cells; shots <= data.cells; shots++) {
+    const row = body.insertRow();
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = String(shots);
+    row.append(th);
+    for (const name of names) row.insertCell().textContent = percent(data.curves[name][shots], 1);
+    row.insertCell().textContent = percent(data.exact[shots], 1);
+  }
 }
 
 // ---- tournament matrix -------------------------------------------------------------
