@@ -62,6 +62,8 @@ addTexts({
     "lab.mark.hit": "hit",
     "lab.mark.sunk": "sunk",
     "lab.mark.water": "water (next to a sunk ship)",
+    "lab.mark.none": "not marked",
+    "lab.marked": "{cell}: {mark}",
     "lab.ship.Carrier": "Carrier",
     "lab.ship.Battleship": "Battleship",
     "lab.ship.Cruiser": "Cruiser",
@@ -125,6 +127,8 @@ addTexts({
     "lab.mark.hit": "isabet",
     "lab.mark.sunk": "battı",
     "lab.mark.water": "su (batan geminin yanında)",
+    "lab.mark.none": "işaretsiz",
+    "lab.marked": "{cell}: {mark}",
     "lab.ship.Carrier": "Uçak gemisi",
     "lab.ship.Battleship": "Zırhlı",
     "lab.ship.Cruiser": "Kruvazör",
@@ -300,6 +304,9 @@ function mark(index) {
     if (tool === "sunk") addSunk(name);
     else state[tool].push(name);
   }
+  // (the focused cell's new label is not read out again: a screen reader hears it here)
+  const now = markOf(name) || "none";
+  document.getElementById("marked").textContent = t("lab.marked", { cell: name, mark: t(`lab.mark.${now}`) });
   update();
 }
 
