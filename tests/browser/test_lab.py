@@ -133,8 +133,11 @@ def test_sunk_cells_form_ships_that_leave_the_afloat_list(server, page):
     page.get_by_role("button", name="Remove Carrier from the ships afloat").click()
     expect(page.locator("#weight")).to_have_text("w = 15")
     expect(ships.nth(0)).to_contain_text("removed")
-    page.get_by_role("button", name="Put Carrier back afloat").click()
+    restore = page.get_by_role("button", name="Put Carrier back afloat")
+    expect(restore).to_be_focused()  # (the list is drawn anew: the focus stays with the ship)
+    page.keyboard.press("Enter")
     expect(page.locator("#weight")).to_have_text("w = 25")
+    expect(page.get_by_role("button", name="Remove Carrier from the ships afloat")).to_be_focused()
     # Erasing the middle of the cruiser splits it; the engine names the problem.
     page.get_by_role("button", name="Erase").click()
     cell(page, "B2").click()

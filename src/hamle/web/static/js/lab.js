@@ -570,6 +570,8 @@ function renderShips() {
     n: afloat,
     total: entries.length,
   });
+  // The list is drawn anew: a ship's button that had the focus hands it to its successor.
+  const focusedShip = list.contains(document.activeElement) ? document.activeElement.dataset.ship : null;
   list.innerHTML = "";
   entries.forEach((entry, i) => {
     const item = document.createElement("li");
@@ -592,6 +594,7 @@ function renderShips() {
     } else {
       const button = document.createElement("button");
       button.type = "button";
+      button.dataset.ship = String(i);
       const afloatNow = entry.state === "afloat";
       button.textContent = t(afloatNow ? "lab.remove" : "lab.restore");
       button.setAttribute(
@@ -614,6 +617,7 @@ function renderShips() {
     }
     list.append(item);
   });
+  if (focusedShip) list.querySelector(`button[data-ship="${focusedShip}"]`)?.focus();
 }
 
 function render() {
