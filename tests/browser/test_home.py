@@ -118,3 +118,18 @@ def test_an_address_that_names_no_page_says_so_in_both_languages(server, page):
     page.get_by_role("link", name="Ana sayfaya git").click()
     expect(page).to_have_url(server.url + "/")
     assert page.js_errors == []
+
+
+def test_the_first_tab_stop_skips_to_the_page(server, page):
+    for path in ("/", "/battleship", "/mastermind"):
+        page.goto(server.url + path)
+        skip = page.get_by_role("link", name="Skip to the page")
+        assert skip.bounding_box()["width"] <= 1  # hidden until focused
+        page.keyboard.press("Tab")
+        expect(skip).to_be_focused()
+        assert skip.bounding_box()["width"] > 20
+        page.keyboard.press("Enter")
+        expect(page.locator("main")).to_be_focused()
+        page.keyboard.press("Tab")  # the next stop is in the page, past the navigation
+        assert page.evaluate("document.activeElement.closest('main') !== null")
+    assert page.js_errors == []

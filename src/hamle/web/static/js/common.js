@@ -9,6 +9,7 @@ const TEXTS = {
     "site.tagline": "Battleship, Mastermind and Yüz Yüze, with engines that think.",
     "nav.home": "Home",
     "nav.pages": "Pages",
+    "nav.skip": "Skip to the page",
     "nav.battleship": "Amiral Battı",
     "nav.lab": "Density lab",
     "nav.stats": "Statistics",
@@ -42,6 +43,7 @@ const TEXTS = {
     "site.tagline": "Amiral Battı, Mastermind ve Yüz Yüze; düşünen motorlarla.",
     "nav.home": "Ana sayfa",
     "nav.pages": "Sayfalar",
+    "nav.skip": "Sayfaya geç",
     "nav.battleship": "Amiral Battı",
     "nav.lab": "Yoğunluk laboratuvarı",
     "nav.stats": "İstatistikler",
@@ -186,6 +188,14 @@ const NAV = [
 export function renderChrome() {
   const header = document.getElementById("top");
   header.innerHTML = "";
+  // A first link past the navigation, for those who move by keys (shown once focused).
+  const main = document.querySelector("main");
+  main.id ||= "content";
+  main.tabIndex = -1;
+  const skip = document.createElement("a");
+  skip.href = `#${main.id}`;
+  skip.className = "skip";
+  skip.dataset.i18n = "nav.skip";
   const brand = document.createElement("a");
   brand.href = "/";
   brand.className = "brand";
@@ -208,7 +218,7 @@ export function renderChrome() {
     setLanguage(language() === "tr" ? "en" : "tr");
     showCurrentLink(nav); // the links changed width with their texts
   });
-  header.append(brand, nav, switcher);
+  header.append(skip, brand, nav, switcher);
   applyLanguage();
   showCurrentLink(nav);
 }
