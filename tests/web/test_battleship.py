@@ -672,6 +672,15 @@ def test_statistics_are_computed_in_the_background_and_cached(client):
     assert again.status_code == 200 and again.json()["state"] == "ready"
     other = client.get(f"{API}/stats", params={"rules": "classic", "games": 20}).json()
     assert other["state"] == "missing"
+    # Both answers are the documented model's (it was an untyped object): the progress's
+    # fields before, the table's after.
+    schema = client.get("/openapi.json").json()
+    route = schema["paths"][f"{API}/stats"]["get"]["responses"]["200"]["content"]
+    assert route["application/json"]["schema"]["$ref"].endswith("/StatsOut")
+    fields = set(schema["components"]["schemas"]["StatsOut"]["properties"])
+    assert set(missing) == set(web_bs.Progress.model_fields)
+    ready = {"rules", "games", "state", "cells", "ship_cells", "table", "curves", "exact"}
+    assert set(data) == ready | {"tournament"} and set(data) | set(missing) == fields
 
 
 def test_statistics_survive_a_restart(tmp_path):

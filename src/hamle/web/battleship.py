@@ -243,6 +243,28 @@ class Progress(BaseModel):
     detail: str = ""
 
 
+class StatsOut(BaseModel):
+    """The statistics once computed (``state: ready``), else how far their job has come
+    (``running``, ``failed``, ``missing``: the fields of ``Progress``)."""
+
+    rules: str
+    games: int
+    state: Literal["missing", "running", "ready", "failed"]
+    done: int | None = Field(None, description="Games played so far (not once ready).")
+    total: int | None = Field(None, description="Games the job plays (not once ready).")
+    detail: str | None = Field(None, description="Why it failed, or how to compute it.")
+    cells: int | None = Field(None, description="The board's cells.")
+    ship_cells: int | None = Field(None, description="The fleet's cells.")
+    table: dict | None = Field(None, description="Every shooter's shots on the same games.")
+    curves: dict[str, list[float]] | None = Field(
+        None, description="Per shooter, the share of games done within t shots, t = 0..cells."
+    )
+    exact: list[float] | None = Field(
+        None, description="The same for random shooting, from its exact law."
+    )
+    tournament: dict | None = Field(None, description="Every shooter against every placer.")
+
+
 def level_shooter(level: str, rules: str) -> bs.Shooter:
     """The computer's shooter at ``level`` under the named rules.
 
@@ -635,7 +657,7 @@ def _progress(request: Request, rules: str, games: int) -> Progress:
 Games = Annotated[int, Query(ge=MIN_GAMES, le=MAX_GAMES, description="Games per strategy.")]
 
 
-@router.get("/stats")
+@router.get("/stats", response_model=StatsOut, response_model_exclude_none=True)
 def stats(request: Request, rules: RuleName = "classic", games: Games = DEFAULT_GAMES) -> dict:
     """The cached simulation table and curves (``state: ready``), or the job's progress
     (``running``, ``failed``) or ``missing`` when not computed yet."""
