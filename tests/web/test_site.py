@@ -1,14 +1,21 @@
 """What the whole site shares: pages, static files, the OpenAPI schema, error shapes."""
 
 import re
+import shutil
 import sqlite3
+import threading
+import time
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from hamle.cli import app as cli
+from hamle.web import create_app
+from hamle.web import store as store_module
 from hamle.web.app import PAGES
-from hamle.web.store import GameChanged, GameNotFound, Store
+from hamle.web.store import GameChanged, GameNotFound, Store, StoreBusy
 
 
 @pytest.mark.parametrize("path", sorted(PAGES))
@@ -237,7 +244,124 @@ def test_serve_reports_a_database_it_cannot_open(tmp_path):
     result = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "no" / "such" / "dir.db")])
     assert result.exit_code == 2
     assert "cannot open the database" in result.output
+    assert f"its folder {tmp_path / 'no' / 'such'} does not exist" in result.output
     assert "Traceback" not in result.output
+    blank = CliRunner().invoke(cli, ["serve"], env={"HAMLE_DB": " "})
+    assert blank.exit_code == 2 and "$HAMLE_DB must name a file, not an empty path" in blank.output
+
+
+def test_a_database_it_may_not_write_is_refused_before_sqlite_leaves_files_beside_it(
+    tmp_path, monkeypatch
+):
+    path = tmp_path / "games.sqlite3"
+    Store(path).close()
+    read_only = {path}
+    real_access = store_module.os.access
+    monkeypatch.setattr(
+        store_module.os,
+        "access",
+        lambda name, mode: Path(name) not in read_only and real_access(name, mode),
+    )  # (as the root user, whom no mode stops)
+    with pytest.raises(sqlite3.OperationalError, match=r"games.sqlite3 is read-only$"):
+        Store(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3"]  # no -wal, no -shm
+    read_only = {Path(f"{path}-wal")}
+    Path(f"{path}-wal").touch()
+    with pytest.raises(sqlite3.OperationalError, match=r"-wal is read-only: delete it if no"):
+        Store(path)
+    read_only = {tmp_path}
+    Path(f"{path}-wal").unlink()
+    with pytest.raises(sqlite3.OperationalError, match=r"its folder .* is read-only"):
+        Store(path)
+    with pytest.raises(sqlite3.OperationalError, match=r"is not a file$"):
+        Store(tmp_path)
+
+
+def test_a_stopped_server_leaves_every_game_in_the_file_alone(tmp_path):
+    """Its journal is folded back in: a copy of the file alone has the games."""
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, warm=False)) as client:
+        for start in ("A1", "B2", "C3"):
+            client.post("/api/tour/games", json={"kind": "free", "start": start})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3"]
+    copy = tmp_path / "copy" / "games.sqlite3"
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone() == (3,)
+
+
+def test_a_game_takes_one_request_waiting_and_refuses_a_third_at_once(tmp_path):
+    """Requests on a game wait one at a time: a third holds no thread waiting."""
+    store = Store(tmp_path / "games.sqlite3")
+    game = store.create("tour", {"moves": []})
+    inside, finish = threading.Event(), threading.Event()
+
+    def first():
+        with store.update("tour", game) as state:
+            inside.set()
+            finish.wait(10)
+            state["moves"].append("first")
+
+    def second():
+        with store.update("tour", game) as state:
+            state["moves"].append("second")
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    threads[0].start()
+    assert inside.wait(10)
+    threads[1].start()
+    while store._game_locks[game].users < 2:
+        time.sleep(0.01)
+    with pytest.raises(GameChanged, match="one more waits") as refused, store.update("tour", game):
+        pass
+    assert refused.value.code == "site.game_busy"
+    with pytest.raises(StoreBusy), store.update("tour", game, wait=False):
+        pass
+    finish.set()
+    for thread in threads:
+        thread.join(10)
+    assert store.load("tour", game)["moves"] == ["first", "second"]
+
+
+def test_a_write_waits_for_the_store_a_bounded_time(tmp_path, monkeypatch):
+    """A write kept waiting (another program holding the file) held the store's lock, and
+    every request to write queued behind it without end."""
+    monkeypatch.setattr(store_module, "BUSY_MS", 200)
+    store = Store(tmp_path / "games.sqlite3")
+    failed = []
+
+    def create():
+        try:
+            store.create("tour", {"moves": []})
+        except sqlite3.OperationalError as error:
+            failed.append(str(error))
+
+    with store._lock:  # (as a write waiting for the file holds it)
+        writer = threading.Thread(target=create)
+        writer.start()
+        writer.join(5)
+        assert not writer.is_alive()
+    assert failed == ["the database stayed busy for 0.2 s"]
+
+
+NOT_JSON, KEYLESS = "notjson" + "0" * 15, "keyless" + "0" * 15  # (ids of 22 characters)
+
+
+def test_a_damaged_game_row_is_a_coded_answer_with_the_sites_headers(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, warm=False), raise_server_exceptions=False) as client:
+        with sqlite3.connect(path) as db:
+            db.execute(f"INSERT INTO games VALUES ('{NOT_JSON}', 'battleship', 'no', 0, 0)")
+            db.execute(f"INSERT INTO games VALUES ('{KEYLESS}', 'battleship', '{{}}', 0, 0)")
+        damaged = client.get(f"/api/battleship/games/{NOT_JSON}")
+        assert damaged.status_code == 503 and damaged.json()["code"] == "site.store_failed"
+        assert f"the game {NOT_JSON} is damaged" in damaged.json()["detail"]
+        failed = client.get(f"/api/battleship/games/{KEYLESS}")  # (it was a bare text 500)
+        assert failed.status_code == 500 and failed.json()["code"] == "site.failed"
+        for answer in (damaged, failed):
+            assert answer.headers["x-content-type-options"] == "nosniff"
+            assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
 
 
 def test_serve_rejects_a_bad_port():

@@ -39,10 +39,15 @@ def serve(
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB
 
-    if db is not None and not db.strip():
-        print_error("--db must name a file, not an empty path")
-        raise typer.Exit(2)
-    path = db or os.environ.get("HAMLE_DB") or DEFAULT_DB
+    given = os.environ.get("HAMLE_DB", "")  # (empty: not set)
+    for name, blank in (
+        ("--db", db is not None and not db.strip()),
+        ("$HAMLE_DB", given.isspace()),
+    ):
+        if blank:
+            print_error(f"{name} must name a file, not an empty path")
+            raise typer.Exit(2)
+    path = db or given or DEFAULT_DB
     try:
         listening = _listen(host, port)
         app = create_app(path, games_per_minute=games_per_minute, max_games=max_games)
@@ -53,7 +58,7 @@ def serve(
         print_error(f"cannot open the database {path}: {exc}")
         raise typer.Exit(2) from None
     console.print(
-        f"hamle at http://{host}:{port}  (games kept in {visible(path)})",
+        f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",
         markup=False,
         highlight=False,
     )
@@ -76,3 +81,12 @@ def _listen(host: str, port: int) -> socket.socket:
         listening.close()
         raise OSError(exc.strerror or str(exc)) from None
     return listening
+
+
+def address_of(host: str, port: int) -> str:
+    """The site's address as a browser takes it (an IPv6 host in brackets).
+
+    >>> address_of("127.0.0.1", 8000), address_of("::1", 8000)
+    ('http://127.0.0.1:8000', 'http://[::1]:8000')
+    """
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"

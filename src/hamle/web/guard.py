@@ -4,6 +4,8 @@ The pages load scripts, styles and data from the site alone (``CSP``); the API d
 pages, whose Swagger UI comes from its own assets, get the headers without the policy.
 A body longer than ``MAX_BODY`` bytes is refused with 413 before it is parsed, whether it
 says its length or streams. A HEAD request gets its GET's status and headers, and no body.
+A request that fails with no answer sent gets a coded 500 with the same headers (the error
+goes on to the server's log).
 """
 
 from __future__ import annotations
@@ -72,8 +74,11 @@ class Guard:
         try:
             await self.app(scope, counted, guarded)
         except Exception:
-            if not refused:
-                raise
+            if refused:
+                return
+            if not started:
+                await _problem(send, 500, "the server failed on this request", code="site.failed")
+            raise
 
 
 def _policy() -> tuple[bytes, bytes]:
@@ -81,9 +86,14 @@ def _policy() -> tuple[bytes, bytes]:
 
 
 async def _refuse(send) -> None:
-    said = {"detail": f"the request body is over {MAX_BODY:,} bytes"}
-    body = json.dumps(said | {"code": "site.too_large", "params": {"limit": MAX_BODY}}).encode()
+    said = f"the request body is over {MAX_BODY:,} bytes"
+    await _problem(send, 413, said, code="site.too_large", limit=MAX_BODY)
+
+
+async def _problem(send, status: int, detail: str, code: str, **params) -> None:
+    """A refusal or failure as the site's problem JSON, with every response's headers."""
+    body = json.dumps({"detail": detail, "code": code, "params": params}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += [*HEADERS, _policy()]
-    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -43,7 +44,7 @@ CREATE TABLE IF NOT EXISTS cache (
 """
 
 
-BUSY_MS = 5000  # how long a statement waits for a lock held by another connection
+BUSY_MS = 5000  # how long a write waits for the file (a lock held by another connection)
 COLUMNS = {
     "games": ("id", "kind", "state", "created", "updated"),
     "cache": ("key", "value", "updated"),
@@ -62,21 +63,82 @@ class StoreBusy(Exception):
     """A change asked not to wait found the store busy."""
 
 
+class _GameLock:
+    """A game's lock, and the requests holding it or waiting for it (``users``)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+
+
 def _not_found(kind: str, game_id: str) -> GameNotFound:
     return GameNotFound(
         "no {kind} game has the id {id!r}", code="site.no_game", kind=kind, id=game_id
     )
 
 
+def _busy_game() -> GameChanged:
+    return GameChanged(
+        "another request on this game is still being answered, and one more waits for it; "
+        "send this one again once they are done",
+        code="site.game_busy",
+    )
+
+
 @contextmanager
 def _holding(lock: threading.Lock, wait: bool) -> Iterator[None]:
-    """Hold ``lock``; StoreBusy at once if it is held and ``wait`` is False."""
-    if not lock.acquire(blocking=wait):
+    """Hold ``lock``; StoreBusy at once if it is held and ``wait`` is False, and a
+    sqlite3.OperationalError once it has been held elsewhere for BUSY_MS (a write kept
+    waiting by another program keeps the requests behind it from waiting for ever)."""
+    acquired = lock.acquire(timeout=BUSY_MS / 1000) if wait else lock.acquire(blocking=False)
+    if not acquired and not wait:
         raise StoreBusy
+    if not acquired:
+        raise sqlite3.OperationalError(f"the database stayed busy for {BUSY_MS / 1000:g} s")
     try:
         yield
     finally:
         lock.release()
+
+
+def _parsed(text: str, what: str) -> dict:
+    """A row's JSON; a sqlite3.DatabaseError (a 503, as the store failing) if it is damaged."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        value = None
+    if not isinstance(value, dict):
+        raise sqlite3.DatabaseError(f"{what} is damaged: its row is not a JSON object")
+    return value
+
+
+def checked_path(path: str) -> None:
+    """sqlite3.OperationalError naming why ``path`` cannot keep games, found before SQLite
+    opens it (which would leave its journal files behind): its folder missing or
+    read-only, or the file, or a journal file beside it, not a file or read-only.
+
+    >>> checked_path("no/such/folder/games.sqlite3")
+    Traceback (most recent call last):
+    sqlite3.OperationalError: its folder no/such/folder does not exist
+    """
+    if path == ":memory:":
+        return
+    file = Path(path)
+    folder = file.parent
+    if not folder.is_dir():
+        raise sqlite3.OperationalError(f"its folder {folder} does not exist")
+    for name in (file, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        if not os.path.lexists(name):
+            continue
+        if not name.is_file():
+            raise sqlite3.OperationalError(f"{name} is not a file")
+        if not os.access(name, os.R_OK | os.W_OK):
+            extra = "" if name == file else ": delete it if no server has the database open"
+            raise sqlite3.OperationalError(f"{name} is read-only{extra}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise sqlite3.OperationalError(
+            f"its folder {folder} is read-only (SQLite keeps its journal beside the file)"
+        )
 
 
 class Store:
@@ -86,8 +148,9 @@ class Store:
 
     The server's threads share one connection for writing and one for reading, each
     behind a lock, so a write kept waiting (another server holding the file) stalls no
-    read; ``update`` also holds a per-game lock, so two requests on one game cannot
-    interleave.
+    read, and no write waits for the file more than BUSY_MS. ``update`` also holds a
+    per-game lock, so two requests on one game cannot interleave, and a third request on
+    a game is refused at once (``site.game_busy``) rather than holding a thread to wait.
     """
 
     def __init__(self, path: str | Path, max_games: int = MAX_GAMES) -> None:
@@ -96,15 +159,17 @@ class Store:
         self.path = str(path)
         self.max_games = max_games
         self._created = 0
+        checked_path(self.path)
         self._db = sqlite3.connect(
             self.path, timeout=BUSY_MS / 1000, check_same_thread=False, isolation_level=None
         )
         self._lock = threading.Lock()
         # A game's lock lives while a request holds it, so ids that come and go (or were
-        # never games) do not pile up.
-        self._game_locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+        # never games) do not pile up; its own lock guards the table, never held for long.
+        self._game_locks: weakref.WeakValueDictionary[str, _GameLock] = (
             weakref.WeakValueDictionary()
         )
+        self._game_locks_lock = threading.Lock()
         with self._lock:
             try:
                 self._refuse_another_programs()  # before anything is written to its file
@@ -177,7 +242,7 @@ class Store:
     def create(self, kind: str, state: dict) -> str:
         game_id = secrets.token_urlsafe(16)
         now = time.time()
-        with self._lock:
+        with _holding(self._lock, wait=True):
             self._db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
                 (game_id, kind, json.dumps(state), now, now),
@@ -196,7 +261,7 @@ class Store:
         )
 
     def load(self, kind: str, game_id: str) -> dict:
-        return json.loads(self._text(kind, game_id))
+        return _parsed(self._text(kind, game_id), f"the game {game_id}")
 
     def _text(self, kind: str, game_id: str) -> str:
         with self._read_lock:
@@ -211,28 +276,38 @@ class Store:
     def update(self, kind: str, game_id: str, wait: bool = True) -> Iterator[dict]:
         """Load a game's state for changing; it is saved when the block ends without
         an error, and left as it was otherwise. GameChanged if another process (a second
-        server on the same file) saved the game meanwhile: its change is kept. Unless
-        ``wait``, StoreBusy at once (the game left as it was) where a lock would be waited
-        for: another request on the game, or a write held by another server."""
-        with _holding(self._lock, wait):
-            lock = self._game_locks.setdefault(game_id, threading.Lock())
-        with _holding(lock, wait):
-            before = self._text(kind, game_id)
-            state = json.loads(before)
-            yield state
-            with _holding(self._lock, wait):
-                saved = self._save(game_id, before, state, wait)
-                kept = (
-                    saved
-                    or self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
-                )
-            if not kept:  # cleared away meanwhile, to keep no more than max_games
-                raise _not_found(kind, game_id)
-            if not saved:
-                raise GameChanged(
-                    "the game was changed elsewhere meanwhile; load it again",
-                    code="site.game_changed",
-                )
+        server on the same file) saved the game meanwhile: its change is kept, or if two
+        requests on the game are there already (``site.game_busy``). Unless ``wait``,
+        StoreBusy at once (the game left as it was) where a lock would be waited for:
+        another request on the game, or a write held by another server."""
+        with self._game_locks_lock:
+            game = self._game_locks.setdefault(game_id, _GameLock())
+            if game.users >= (2 if wait else 1):
+                raise _busy_game() if wait else StoreBusy
+            game.users += 1
+        try:
+            with game.lock:
+                before = self._text(kind, game_id)
+                state = _parsed(before, f"the game {game_id}")
+                yield state
+                with _holding(self._lock, wait):
+                    saved = self._save(game_id, before, state, wait)
+                    kept = (
+                        saved
+                        or self._db.execute(
+                            "SELECT 1 FROM games WHERE id = ?", (game_id,)
+                        ).fetchone()
+                    )
+                if not kept:  # cleared away meanwhile, to keep no more than max_games
+                    raise _not_found(kind, game_id)
+                if not saved:
+                    raise GameChanged(
+                        "the game was changed elsewhere meanwhile; load it again",
+                        code="site.game_changed",
+                    )
+        finally:
+            with self._game_locks_lock:
+                game.users -= 1
 
     def _save(self, game_id: str, before: str, state: dict, wait: bool) -> int:
         if not wait:
@@ -253,10 +328,10 @@ class Store:
     def cached(self, key: str) -> dict | None:
         with self._read_lock:
             row = self._reader.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _parsed(row[0], f"the cached {key}")
 
     def remember(self, key: str, value: dict) -> None:
-        with self._lock:
+        with _holding(self._lock, wait=True):
             self._db.execute(
                 "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
                 (key, json.dumps(value), time.time()),
