@@ -42,6 +42,7 @@ import numpy as np
 
 import hamle.battleship as bs
 from hamle.battleship import _kernels
+from hamle.battleship.simulate import MAX_GAMES
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
@@ -191,6 +192,8 @@ def shooter_of(name: str, settings: list[str]):
         field, sep, value = setting.partition("=")
         if not sep:
             raise SystemExit(f"--set takes NAME=VALUE, not {setting!r}")
+        if field in changes:
+            raise SystemExit(f"--set {field} is given twice; give it once")
         try:
             changes[field] = json.loads(value)
         except json.JSONDecodeError:
@@ -199,6 +202,20 @@ def shooter_of(name: str, settings: list[str]):
         return dataclasses.replace(shooter, **changes) if changes else shooter
     except (TypeError, ValueError, bs.BattleshipError) as error:
         raise SystemExit(f"--set: {error}") from None
+
+
+def shooters(parser, args) -> tuple:
+    """The shooter, ``--against``'s and ``--along``'s (None when not given); what
+    ``shooter_of`` refuses is a usage error."""
+    try:
+        shooter = shooter_of(args.shooter, args.set)
+        against = shooter_of(args.against, []) if args.against else None
+        along = None
+        if args.along is not None:
+            along = BASE if args.along == "base" else shooter_of(args.along, [])
+    except SystemExit as refusal:
+        parser.error(str(refusal))
+    return shooter, against, along
 
 
 def main() -> int:
@@ -218,14 +235,12 @@ def main() -> int:
     args = parser.parse_args()
     if not 1 <= args.first <= args.last:
         parser.error(f"games run from --first to --last, at least 1: not {args.first}..{args.last}")
+    if args.last - args.first >= MAX_GAMES:
+        parser.error(f"--first..--last may span {MAX_GAMES:,} games at most")
     if not 1 <= args.fleets <= MAX_FLEETS:
         parser.error(f"--fleets must be 1..{MAX_FLEETS}, not {args.fleets}")
     check_out(parser, args.out)
-    shooter = shooter_of(args.shooter, args.set)
-    against = shooter_of(args.against, []) if args.against else None
-    along = None
-    if args.along is not None:
-        along = BASE if args.along == "base" else shooter_of(args.along, [])
+    shooter, against, along = shooters(parser, args)
     games = list(range(args.first, args.last + 1))
     report = {
         "benchmark": "advantage",

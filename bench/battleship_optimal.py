@@ -342,7 +342,12 @@ def measure(board: str, solve: bool) -> dict:
 def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", nargs="+", help="boards to solve, e.g. 4x5:2,3")
-    parser.add_argument("--larger", nargs="*", help="boards for the rollouts alone")
+    parser.add_argument(
+        "--larger",
+        nargs="*",
+        help=f"boards for the rollouts alone (default {' '.join(LARGER_BOARDS)}, none with "
+        "--quick); --larger with no board: none",
+    )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/battleship_optimal.json"

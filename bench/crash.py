@@ -25,17 +25,27 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import UTC, datetime
 from itertools import pairwise
 from pathlib import Path
 
 import httpx2 as httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, machine, positive_float, positive_int, write_report
+from machine import (
+    Arguments,
+    at_most,
+    check_out,
+    machine,
+    positive_float,
+    positive_int,
+    write_report,
+)
 from serve import start_server
 
 KINDS = ("battleship", "mastermind", "tour")
 COLUMNS = "ABCDEFGHIJ"
+HOUR = 3600  # the most seconds of load a round takes
 
 
 # The count of the game a move is meant for, where the game's page names it.
@@ -159,14 +169,23 @@ def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument(
-        "--seconds", type=positive_float, default=5, help="of load before each kill"
+        "--seconds",
+        type=at_most(HOUR, positive_float, " seconds (an hour)"),
+        default=5,
+        help="of load before each kill (at most 3600, an hour)",
     )
     parser.add_argument("--rounds", type=positive_int, default=3)
     default = Path(__file__).parent / "results/site_crash.json"
     parser.add_argument("--out", type=Path, default=default)
     args = parser.parse_args()
     check_out(parser, args.out)
-    report = {"machine": machine(), "clients": args.clients, "seconds": args.seconds}
+    report = {
+        "benchmark": "crash",
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "clients": args.clients,
+        "seconds": args.seconds,
+    }
     rounds, players = [], []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "crash.sqlite3"

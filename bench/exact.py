@@ -47,12 +47,13 @@ import numpy as np
 
 import hamle.battleship as bs
 from hamle.battleship.exact import _layouts, exact, layouts
+from hamle.battleship.simulate import MAX_GAMES
 from hamle.battleship.strategies import exact_shooter
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import Arguments, check_out, jobs_count, machine, positive_int, write_report
+from machine import Arguments, at_most, check_out, jobs_count, machine, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
@@ -266,7 +267,9 @@ def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/exact.json")
     parser.add_argument(
-        "--games", type=positive_int, help="games per shooter (default 1000, quick 20)"
+        "--games",
+        type=at_most(MAX_GAMES),
+        help=f"games per shooter (default 1000, quick 20; at most {MAX_GAMES:,})",
     )
     parser.add_argument("--jobs", type=jobs_count, default=2, help="processes for the table")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")

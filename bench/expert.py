@@ -64,6 +64,7 @@ from fastapi.testclient import TestClient
 import hamle.battleship as bs
 from hamle.battleship import _kernels
 from hamle.battleship.fleet import Ocean, random_fleet
+from hamle.battleship.simulate import MAX_GAMES
 from hamle.battleship.strategies import get_shooter
 from hamle.battleship.strategies.expert_shooter import CORES, rollout_tables
 from hamle.battleship.strategies.openings import opening_cells
@@ -186,8 +187,9 @@ def site_moves(rules_name: str, games: int) -> dict:
 
 
 def _ms(times: np.ndarray) -> dict:
-    """Median, p99 and maximum of ``times`` (milliseconds)."""
+    """Median, p99 and maximum of ``times`` (milliseconds), and their unit."""
     return {
+        "unit": "ms",
         "median": round(float(np.median(times)), 3),
         "p99": round(float(np.percentile(times, 99)), 3),
         "max": round(float(times.max()), 3),
@@ -368,8 +370,11 @@ def main() -> int:
     sizes = ("games", "exact_games", "russian_games", "exact_run_games", "base_games")
     sizes += ("advantage_games", "thread_games", "site_games")
     for name in sizes:  # two at least, for a standard error
+        option = f"--{name.replace('_', '-')}"
         if (value := getattr(args, name)) is not None and value < 2:
-            parser.error(f"--{name.replace('_', '-')} must be at least 2, not {value}")
+            parser.error(f"{option} must be at least 2, not {value}")
+        if value is not None and value > MAX_GAMES:
+            parser.error(f"{option} must be at most {MAX_GAMES:,}, not {value}")
     if args.speed_only and (unused := [name for name in sizes[:-2] if getattr(args, name)]):
         options = ", ".join(f"--{name.replace('_', '-')}" for name in unused)
         parser.error(f"--speed-only times only --thread-games and --site-games, not {options}")
@@ -390,6 +395,7 @@ def main() -> int:
         "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": args.quick,
         "classic_only": args.classic_only,
+        "jobs": args.jobs,
         "machine": machine(),
         "thread_times": {
             "classic": thread_times(classic, thread_games),

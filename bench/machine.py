@@ -93,6 +93,19 @@ def positive_float(text: str) -> float:
     return value
 
 
+def at_most(limit: int, kind=positive_int, unit: str = ""):
+    """An argparse ``type``: a value of ``kind`` (``positive_int`` or ``positive_float``)
+    of at most ``limit`` (``unit`` follows it in the message)."""
+
+    def parse(text: str):
+        value = kind(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"must be at most {limit:,}{unit}, not {text.strip()}")
+        return value
+
+    return parse
+
+
 def check_out(parser: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
     """Make sure ``write_report`` will be able to write ``out`` at the end of the run:
     create its folder now, as the writer would, and stop with a usage error if it is a

@@ -44,7 +44,15 @@ from hamle.mastermind import _kernels, optimal
 from hamle.mastermind.tree import tree_json, verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, machine, no_repeats, positive_float, write_report
+from machine import (
+    Arguments,
+    at_most,
+    check_out,
+    machine,
+    no_repeats,
+    positive_float,
+    write_report,
+)
 from peers import fancidev_run, missing
 
 SHARED = Path(__file__).resolve().parents[2] / "shared/peers/mastermind"
@@ -58,6 +66,7 @@ CASES = {
 
 
 SWITCHED = {"symmetry_off": {"symmetry": False}, "memo_off": {"memo": False}}
+WEEK = 7 * 24 * 3600  # the most seconds --limit and --budget take (a wait's timeout overflows)
 
 
 def ours(variant: mm.Variant, cap: int | None, limit: float, jobs=1, **switches) -> dict:
@@ -154,7 +163,7 @@ def sampled(variant: mm.Variant, cap, optimum: int, budget: float, **switches) -
     }
 
 
-def report(cases: dict, limit: float, quick: bool) -> dict:
+def report(cases: dict, limit: float, budget: float, quick: bool) -> dict:
     """The JSON report of the cases run so far."""
 
     def under(name: str, seconds: float) -> bool | None:
@@ -169,6 +178,7 @@ def report(cases: dict, limit: float, quick: bool) -> dict:
         "quick": quick,
         "machine": machine(),
         "limit_seconds": limit,
+        "budget_seconds": budget,
         "cases": cases,
         "aims": {
             "classic_under_0.15_s": under("classic", 0.15),
@@ -183,12 +193,17 @@ def main() -> None:
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results/mastermind_optimal.json"
     )
-    parser.add_argument("--limit", type=positive_float, default=600, help="seconds per search")
+    seconds = at_most(WEEK, positive_float, " seconds (a week)")
+    parser.add_argument(
+        "--limit", type=seconds, default=600, help="seconds per search (at most a week)"
+    )
     parser.add_argument(
         "--quick", action="store_true", help="the classic cases only (unless --cases is given)"
     )
     parser.add_argument("--cases", nargs="+", choices=list(CASES), help="these cases only")
-    parser.add_argument("--budget", type=positive_float, default=120, help="seconds of sampling")
+    parser.add_argument(
+        "--budget", type=seconds, default=120, help="seconds of sampling (at most a week)"
+    )
     parser.add_argument("--fancidev", type=Path, default=Path("/tmp/peers/fancidev/mmstrat"))
     args = parser.parse_args()
     check_out(parser, args.out)
@@ -198,7 +213,7 @@ def main() -> None:
     else:
         names = ["classic", "classic-at-most-5"] if args.quick else list(CASES)
     gone = missing(args.fancidev, f"bash {SHARED / 'fancidev/build.sh'}")
-    cases = {}
+    cases, settings = {}, (args.limit, args.budget, args.quick)
     for name in names:
         variant, cap, published, rules = CASES[name]
         print(f"{name} ...", file=sys.stderr, flush=True)
@@ -219,9 +234,9 @@ def main() -> None:
                 run.update(sampled(variant, cap, published, args.budget, **switches))
             row[label] = run
         cases[name] = row
-        write_report(report(cases, args.limit, args.quick), args.out)  # kept as each case ends
+        write_report(report(cases, *settings), args.out)  # kept as each case ends
 
-    print(json.dumps(report(cases, args.limit, args.quick)["aims"]), file=sys.stderr)
+    print(json.dumps(report(cases, *settings)["aims"]), file=sys.stderr)
     ok = all(row["total_matches_published"] for row in cases.values() if row["hamle"]["finished"])
     sys.exit(0 if ok else 1)
 

@@ -18,6 +18,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import Arguments, check_out, no_repeats
 
 
+def is_openings(stored) -> bool:
+    """Whether ``stored`` is what this script writes: settings, and rules → cell names."""
+    if not isinstance(stored, dict) or not set(stored) <= {"settings", "openings"}:
+        return False
+    books = stored.get("openings", {})
+    return isinstance(books, dict) and all(
+        isinstance(cells, list) and all(isinstance(cell, str) for cell in cells)
+        for cells in books.values()
+    )
+
+
+def stored_openings(parser, out: Path) -> dict:
+    """The openings ``out`` holds (none if it is missing or empty); a usage error if it
+    holds anything else, which the run would overwrite."""
+    if not out.exists() or not out.stat().st_size:
+        return {}
+    try:
+        stored = json.loads(out.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        parser.error(f"--out {out} is not JSON ({error}); give another --out")
+    if not is_openings(stored):
+        parser.error(
+            f"--out {out} is not an openings file (settings, and rules → cell names); "
+            "give another --out"
+        )
+    return stored.get("openings", {})
+
+
 def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=["classic", "russian"], nargs="+")
@@ -25,8 +53,7 @@ def main() -> None:
     args = parser.parse_args()
     no_repeats(parser, "--rules", args.rules or [])
     check_out(parser, args.out)  # creates a missing folder
-    stored = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
-    books = stored.get("openings", {})
+    books = stored_openings(parser, args.out)
     for name in args.rules or ["classic", "russian"]:
         rules = getattr(Rules, name)()
         print(rules.describe(), flush=True)

@@ -20,13 +20,22 @@ import random
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx2 as httpx
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, machine, positive_float, positive_int, write_report
+from machine import (
+    Arguments,
+    at_most,
+    check_out,
+    machine,
+    positive_float,
+    positive_int,
+    write_report,
+)
 from serve import start_server
 
 import hamle.battleship as bs
@@ -34,6 +43,7 @@ import hamle.mastermind as mm
 import hamle.tour as tour
 
 KINDS = ("density", "tour_quick_hint", "tour_hint", "mastermind_suggest", "health")
+HOUR = 3600  # the most seconds of load a run takes
 
 
 def density_bodies() -> list[dict]:
@@ -212,7 +222,11 @@ def classic_histories() -> list[mm.History]:
 
 def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=positive_float, help="of load (default 30, quick 5)")
+    parser.add_argument(
+        "--seconds",
+        type=at_most(HOUR, positive_float, " seconds (an hour)"),
+        help="of load (default 30, quick 5; at most 3600, an hour)",
+    )
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument("--quick", action="store_true", help="5 s instead of 30")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/site.json")
@@ -220,6 +234,8 @@ def main() -> None:
     check_out(parser, args.out)
     seconds = args.seconds if args.seconds is not None else (5 if args.quick else 30)
     report = {
+        "benchmark": "site",
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "quick": args.quick,
         "clients": args.clients,
@@ -245,6 +261,11 @@ def main() -> None:
         for kind in ("density", "tour_quick_hint")
     }
     write_report(report, args.out)
+    if not report["load"]["requests"]:
+        errors = report["load"]["errors"]
+        sys.exit(
+            f"no request completed in {seconds:g} s of load ({errors} errors): nothing measured"
+        )
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ from hamle.tour.hint import ROLLOUTS, _search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
-from machine import Arguments, check_out, machine, positive_int, write_report
+from machine import Arguments, at_most, check_out, machine, write_report
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -76,6 +76,7 @@ GREEDY_SHARE = 0.7
 AIM_MS = {"hint": 2.0, "quick": 1.0}
 KEEP_STREAM = 2
 PROOF_NODES = 10_000_000
+MAX_KEEP_POSITIONS = 100_000  # 50 times the 2000 of a full run, all built before the first
 KEEP_AIM_MS = {"hint": {"median": 2.0, "p99": 50.0}, "quick": {"median": 1.0, "p99": 20.0}}
 PEER = Path(__file__).resolve().parent / "tour_peer.js"
 
@@ -383,7 +384,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/tour.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     parser.add_argument(
-        "--keep-positions", type=positive_int, help="keeping positions (default 2000, quick 100)"
+        "--keep-positions",
+        type=at_most(MAX_KEEP_POSITIONS),
+        help=f"keeping positions (default 2000, quick 100; at most {MAX_KEEP_POSITIONS:,})",
     )
     parser.add_argument("--only-keep", action="store_true", help="only the keeping section")
     args = parser.parse_args()

@@ -31,13 +31,15 @@ import json
 import os
 import statistics
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from time import perf_counter
 
 import hamle.battleship as bs
+from hamle.battleship.simulate import MAX_GAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, jobs_count, machine, positive_int, write_report
+from machine import Arguments, at_most, check_out, jobs_count, machine, write_report
 
 PLACERS = list(bs.PLACERS)
 AIM_ADDED = 1.5
@@ -185,7 +187,9 @@ def main() -> None:
     for name in FULL:
         option = "--" + name.replace("_", "-")
         parser.add_argument(
-            option, type=positive_int, help=f"default {FULL[name]}, quick {QUICK[name]}"
+            option,
+            type=at_most(MAX_GAMES),
+            help=f"default {FULL[name]}, quick {QUICK[name]}, at most {MAX_GAMES:,}",
         )
     parser.add_argument("--jobs", type=jobs_count, default=2)
     parser.add_argument(
@@ -211,6 +215,7 @@ def main() -> None:
             setattr(args, name, size)
     report = {
         "benchmark": "tournament",
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": args.quick,
         "jobs": args.jobs,
         "sizes": {name: getattr(args, name) for name in FULL},

@@ -350,3 +350,280 @@ def test_site_refuses_a_folder_as_out_before_starting_a_server(
     monkeypatch.setattr(bench, "start_server", lambda *args: pytest.fail("server started"))
     err = refused(bench.main, monkeypatch, capsys, "site.py", "--out", str(tmp_path))
     assert "--out" in err
+
+
+def stopped(*args, **kwargs):
+    """A stand-in for the first piece of work of a run that must not start."""
+    raise Stop
+
+
+def test_at_most_takes_up_to_its_limit_and_names_it(machine):
+    assert machine.at_most(10)("10") == 10
+    assert machine.at_most(3600, machine.positive_float)("0.5") == 0.5
+    with pytest.raises(argparse.ArgumentTypeError, match="must be at most 3,600 s, not 1e12"):
+        machine.at_most(3600, machine.positive_float, " s")("1e12")
+    with pytest.raises(argparse.ArgumentTypeError, match="at least 1, not 0"):
+        machine.at_most(10)("0")
+
+
+def test_battleship_warms_up_each_shooter_before_timing_its_games(load_bench, monkeypatch):
+    """The first shooter timed paid the start-up: random at 6.93 s a 1000 games."""
+    from types import SimpleNamespace
+
+    bench = load_bench("battleship")
+    played = []
+
+    def simulate(rules, names, games, jobs):
+        played.append((*names, games))
+        return SimpleNamespace(results=[SimpleNamespace(shots=(40,))])
+
+    monkeypatch.setattr(bench.bs, "simulate", simulate)
+    monkeypatch.setattr(bench.naive, "play_game", lambda *args: 40)
+    bench.bench_games(bench.bs.Rules.classic(), 7, 1)
+    names = list(bench.naive.CANDIDATES)
+    assert played == [(name, games) for name in names for games in (1, 7)]
+
+
+@pytest.mark.parametrize(
+    ("script", "work", "args"),
+    [
+        ("battleship", "bench_decisions", ["--games", "1000000000000"]),
+        ("exact", "exact", ["--games", "10000001"]),
+    ],
+)
+def test_game_counts_stop_at_what_simulate_takes(
+    load_bench, monkeypatch, capsys, tmp_path, script, work, args
+):
+    from hamle.battleship.simulate import MAX_GAMES
+
+    bench = load_bench(script)
+    monkeypatch.setattr(bench, work, stopped)
+    args = [*args, "--out", str(tmp_path / "r.json")]
+    error = refused(bench.main, monkeypatch, capsys, f"{script}.py", *args)
+    assert f"argument --games: must be at most {MAX_GAMES:,}, not {args[1]}" in error
+
+
+@pytest.mark.parametrize(
+    ("script", "work", "args", "message"),
+    [
+        *(
+            (
+                "mastermind_optimal",
+                "missing",
+                [option, value],
+                f"argument {option}: must be at most 604,800 seconds (a week), not {value}",
+            )
+            for option, value in (
+                ("--limit", "1e7"),
+                ("--limit", "1e12"),
+                ("--limit", "1e308"),
+                ("--budget", "1e12"),
+            )
+        ),
+        (
+            "crash",
+            "start_server",
+            ["--seconds", "1e12"],
+            "must be at most 3,600 seconds (an hour), not 1e12",
+        ),
+        (
+            "site",
+            "start_server",
+            ["--seconds", "1e12"],
+            "must be at most 3,600 seconds (an hour), not 1e12",
+        ),
+        (
+            "tour",
+            "warm_up",
+            ["--only-keep", "--keep-positions", "99999999999999"],
+            "argument --keep-positions: must be at most 100,000, not 99999999999999",
+        ),
+        ("expert", "thread_times", ["--games", "10000001"], "--games must be at most 10,000,000"),
+        ("tournament", "matrix", ["--games", "10000001"], "must be at most 10,000,000"),
+        ("advantage", "measure", ["--last", "10000001"], "may span 10,000,000 games at most"),
+    ],
+)
+def test_sizes_too_large_are_refused_before_any_work(
+    load_bench, monkeypatch, capsys, tmp_path, script, work, args, message
+):
+    bench = load_bench(script)
+    monkeypatch.setattr(bench, work, stopped)
+    args = [*args, "--out", str(tmp_path / "r.json")]
+    assert message in refused(bench.main, monkeypatch, capsys, f"{script}.py", *args)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shooter", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--against", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--along", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--set", "foo=1"], "foo"),
+        (["--set", "fleets"], "--set takes NAME=VALUE, not 'fleets'"),
+        (["--set", "fleets=abc"], "--set fleets: 'abc' is not a JSON value"),
+        (["--shooter", "density", "--set", "fleets=1"], "fleets"),
+        (["--set", "fleets=1", "--set", "fleets=2"], "--set fleets is given twice"),
+    ],
+)
+def test_advantage_refuses_unknown_shooters_and_fields(
+    load_bench, monkeypatch, capsys, tmp_path, args, message
+):
+    bench = load_bench("advantage")
+    monkeypatch.setattr(bench, "measure", stopped)
+    args = [*args, "--out", str(tmp_path / "a.json")]
+    error = refused(bench.main, monkeypatch, capsys, "advantage.py", *args)
+    assert message in error.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json", "is not JSON"),
+        ("[1,2]", "is not an openings file"),
+        ('{"openings": ["A1"]}', "is not an openings file"),
+        ('{"rules": "classic"}', "is not an openings file"),
+    ],
+)
+def test_openings_refuses_an_out_of_something_else_untouched(
+    load_bench, monkeypatch, capsys, tmp_path, text, message
+):
+    bench = load_bench("openings")
+    monkeypatch.setattr(bench, "work_out_opening", lambda rules, settings, say: pytest.fail())
+    out = tmp_path / "o.json"
+    out.write_text(text)
+    error = refused(bench.main, monkeypatch, capsys, "openings.py", "--out", str(out))
+    assert f"--out {out} {message}" in error
+    assert out.read_text() == text
+
+
+def test_openings_keeps_the_openings_of_rules_not_worked_out(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("openings")
+    monkeypatch.setattr(bench, "work_out_opening", lambda rules, settings, say: [0])
+    out = tmp_path / "o.json"
+    out.write_text('{"settings": {}, "openings": {"other": ["B2"]}}')
+    monkeypatch.setattr(sys, "argv", ["openings.py", "--rules", "classic", "--out", str(out)])
+    bench.main()
+    assert '"other": ["B2"]' in out.read_text() and '["A1"]' in out.read_text()
+
+
+def test_expert_times_say_their_unit_and_the_report_its_jobs(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("expert")
+    assert bench._ms(bench.np.array([1.0, 2.0]))["unit"] == "ms"
+    monkeypatch.setattr(bench, "CORES", 2)
+    part = {"shots": [40], "times": [0.001, 0.003], "cpu": 0.0}
+    monkeypatch.setattr(bench, "play_timed", lambda rules, shooter, games: part)
+    times = bench.thread_times(bench.bs.Rules.classic(), 2)
+    assert times["threads_1"]["unit"] == times["threads_2"]["unit"] == "ms"
+    written = []
+    monkeypatch.setattr(bench, "thread_times", lambda rules, games: times)
+    monkeypatch.setattr(bench, "site_moves", lambda name, games: {"p99": 1.0})
+    monkeypatch.setattr(bench, "write_report", lambda report, out: written.append(report))
+    out = str(tmp_path / "e.json")
+    monkeypatch.setattr(sys, "argv", ["expert.py", "--speed-only", "--jobs", "3", "--out", out])
+    assert bench.main() == 0
+    assert written[0]["jobs"] == 3
+
+
+def test_mastermind_optimal_records_its_budget(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("mastermind_optimal")
+    written = []
+    monkeypatch.setattr(bench, "missing", lambda *a: {"built": False})
+    monkeypatch.setattr(bench, "ours", lambda *a, **k: {"finished": True, "total": 5625})
+    monkeypatch.setattr(bench, "write_report", lambda report, out: written.append(report))
+    out = str(tmp_path / "mo.json")
+    argv = ["mastermind_optimal.py", "--cases", "classic", "--budget", "7", "--out", out]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 0
+    assert written[-1]["budget_seconds"] == 7.0 and written[-1]["limit_seconds"] == 600
+
+
+class Server:
+    """A stand-in for a ``hamle serve`` process."""
+
+    def kill(self):
+        pass
+
+    terminate = kill
+
+    def wait(self, timeout=None):
+        pass
+
+
+def served(bench, monkeypatch) -> list[dict]:
+    """Start ``bench``'s stand-in server and keep the reports it writes."""
+    written = []
+    monkeypatch.setattr(bench, "start_server", lambda db: (Server(), "http://127.0.0.1:9"))
+    monkeypatch.setattr(bench, "write_report", lambda report, out: written.append(report))
+    return written
+
+
+def named_and_dated(report: dict, name: str) -> bool:
+    from datetime import datetime
+
+    return report["benchmark"] == name and bool(datetime.fromisoformat(report["timestamp"]))
+
+
+def test_site_says_no_request_completed_and_fails(load_bench, monkeypatch, capsys, tmp_path):
+    bench = load_bench("site")
+    written = served(bench, monkeypatch)
+    for name in ("density_bodies", "tour_games", "mastermind_games"):
+        monkeypatch.setattr(bench, name, lambda *args: [])
+    monkeypatch.setattr(bench, "in_process", lambda *args: {})
+
+    async def load(url, plan, clients, seconds):
+        idle = {kind: bench.summary([]) for kind in plan}
+        return {"requests": 0, "errors": 0, "endpoints": idle}
+
+    monkeypatch.setattr(bench, "load", load)
+    out = str(tmp_path / "s.json")
+    monkeypatch.setattr(sys, "argv", ["site.py", "--seconds", "0.001", "--out", out])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code and "no request completed in 0.001 s" in str(stop.value.code)
+    assert named_and_dated(written[0], "site")
+
+
+def test_crash_report_is_named_and_dated(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("crash")
+    written = served(bench, monkeypatch)
+
+    class Player:
+        def __init__(self, url, kind, seed):
+            pass
+
+        start = join = lambda self, *args: None
+
+    counts = dict.fromkeys(("acknowledged", "recovered", "lost", "games", "unfinished"), 0)
+    monkeypatch.setattr(bench, "Player", Player)
+    monkeypatch.setattr(bench, "check", lambda url, players: counts | {"continued": 0})
+    out = str(tmp_path / "c.json")
+    argv = ["crash.py", "--rounds", "1", "--clients", "1", "--seconds", "0.001", "--out", out]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    assert named_and_dated(written[0], "crash")
+
+
+def test_tournament_report_is_named_and_dated(load_bench, monkeypatch, tmp_path):
+    bench = load_bench("tournament")
+    written = []
+    monkeypatch.setattr(bench, "matrix", lambda rules, shooters, jobs, store: {})
+    monkeypatch.setattr(bench, "write_report", lambda report, out: written.append(report))
+    out, store = str(tmp_path / "t.json"), str(tmp_path / "s.json")
+    argv = ["tournament.py", "--rules", "classic", "--out", out, "--store", store]
+    monkeypatch.setattr(sys, "argv", argv)
+    bench.main()
+    assert named_and_dated(written[0], "tournament")
+
+
+def test_battleship_optimal_help_names_the_larger_boards_run_by_default(
+    load_bench, monkeypatch, capsys
+):
+    bench = load_bench("battleship_optimal")
+    monkeypatch.setattr(sys, "argv", ["battleship_optimal.py", "--help"])
+    with pytest.raises(SystemExit) as stop:
+        bench.main()
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "default 5x5:2,3 6x6:2,3" in text and "--larger with no board: none" in text
