@@ -419,6 +419,17 @@ def test_output_that_cannot_be_written_is_one_error_line(command):
     assert closed.stderr == "error: cannot write the output: standard output is closed\n"
 
 
+def test_a_reader_gone_after_the_first_line_of_a_long_json_ends_it_with_status_1():
+    """One large write that the pipe took only in part returned as if whole: status 0."""
+    hamle = [sys.executable, str(pathlib.Path(sys.executable).with_name("hamle"))]
+    command = ["battleship", "sample", "--count", "20000", "--seed", "1", "--json"]
+    run = subprocess.Popen([*hamle, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.stdout.readline() == b"{\n"
+    run.stdout.close()  # as `| head -1` does
+    assert run.wait(60) == 1
+    assert b"Traceback" not in run.stderr.read()
+
+
 def test_the_entry_point_is_the_guarded_one():
     from importlib.metadata import entry_points
 

@@ -412,7 +412,11 @@ def counted(n: int, word: str) -> str:
 
 
 def print_json(value: dict) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    # In pieces: one large write that the disk or pipe takes only in part returned as if
+    # whole, so a cut output ended with status 0.
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+        sys.stdout.write(piece)
+    sys.stdout.write("\n")
 
 
 @contextmanager
