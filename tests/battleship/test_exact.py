@@ -675,6 +675,11 @@ def test_with_nothing_afloat_no_cell_is_best():
             "too many partial layouts",
         ),
         (lambda: layouts(Rules.custom(13, [5, 4, 3, 3, 2])), CountTooLargeError, "too wide"),
+        (  # (the message said 300, where the counts kept reach 311)
+            lambda: exact(Observation.start(Rules.custom(26, [1] * 70))),
+            CountTooLargeError,
+            "could need more than 311 bits, the most an exact count keeps",
+        ),
         (
             lambda: layouts(Rules.custom(12, [5, 4, 3, 3, 2, 2])),
             CountTooLargeError,

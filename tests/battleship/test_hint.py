@@ -104,6 +104,10 @@ def test_the_command_line_prints_the_decision_as_the_library_makes_it():
     ("args", "message"),
     [
         (["--sunk", "A1-A2", "--size", "4", "--fleet", "2"], "every ship is sunk"),
+        (  # (the shooter chose no cell: it was told so, not that it "chose" the error)
+            ["--sunk", "A1-A2", "--size", "4", "--fleet", "2", "--strategy", "exact"],
+            "error: every ship is sunk",
+        ),
         (["--hit", "A1", "--miss", "A2,B1", "--size", "4", "--fleet", "2"], "no afloat ship"),
         (["--strategy", "expert(fleets=0)"], "fleets must be a whole number of at least 1"),
         (["--seed", "-1"], "-1 is not 0 or more"),

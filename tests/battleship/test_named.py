@@ -140,6 +140,14 @@ def test_settings_a_shooter_has_already_name_the_shooter_itself(name):
 def test_a_whole_number_for_a_decimal_setting_is_the_same_setting():
     assert bs.get_shooter("expert(z=3)") == bs.get_shooter("expert(z=3.0)")
     assert bs.get_shooter("expert(z=3)").name == "expert(z=3.0)"
+    assert bs.get_shooter("expert(z=-0.0)") == bs.get_shooter("expert(z=0)")  # (one row)
+    assert bs.ExpertShooter(tolerance=-0.0).name == "expert(tolerance=0.0)"
+
+
+@pytest.mark.parametrize("setting", ["z", "tolerance"])
+def test_an_infinite_setting_is_refused_as_its_name_would_be(setting):
+    with pytest.raises(bs.BattleshipError, match=f"{setting} must be a finite number, not inf"):
+        bs.ExpertShooter(**{setting: float("inf")})  # (named expert(z=inf), it read back as none)
 
 
 def test_a_shooter_with_settings_plays_as_the_one_built_with_them():

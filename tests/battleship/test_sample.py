@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hamle.battleship import (
     BattleshipError,
     CountTooLargeError,
+    ExpertShooter,
     MarksError,
     Observation,
     Rules,
@@ -118,6 +119,15 @@ def test_draws_replay_from_a_seed_and_advance_the_stream():
         cells = [cell for ship in fleet for cell in ship]
         assert len(cells) == len(set(cells)) == 17 and 32 in cells
         assert not {0, 25, 31} & set(cells)
+
+
+def test_a_stream_the_kernels_cannot_continue_is_named():
+    obs = Observation.from_marks(Rules.classic(), miss=["A1"])
+    mersenne = np.random.Generator(np.random.MT19937(1))
+    with pytest.raises(BattleshipError, match=r"must be a PCG64 one, .* not MT19937"):
+        sample(obs, 2, mersenne)
+    with pytest.raises(BattleshipError, match="not Philox"):
+        ExpertShooter(fleets=10).choose(obs, np.random.Generator(np.random.Philox(1)))
 
 
 @pytest.mark.parametrize(

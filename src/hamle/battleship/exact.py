@@ -524,7 +524,10 @@ def _moduli(bound: int) -> np.ndarray:
         span *= prime
     if span <= bound:
         raise CountTooLargeError(
-            "the counts on this board need more than 300 bits", code="battleship.count_bits"
+            "the counts on this board could need more than {bits} bits, the most an exact "
+            "count keeps",
+            code="battleship.count_bits",
+            bits=COUNT_BITS,
         )
     return np.array(moduli, np.uint64)
 
@@ -540,6 +543,7 @@ def _primes(count: int) -> tuple[int, ...]:
 
 
 _PRIMES = _primes(8)
+COUNT_BITS = (WRAP * math.prod(_PRIMES)).bit_length() - 1  # (every count below 2**COUNT_BITS)
 
 
 def _crt_each(residues: np.ndarray, moduli) -> list[int]:

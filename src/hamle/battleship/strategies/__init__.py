@@ -153,7 +153,8 @@ def chosen_cell(shooter: Shooter, observation: Observation, rng: np.random.Gener
     >>> chosen_cell(get_shooter("easy"), obs, np.random.default_rng(0)) in range(1, 9)
     True
     """
+    cell = shooter.choose(observation, rng)
     try:
-        return checked_shot(observation, shooter.choose(observation, rng))
+        return checked_shot(observation, cell)
     except ShotError as exc:
         raise exc.recast(ShotError, f"the {shooter.name} shooter chose") from None

@@ -63,7 +63,10 @@ def pcg_words(rng: np.random.Generator) -> np.ndarray:
     """
     state = rng.bit_generator.state
     if state["bit_generator"] != "PCG64":
-        raise ValueError(f"expected a PCG64 stream, not {state['bit_generator']}")
+        raise BattleshipError(
+            "the random stream must be a PCG64 one, as np.random.default_rng(seed) gives, "
+            f"not {state['bit_generator']}"
+        )
     value, increment = state["state"]["state"], state["state"]["inc"]
     words = [value >> 64, value & _LOW64, increment >> 64, increment & _LOW64]
     return np.array(words, np.uint64)

@@ -21,7 +21,7 @@ export const ERRORS_TR = {
   "battleship.bad_answer": "{cell} için bilinmeyen yanıt: {answer}",
   "battleship.sunk_not_afloat": "Batan gemi {cells} ({length} kare) yüzen gemiler arasında değil.",
   "battleship.computer_won": "Oyun bitti: bilgisayar kazandı.",
-  "battleship.count_bits": "Bu tahtadaki sayılar 300 bitten büyük.",
+  "battleship.count_bits": "Bu tahtadaki sayılar {bits} bitten, kesin sayımın tutabildiğinden büyük olabilir.",
   "battleship.distinct_cells": "Bir geminin kareleri birbirinden farklı olmalı; gelenler: {cells}",
   "battleship.busy": "Motor başka ağır isteklerle meşgul; birazdan yeniden dene.",
   "battleship.yours_busy": "Motor adresinden gelen bir isteği hâlâ işliyor; o bitince yeniden dene.",
