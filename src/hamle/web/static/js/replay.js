@@ -28,7 +28,7 @@ addTexts({
     "rp.slider": "Shot number",
     "rp.pattern": "Hunt pattern",
     "rp.shots": "Shots",
-    "rp.keys": "Keys: ← → step, Home and End jump to the first and last shot, P toggles the pattern.",
+    "rp.keys": "Keys: ← → step (↑ ↓ too in the list of shots), Home and End jump to the first and last shot, P toggles the pattern.",
     "rp.summary": "Game {game}, {strategy}: {shots} shots ({hunt} hunt, {target} target).",
     "rp.start": "Before the first shot (0 of {total}).",
     "rp.counter": "Shot {n} of {total}: {cell} — {answer} ({mode}).",
@@ -73,7 +73,7 @@ addTexts({
     "rp.slider": "Atış numarası",
     "rp.pattern": "Av deseni",
     "rp.shots": "Atışlar",
-    "rp.keys": "Tuşlar: ← → adım, Home ve End ilk ve son atışa gider, P deseni açıp kapatır.",
+    "rp.keys": "Tuşlar: ← → adım (atış listesinde ↑ ↓ de), Home ve End ilk ve son atışa gider, P deseni açıp kapatır.",
     "rp.summary": "Oyun {game}, {strategy}: {shots} atış ({hunt} av, {target} hedef).",
     "rp.start": "İlk atıştan önce (0 / {total}).",
     "rp.counter": "Atış {n} / {total}: {cell} — {answer} ({mode}).",
@@ -204,11 +204,17 @@ function renderShotList() {
       list.append(item);
     }
   }
+  // One tab stop for the whole list, the current shot (the first before any): the arrows
+  // move along it, as they step the game.
+  const stop = Math.max(step, 1);
+  const hadFocus = list.contains(document.activeElement);
   record.shots.forEach((shot, i) => {
     const button = list.children[i].firstChild;
     const mode = t(`rp.mode.${shot.mode}`);
     button.textContent = `${shot.n}. ${shot.cell} ${answerText(shot)} · ${mode}`;
     button.className = shot.answer;
+    button.tabIndex = shot.n === stop ? 0 : -1;
+    if (hadFocus && shot.n === stop) button.focus();
     if (shot.n === step) {
       button.setAttribute("aria-current", "step");
       reveal(list, button);
@@ -286,6 +292,9 @@ function onKey(event) {
     Home: 0,
     End: record.shots.length,
   };
+  if (event.target.closest && event.target.closest("#shots")) {
+    Object.assign(moves, { ArrowUp: step - 1, ArrowDown: step + 1 }); // (down the list)
+  }
   if (event.key in moves) {
     event.preventDefault();
     go(moves[event.key]);
