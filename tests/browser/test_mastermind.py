@@ -42,6 +42,9 @@ def test_codebreaker_types_a_guess_then_wins_with_suggestions(server, page, scre
     expect(rows(page, "breaker").first.locator(".answer")).to_have_text(
         re.compile(r"^\d black, \d white$")
     )
+    # A row reads as one sentence (its pegs, numbered and coloured, are for the eye).
+    heard = page.locator("#breaker-rows").aria_snapshot()
+    assert re.search(r"- listitem: \"Guess 1: 1234, \d black, \d white\.\"$", heard), heard
     page.get_by_role("button", name="Candidates left").click()
     expect(page.locator("#candidates")).to_have_text(re.compile(r"codes? left: \d{4}"))
     # Colour buttons: pick peg 2, then colour 6.

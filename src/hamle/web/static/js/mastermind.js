@@ -195,7 +195,6 @@ function pegs(variant, code, className = "pegs") {
   const row = document.createElement("span");
   row.className = className;
   row.dataset.code = code;
-  row.setAttribute("aria-label", code);
   for (const character of code) {
     const peg = document.createElement("span");
     peg.className = "peg";
@@ -231,7 +230,16 @@ function renderRows(list) {
     const answer = document.createElement("span");
     answer.className = "answer";
     answer.textContent = t("mm.answer", { black: turn.black, white: turn.white });
-    item.append(number, pegs(game.variant, turn.guess), keys(turn.black, turn.white), answer);
+    // Read as one sentence; the pegs, numbered and coloured, are for the eye.
+    const said = document.createElement("span");
+    said.className = "visually-hidden";
+    const sentence = { n: i + 1, code: turn.guess, black: turn.black, white: turn.white };
+    said.textContent = t("mm.answered", sentence);
+    const shown = document.createElement("span");
+    shown.className = "shown";
+    shown.setAttribute("aria-hidden", "true");
+    shown.append(number, pegs(game.variant, turn.guess), keys(turn.black, turn.white), answer);
+    item.append(said, shown);
     list.append(item);
   });
 }
