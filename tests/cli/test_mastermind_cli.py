@@ -245,6 +245,15 @@ def test_play_help_and_a_guess():
     assert "4 black 0 white" in again.stdout and "solved in 1 guess!" in again.stdout
 
 
+def test_a_blank_line_asks_again_rather_than_ending_the_game():
+    played = run("play", "--game", "5", script="1122\n   \n\n1234\nq\n").stdout
+    assert "guess 3> " in played and played.count("guess 2> ") == 3  # (asked again twice)
+    steps = solver_game("5122")
+    answers = [f"{b} {w}\n" for _, (b, w) in steps]
+    solved = run("solve", script=answers[0] + "\n" + "".join(answers[1:])).stdout
+    assert "solved in" in solved and "stopped" not in solved
+
+
 def test_play_refuses_a_guess_made_already_without_counting_it():
     result = run("play", "--game", "42", script="1122\n1 1 2 2\n1,1,2,2\nexit\n")
     assert result.exit_code == 0, result.output

@@ -325,10 +325,14 @@ def _show_candidates(variant: mm.Variant, candidates: np.ndarray) -> None:
     console.print(f"{n} candidate{'s' if n != 1 else ''} left: {shown}{more}", highlight=False)
 
 
-def _read(prompt: str) -> str | None:
-    console.print(prompt, end="")
-    line = read_line()
-    return None if not line else line.strip()
+def _read(prompt: str) -> str:
+    """The line typed at ``prompt``, stripped; a blank line (an Enter too many) asks again,
+    and the end of the input is ''."""
+    while True:
+        console.print(prompt, end="")
+        line = read_line()
+        if not line or line.strip():
+            return line.strip()
 
 
 @app.command(cls=with_strategies)
