@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 from mastermind.trees import one_peg_tree
@@ -691,6 +694,18 @@ def test_verify_prints_a_files_strategy_name_as_it_is_and_short(tmp_path, strate
     first = result.stdout.splitlines()[0]
     assert first.startswith(shown) and "\x1b" not in result.stdout and len(first) < 200
     assert run_json("verify", str(path))["strategy"] == strategy  # JSON gives it whole
+
+
+def test_verify_writes_a_lone_surrogate_in_a_name_as_jsons_escape(tmp_path):
+    """It has no UTF-8: printed raw, it was a traceback halfway through the output."""
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(one_peg_tree(strategy="\ud800")))  # (as \\ud800 in the file)
+    hamle = [sys.executable, str(pathlib.Path(sys.executable).with_name("hamle"))]
+    done = subprocess.run(
+        [*hamle, "mastermind", "verify", str(path), "--json"], capture_output=True
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout)["strategy"] == "\ud800"
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,7 @@ def print_error(message: object) -> None:
 
 
 LONGEST_LINE = 10_000  # characters of a line typed at a prompt
+LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # (in text read with surrogateescape or from JSON)
 
 
 def read_line() -> str:
@@ -413,9 +414,10 @@ def counted(n: int, word: str) -> str:
 
 def print_json(value: dict) -> None:
     # In pieces: one large write that the disk or pipe takes only in part returned as if
-    # whole, so a cut output ended with status 0.
+    # whole, so a cut output ended with status 0. A lone surrogate (from a file's JSON) has
+    # no UTF-8: it is written as JSON's escape.
     for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
-        sys.stdout.write(piece)
+        sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", piece))
     sys.stdout.write("\n")
 
 
