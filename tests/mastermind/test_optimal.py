@@ -16,6 +16,7 @@ from mastermind.trees import one_peg_tree
 
 import hamle.mastermind as mm
 from hamle.mastermind import _kernels, optimal
+from hamle.mastermind.codes import counted
 from hamle.mastermind.tree import TreeError, load, strategy_tree, tree_json, verify
 
 SMALL = [(2, 2, True), (2, 3, True), (3, 2, True), (2, 4, True), (3, 3, True), (3, 4, True)]
@@ -90,6 +91,20 @@ def test_capped_totals_agree_with_a_plain_search(spec):
         check = verify(tree_json(solution.tree, variant, "optimal", cap))
         assert solution.total == check.total == expected >= free.total
         assert check.maximum <= cap
+
+
+def test_a_cap_no_strategy_can_meet_is_refused_before_any_search(monkeypatch):
+    """Refused once the free search had run: 13 s on 4×7, minutes on Bulls and Cows."""
+
+    def searched(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(optimal, "_Search", searched)
+    for variant, cap in ((mm.Variant(4, 6), 3), (mm.Variant(4, 10, repeat=False), 1)):
+        with pytest.raises(mm.MastermindError, match=f"within {counted(cap, 'guess')}; allow"):
+            optimal.solve(variant, cap)
+    # (a bound only: every cap it lets through for (3, 3, True) is searched, as above)
+    assert optimal.reach(mm.Variant(3, 3), 2) == 1 + 8 < 27 <= optimal.reach(mm.Variant(3, 3), 3)
 
 
 @pytest.mark.parametrize("spec", [(3, 3, True), (2, 4, True), (3, 4, True), (3, 4, False)])

@@ -96,6 +96,8 @@ def solve(
     jobs = checked_jobs(jobs, MastermindError)
     if max_guesses is not None and max_guesses >= variant.size:
         max_guesses = None  # each guess played leaves fewer secrets, so none needs more
+    if max_guesses is not None and variant.size > reach(variant, max_guesses):
+        raise _too_few(variant, max_guesses)  # (at once, not after the free search)
     started = perf_counter()
     everything = np.arange(variant.size, dtype=np.int32)
     searches = [_Search(variant, None, symmetric=symmetry, remember=memo, jobs=jobs)]
@@ -113,12 +115,27 @@ def solve(
         depth = max_guesses if max_guesses is not None else variant.size
         total = search.cost(everything, start, depth, UNSOLVABLE)
         if total >= UNSOLVABLE:
-            raise MastermindError(
-                f"no strategy finds every secret of {variant.describe()} within "
-                f"{counted(max_guesses, 'guess')}; allow more"
-            )
+            raise _too_few(variant, max_guesses)
         tree = search.tree(everything, start, depth, total)
     return Solution(variant, max_guesses, total, tree, search.searched(), perf_counter() - started)
+
+
+def _too_few(variant: Variant, max_guesses: int) -> MastermindError:
+    return MastermindError(
+        f"no strategy finds every secret of {variant.describe()} within "
+        f"{counted(max_guesses, 'guess')}; allow more"
+    )
+
+
+def reach(variant: Variant, guesses: int) -> int:
+    """The most secrets any strategy can find within ``guesses``: a guess finds itself and
+    splits the rest by the answers that do not win, each branch with one guess fewer.
+
+    >>> reach(Variant(4, 6), 3), reach(Variant(4, 6), 4)  # (so classic needs 4 at least)
+    (183, 2380)
+    """
+    branches = len(possible_answers(variant)) - 1
+    return sum(branches**k for k in range(guesses))
 
 
 @contextmanager
