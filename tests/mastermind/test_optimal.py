@@ -698,6 +698,17 @@ def test_only_a_file_of_a_tree_files_size_is_read(tmp_path, monkeypatch):
         load(big)
     monkeypatch.setattr(tree, "MAX_TREE_BYTES", big.stat().st_size)
     assert verify(load(big)).total == 3
+    # Many small objects or values took gigabytes to read (87 million {} in 256 MB: 6.7 GB).
+    objects, commas = big.read_bytes().count(b"{"), big.read_bytes().count(b",")
+    monkeypatch.setattr(tree, "MAX_TREE_OBJECTS", objects - 1)
+    with pytest.raises(TreeError, match=rf"holds more than {objects - 1} objects, more than any"):
+        load(big)
+    monkeypatch.setattr(tree, "MAX_TREE_OBJECTS", objects)
+    monkeypatch.setattr(tree, "MAX_TREE_COMMAS", commas - 1)
+    with pytest.raises(TreeError, match=rf"holds more than {commas - 1} commas, more than any"):
+        load(big)
+    monkeypatch.setattr(tree, "MAX_TREE_COMMAS", commas)
+    assert verify(load(big)).total == 3
 
 
 def test_a_cached_tree_that_gives_a_name_twice_is_set_aside(tmp_path, monkeypatch):

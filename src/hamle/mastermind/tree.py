@@ -37,7 +37,7 @@ from time import perf_counter
 
 import numpy as np
 
-from .codes import Variant, counted, possible_answers, quoted
+from .codes import MAX_CODES, Variant, counted, possible_answers, quoted
 from .errors import MastermindError, VariantError
 from .evaluate import Evaluation, split_by_guess
 from .history import History
@@ -46,6 +46,9 @@ from .strategies import as_strategy, checked_choice
 FORMAT, VERSION = "hamle-mastermind-tree", 1
 # A tree file read at most: one of MAX_CODES secrets writes about 50 bytes a secret (100 MB).
 MAX_TREE_BYTES = 2**28
+# Its objects and values at most (a node and its answers are two objects, a value is
+# about two commas): counted before reading, as 256 MB of {} would take gigabytes read.
+MAX_TREE_OBJECTS, MAX_TREE_COMMAS = 4 * MAX_CODES, 16 * MAX_CODES
 
 
 class TreeError(MastermindError):
@@ -128,6 +131,12 @@ def load(path: str | Path):
         raise TreeError(f"cannot read {path}: {error.strerror}") from None
     if len(data) > MAX_TREE_BYTES:
         raise TreeError(f"{path} is larger than {MAX_TREE_BYTES:,} bytes, more than any tree file")
+    for many, mark, what in (
+        (MAX_TREE_OBJECTS, b"{", "objects"),
+        (MAX_TREE_COMMAS, b",", "commas"),
+    ):
+        if data.count(mark) > many:
+            raise TreeError(f"{path} holds more than {many:,} {what}, more than any tree file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
