@@ -168,6 +168,69 @@ def test_a_port_that_never_answers_is_one_error_line(listener, monkeypatch):
     assert result.stderr == f"error: no Dask scheduler answered at {address} within 0.4 s\n"
 
 
+def test_ctrl_c_while_a_silent_port_is_asked_leaves_no_thread_to_wait_for(listener):
+    """The check's thread was a pool's, which Ctrl-C and the exit waited for (8 s more)."""
+    address = listener(b"")
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        Cluster(address, connect_seconds=30)._check_scheduler()
+    timer.join()
+    asking = [t for t in threading.enumerate() if t.name == "hamle scheduler check"]
+    assert asking and all(thread.daemon for thread in asking)
+
+
+def test_a_cluster_not_yet_opened_is_opened_for_the_run_and_closed_after(cluster):
+    """It failed with AttributeError (no client): the README shows Cluster(address, …)."""
+    given = Cluster(cluster.address, worker_wait_seconds=60)
+    rules, local = bs.Rules.classic(), bs.simulate(bs.Rules.classic(), ["parity"], 12)
+    assert bs.simulate(rules, ["parity"], 12, cluster=given).results == local.results
+    assert given.client is None
+    assert mm.evaluate("minimax", mm.Variant(3, 4), cluster=given).total == (
+        mm.evaluate("minimax", mm.Variant(3, 4)).total
+    )
+
+
+def test_a_shooter_whose_module_the_workers_lack_is_named_as_such(cluster, tmp_path, monkeypatch):
+    """It was Dask's RuntimeError, its cause only in the scheduler's log."""
+    (tmp_path / "own_shooters.py").write_text(
+        "from dataclasses import dataclass\n"
+        "from hamle.battleship.strategies.density_shooter import DensityShooter\n\n\n"
+        "@dataclass(frozen=True)\n"
+        "class Mine(DensityShooter):\n"
+        '    name: str = "mine"\n'
+    )
+    monkeypatch.syspath_prepend(tmp_path)  # (here, not on the workers)
+    from own_shooters import Mine
+
+    with pytest.raises(ClusterError, match=r"a module of it .* cannot be imported there"):
+        bs.simulate(bs.Rules.classic(), [Mine()], 4, cluster=cluster.address)
+
+
+class PausedClient:
+    """A client whose scheduler has only workers paused for memory."""
+
+    status = "running"
+
+    def __init__(self, states: list[str]) -> None:
+        self.states = states
+
+    def scheduler_info(self, n_workers: int = 5) -> dict:
+        return {"workers": {f"tcp://w{i}": {"status": s} for i, s in enumerate(self.states)}}
+
+
+def test_workers_paused_for_memory_count_as_gone():
+    """A run on paused workers waited for ever, saying nothing."""
+    paused = Cluster("tcp://127.0.0.1:1", worker_wait_seconds=1)
+    paused.client = PausedClient(["paused", "paused"])
+    since = paused._check_workers(None)
+    assert since is not None
+    with pytest.raises(ClusterError, match=r"every worker .* is paused, its memory nearly full"):
+        paused._check_workers(since - 2)
+    paused.client = PausedClient(["paused", "running"])
+    assert paused._check_workers(since - 2) is None
+
+
 def test_a_port_of_another_protocol_is_not_a_scheduler(listener, monkeypatch):
     monkeypatch.setattr(hamle.cluster, "CONNECT_SECONDS", 2)
     address = listener(b"SSH-2.0-OpenSSH_9.2\r\n")

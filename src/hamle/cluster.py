@@ -41,6 +41,7 @@ CONNECT_SECONDS = 5
 WORKER_WAIT_SECONDS = 30  # how long a run waits for a worker when every one has left
 CLOSE_SECONDS = 2
 POLL_SECONDS = 0.02  # how often a run looks for ended tasks
+FETCH_SECONDS = 1  # how long a run waits for an ended task's result before looking again
 CHUNKS_PER_THREAD = 4  # chunks on the cluster at a time, per worker thread
 MAX_JOBS = 64  # local processes (or threads) a run may ask for
 PARENT_CHECK_SECONDS = 1  # how often a local process looks whether its parent is alive
@@ -153,10 +154,11 @@ class Cluster:
     @staticmethod
     def of(cluster: str | Cluster | None):
         """A context for ``cluster``: a new connection to an address, a connection
-        already open as it is (left open), or nothing for None (a local run)."""
-        if cluster is None or isinstance(cluster, Cluster):
+        already open as it is (left open), a Cluster not open (or closed) opened for the
+        run, or nothing for None (a local run)."""
+        if cluster is None or (isinstance(cluster, Cluster) and cluster.client is not None):
             return nullcontext(cluster)
-        return Cluster(cluster)
+        return cluster if isinstance(cluster, Cluster) else Cluster(cluster)
 
     def __enter__(self) -> Cluster:
         self._check_scheduler()
@@ -209,8 +211,9 @@ class Cluster:
         protocol's bytes as a message of any size, so the address is asked first. A refused
         connection is said at once (Dask would try again until ``connect_seconds``)."""
         import asyncio
+        import queue
         import socket
-        from concurrent.futures import ThreadPoolExecutor
+        import threading
 
         from distributed.comm import connect
         from distributed.comm.addressing import get_address_host_port
@@ -234,22 +237,27 @@ class Cluster:
             finally:
                 comm.abort()
 
-        try:
-            # A thread of its own runs the loop: the caller may be running one (a notebook).
-            # The connection may take ``seconds``, and the answer as long again.
-            with ThreadPoolExecutor(1) as thread:
-                asked = asyncio.wait_for(identity(), 2 * seconds)
-                reply = thread.submit(asyncio.run, asked).result()
-        except TimeoutError:
+        # A thread of its own runs the loop: the caller may be running one (a notebook). The
+        # connection may take ``seconds``, and the answer as long again. A daemon thread:
+        # Ctrl-C does not wait for it (a pool's thread is waited for, at the exit too).
+        answered: queue.Queue = queue.Queue()
+
+        def ask() -> None:
+            try:
+                answered.put((asyncio.run(asyncio.wait_for(identity(), 2 * seconds)), None))
+            except BaseException as exc:  # (handed to the caller's thread)
+                answered.put((None, exc))
+
+        threading.Thread(target=ask, name="hamle scheduler check", daemon=True).start()
+        reply, failed = answered.get()
+        if isinstance(failed, TimeoutError):
             raise ClusterError(
                 f"no Dask scheduler answered at {self.address} within {2 * seconds:g} s"
-            ) from None
-        except OSError as exc:
+            )
+        if isinstance(failed, OSError):
             raise ClusterError(
-                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
-            ) from None
-        except Exception:
-            reply = None
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(failed)}"
+            )
         if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
             kind = reply.get("type") if isinstance(reply, dict) else None
             what = f"a Dask {kind}" if isinstance(kind, str) else "something else"
@@ -303,13 +311,13 @@ class Cluster:
 
     def _result(self, future):
         """The result of an ended ``future``, or ``_AGAIN`` if it cannot be had within
-        ``worker_wait_seconds`` (its worker left as it was fetched, and it runs again);
+        FETCH_SECONDS (its worker left as it was fetched, and it runs again);
         ClusterError if the cluster failed to run it."""
         from distributed.client import FutureCancelledError
         from distributed.scheduler import KilledWorker
 
-        try:
-            return future.result(timeout=self.worker_wait_seconds)
+        try:  # (briefly: a result held by a worker gone blocks until it runs again)
+            return future.result(timeout=min(FETCH_SECONDS, self.worker_wait_seconds))
         except KilledWorker as exc:
             raise ClusterError(
                 f"a chunk of the run killed every Dask worker at {self.address} that ran it "
@@ -317,6 +325,13 @@ class Cluster:
                 "a worker has"
             ) from None
         except Exception as exc:
+            if future.status == "error" and "deserializ" in str(exc):
+                raise ClusterError(
+                    f"the Dask cluster at {self.address} could not read a chunk of the run: "
+                    "most likely a module of it (a shooter's, a strategy's) cannot be "
+                    "imported there; install it on the cluster, or define the class in the "
+                    "script that runs"
+                ) from None
             if future.status == "error":  # the function's own exception
                 raise
             if isinstance(exc, TimeoutError):
@@ -337,15 +352,22 @@ class Cluster:
         if self.client.status != "running":  # it is trying to connect again
             raise lost
         try:
-            workers = self.client.nthreads()
+            workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
         except (OSError, TimeoutError):
             raise lost from None
-        if workers:
+        # A worker paused (its memory nearly full) runs nothing: it counts as gone.
+        if any(worker.get("status", "running") == "running" for worker in workers):
             return None
         if alone_since is None:
             return time.monotonic()
         if time.monotonic() - alone_since < self.worker_wait_seconds:
             return alone_since
+        if workers:
+            raise ClusterError(
+                f"every worker of the Dask cluster at {self.address} is paused, its memory "
+                f"nearly full, and none went on within {self.worker_wait_seconds:g} s; give "
+                "the workers more memory (dask worker --memory-limit)"
+            )
         raise ClusterError(
             f"every worker left the Dask cluster at {self.address} and none came back "
             f"within {self.worker_wait_seconds:g} s; start some with "
@@ -416,14 +438,18 @@ def _seconds(value: object, name: str) -> float:
 def _quiet_dask(level: int = logging.ERROR) -> dict[logging.Logger, int]:
     """Raise Dask's loggers to ``level`` (its warnings of a worker that left and of a
     result fetched again are its own business while a run goes on) and silence its event
-    loop's; returns their levels before."""
+    loops'; returns their levels before."""
     names = [
         name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed.")
     ]
     loggers = [logging.getLogger(name) for name in ["distributed", *names]]
     # Ctrl-C in the moment before a Dask call starts makes Dask's cancel fail with a
     # NameError (distributed 2026.8), which its event loop logs as a traceback.
-    loud = {logging.getLogger("tornado.application"): logging.CRITICAL}
+    # A fetch given up on (its worker left) ends, once every worker has, in an exception no
+    # one reads, which asyncio logs as a traceback.
+    loud = {
+        logging.getLogger(name): logging.CRITICAL for name in ("tornado.application", "asyncio")
+    }
     loud |= {logger: level for logger in loggers}
     levels = {logger: logger.level for logger in loud}
     for logger, least in loud.items():

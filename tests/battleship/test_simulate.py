@@ -62,6 +62,23 @@ def test_random_law_against_brute_force():
     assert round(float(RandomLaw(100, 17).cdf(85)), 3) == 0.048
 
 
+def test_a_shooter_outside_the_kernels_plays_in_chunks_of_two_games(monkeypatch):
+    """Chunks of up to 50 games of seconds each kept a cluster busy minutes after Ctrl-C."""
+    simulate_module = importlib.import_module("hamle.battleship.simulate")
+    played, play = [], simulate_module._play_chunk
+
+    def chunk(rules, shooter, placer, games):
+        played.append((shooter.name, len(games)))
+        return play(rules, shooter, placer, games)
+
+    monkeypatch.setattr(simulate_module, "_play_chunk", chunk)
+    small = Rules.custom(4, [2])
+    simulate(small, ["density"], 40)
+    simulate(small, [ExpertShooter(fleets=5)], 40)
+    assert {n for name, n in played if name == "density"} == {10}
+    assert {n for name, n in played if name != "density"} == {2}
+
+
 def test_jobs_do_not_change_results():
     one = simulate(Rules.classic(), ["parity", "density"], games=12, first=40)
     two = simulate(Rules.classic(), ["parity", "density"], games=12, first=40, jobs=2)

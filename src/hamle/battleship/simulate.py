@@ -425,9 +425,13 @@ def play_pairings(
     total, done = len(pairings) * games, 0
     outcomes: list[list] = [[] for _ in pairings]
 
+    # A chunk of a shooter that plays outside the kernels (seconds a game) is two games, so
+    # that an interrupted run leaves little work running where it cannot be stopped.
+    most = 50 if all(game_kernel(shooter) is not None for shooter, _ in pairings) else 2
+
     def split(parallel: int) -> list[tuple[int, range]]:
         # (ranges, not lists: a run of millions of games holds hundreds of thousands)
-        size = max(1, min(50, games // (4 * parallel) or 1))
+        size = max(1, min(most, games // (4 * parallel) or 1))
         last = first + games
         chunks = [range(start, min(start + size, last)) for start in range(first, last, size)]
         return [(k, chunk) for k in range(len(pairings)) for chunk in chunks]
