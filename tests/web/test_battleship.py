@@ -739,17 +739,18 @@ def test_too_many_jobs_at_once_are_refused_and_one_client_runs_one(client, held_
     mine = client.post(f"{API}/stats", json={"games": 45})
     assert mine.status_code == 409 and mine.json()["code"] == "battleship.stats_yours_busy"
     assert client.post(f"{API}/stats", json={"games": 40}).status_code == 202  # joins its job
-    # (other clients of the same app, without a start-up and shutdown of their own)
-    second = TestClient(client.app, client=("198.51.100.7", 1))
-    third = TestClient(client.app, client=("203.0.113.9", 1))
-    assert second.post(f"{API}/stats", json={"games": 50}).json()["state"] == "running"
-    refused = third.post(f"{API}/stats", json={"games": 60})
-    assert refused.status_code == 409 and refused.json()["code"] == "battleship.stats_busy"
-    assert "try again" in refused.json()["detail"]
-    release.set()
-    for games in (40, 50):
-        assert wait_ready(client, {"games": games})["state"] == "ready"
-    assert third.post(f"{API}/stats", json={"games": 60}).status_code == 202
+    with (
+        TestClient(client.app, client=("198.51.100.7", 1)) as second,
+        TestClient(client.app, client=("203.0.113.9", 1)) as third,
+    ):
+        assert second.post(f"{API}/stats", json={"games": 50}).json()["state"] == "running"
+        refused = third.post(f"{API}/stats", json={"games": 60})
+        assert refused.status_code == 409 and refused.json()["code"] == "battleship.stats_busy"
+        assert "try again" in refused.json()["detail"]
+        release.set()
+        for games in (40, 50):
+            assert wait_ready(client, {"games": games})["state"] == "ready"
+        assert third.post(f"{API}/stats", json={"games": 60}).status_code == 202
     assert wait_ready(client, {"games": 60})["state"] == "ready"
     assert [games for _, games in calls] == [40, 50, 60]
 

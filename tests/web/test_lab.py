@@ -344,9 +344,9 @@ def test_one_client_holds_no_more_than_one_exact_slot(client, monkeypatch):
         mine = client.post(EXACT, json={"rules": "russian", "miss": ["A1"]})
         assert mine.status_code == 409
         assert mine.json()["code"] == "battleship.yours_busy"
-        other = TestClient(client.app, client=("198.51.100.7", 1))  # another client
-        monkeypatch.setattr(lab, "_exact", count)
-        assert other.post(EXACT, json={"rules": "russian", "miss": ["A1"]}).status_code == 200
+        with TestClient(client.app, client=("198.51.100.7", 1)) as other:  # another client
+            monkeypatch.setattr(lab, "_exact", count)
+            assert other.post(EXACT, json={"rules": "russian", "miss": ["A1"]}).status_code == 200
     finally:
         finish.set()
         first.join(30)

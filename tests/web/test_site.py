@@ -1,10 +1,17 @@
 """What the whole site shares: pages, static files, the OpenAPI schema, error shapes."""
 
+import contextlib
+import json
 import re
 import shutil
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -15,7 +22,7 @@ from hamle.cli import app as cli
 from hamle.web import create_app
 from hamle.web import store as store_module
 from hamle.web.app import PAGES
-from hamle.web.store import GameChanged, GameNotFound, Store, StoreBusy
+from hamle.web.store import GameBusy, GameChanged, GameNotFound, Store, StoreBusy
 
 
 @pytest.mark.parametrize("path", sorted(PAGES))
@@ -238,6 +245,11 @@ def test_cache_round_trip(tmp_path):
     store.remember("table", {"mean": 44.6})
     store.remember("table", {"mean": 44.5})
     assert store.cached("table") == {"mean": 44.5}
+    with sqlite3.connect(store.path) as db:  # a damaged row is computed again, not a 503
+        db.execute("UPDATE cache SET value = 'garbage' WHERE key = 'table'")
+    assert store.cached("table") is None
+    store.remember("table", {"mean": 44.4})
+    assert store.cached("table") == {"mean": 44.4}
 
 
 def test_serve_reports_a_database_it_cannot_open(tmp_path):
@@ -246,6 +258,10 @@ def test_serve_reports_a_database_it_cannot_open(tmp_path):
     assert "cannot open the database" in result.output
     assert f"its folder {tmp_path / 'no' / 'such'} does not exist" in result.output
     assert "Traceback" not in result.output
+    long = CliRunner().invoke(cli, ["serve", "--port", "1", "--db", f"{'a' * 300}/g.db"])
+    assert long.exit_code == 2  # (not said to be the port's)
+    assert long.stderr.startswith("error: cannot open the database aaa")
+    assert long.stderr.endswith(": File name too long\n")
     blank = CliRunner().invoke(cli, ["serve"], env={"HAMLE_DB": " "})
     assert blank.exit_code == 2 and "$HAMLE_DB must name a file, not an empty path" in blank.output
 
@@ -279,14 +295,32 @@ def test_a_database_it_may_not_write_is_refused_before_sqlite_leaves_files_besid
 
 def test_a_stopped_server_leaves_every_game_in_the_file_alone(tmp_path):
     """Its journal is folded back in: a copy of the file alone has the games."""
-    path = tmp_path / "games.sqlite3"
-    with TestClient(create_app(path, warm=False)) as client:
-        for start in ("A1", "B2", "C3"):
-            client.post("/api/tour/games", json={"kind": "free", "start": start})
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3"]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    hamle = Path(sys.executable).with_name("hamle")
+    command = [hamle, "serve", "--port", str(port), "--db", "games.sqlite3"]
+    server = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert server.stdout.readline().startswith(f"hamle at http://127.0.0.1:{port}")
+    for _ in range(600):  # (it listens once it has compiled its kernels)
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5)
+            break
+        time.sleep(0.1)
+    for start in ("A1", "B2", "C3"):
+        made = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tour/games",
+            data=json.dumps({"kind": "free", "start": start}).encode(),
+            headers={"content-type": "application/json"},
+        )
+        assert urllib.request.urlopen(made, timeout=30).status == 201
+    server.send_signal(signal.SIGTERM)  # (as a service manager stops it)
+    server.wait(30)
+    journal = tmp_path / "games.sqlite3-wal"
+    assert not journal.exists() or journal.stat().st_size == 0  # (folded back in)
     copy = tmp_path / "copy" / "games.sqlite3"
     copy.parent.mkdir()
-    shutil.copy(path, copy)
+    shutil.copy(tmp_path / "games.sqlite3", copy)
     with sqlite3.connect(copy) as db:
         assert db.execute("SELECT count(*) FROM games").fetchone() == (3,)
 
@@ -315,7 +349,7 @@ def test_a_game_takes_one_request_waiting_and_refuses_a_third_at_once(tmp_path):
         time.sleep(0.01)
     with pytest.raises(GameChanged, match="one more waits") as refused, store.update("tour", game):
         pass
-    assert refused.value.code == "site.game_busy"
+    assert refused.value.code == "site.game_busy" and isinstance(refused.value, GameBusy)
     with pytest.raises(StoreBusy), store.update("tour", game, wait=False):
         pass
     finish.set()

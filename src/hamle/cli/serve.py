@@ -50,11 +50,13 @@ def serve(
     path = db or given or DEFAULT_DB
     try:
         listening = _listen(host, port)
-        app = create_app(path, games_per_minute=games_per_minute, max_games=max_games)
     except OSError as exc:
         print_error(f"cannot listen on {host}:{port}: {exc}")
         raise typer.Exit(2) from None
+    try:
+        app = create_app(path, games_per_minute=games_per_minute, max_games=max_games)
     except sqlite3.Error as exc:
+        listening.close()
         print_error(f"cannot open the database {path}: {exc}")
         raise typer.Exit(2) from None
     console.print(

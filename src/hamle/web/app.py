@@ -72,7 +72,7 @@ def create_app(
             mastermind.warm_up()
             tour.warm_up()
         yield
-        app.state.store.close()  # (the last connection folds the journal back into the file)
+        app.state.store.checkpoint()
 
     app = FastAPIOffline(  # the documentation pages' scripts come from the package
         title="hamle",

@@ -20,7 +20,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from hamle.errors import HamleError
@@ -59,6 +59,10 @@ class GameChanged(HamleError):
     """The game was changed by another process while a request worked on it."""
 
 
+class GameBusy(GameChanged):
+    """Two requests on the game are there already: one answered, one waiting."""
+
+
 class StoreBusy(Exception):
     """A change asked not to wait found the store busy."""
 
@@ -77,8 +81,8 @@ def _not_found(kind: str, game_id: str) -> GameNotFound:
     )
 
 
-def _busy_game() -> GameChanged:
-    return GameChanged(
+def _busy_game() -> GameBusy:
+    return GameBusy(
         "another request on this game is still being answered, and one more waits for it; "
         "send this one again once they are done",
         code="site.game_busy",
@@ -123,22 +127,24 @@ def checked_path(path: str) -> None:
     """
     if path == ":memory:":
         return
-    file = Path(path)
-    folder = file.parent
-    if not folder.is_dir():
-        raise sqlite3.OperationalError(f"its folder {folder} does not exist")
-    for name in (file, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
-        if not os.path.lexists(name):
-            continue
-        if not name.is_file():
-            raise sqlite3.OperationalError(f"{name} is not a file")
-        if not os.access(name, os.R_OK | os.W_OK):
-            extra = "" if name == file else ": delete it if no server has the database open"
-            raise sqlite3.OperationalError(f"{name} is read-only{extra}")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise sqlite3.OperationalError(
-            f"its folder {folder} is read-only (SQLite keeps its journal beside the file)"
-        )
+    file, folder = Path(path), Path(path).parent
+    try:
+        if not folder.is_dir():
+            raise sqlite3.OperationalError(f"its folder {folder} does not exist")
+        for name in (file, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+            if not os.path.lexists(name):
+                continue
+            if not name.is_file():
+                raise sqlite3.OperationalError(f"{name} is not a file")
+            if not os.access(name, os.R_OK | os.W_OK):
+                extra = "" if name == file else ": delete it if no server has the database open"
+                raise sqlite3.OperationalError(f"{name} is read-only{extra}")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise sqlite3.OperationalError(
+                f"its folder {folder} is read-only (SQLite keeps its journal beside the file)"
+            )
+    except OSError as error:  # (a name too long, a folder that may not be searched)
+        raise sqlite3.OperationalError(error.strerror or str(error)) from None
 
 
 class Store:
@@ -148,9 +154,9 @@ class Store:
 
     The server's threads share one connection for writing and one for reading, each
     behind a lock, so a write kept waiting (another server holding the file) stalls no
-    read, and no write waits for the file more than BUSY_MS. ``update`` also holds a
-    per-game lock, so two requests on one game cannot interleave, and a third request on
-    a game is refused at once (``site.game_busy``) rather than holding a thread to wait.
+    read; a write waits BUSY_MS at most for the lock, and as long for the file. ``update``
+    also holds a per-game lock, so two requests on one game cannot interleave, and a third
+    request on a game is refused at once (``site.game_busy``) rather than holding a thread.
     """
 
     def __init__(self, path: str | Path, max_games: int = MAX_GAMES) -> None:
@@ -232,6 +238,12 @@ class Store:
             self._db.execute("INSERT OR REPLACE INTO cache VALUES ('', '', 0)")
         finally:
             self._db.execute("ROLLBACK")
+
+    def checkpoint(self) -> None:
+        """Fold the journal back into the file (as a server stops), so that a copy of the
+        file alone has every game; the store stays open. A failure is left for later."""
+        with suppress(sqlite3.Error, OSError), _holding(self._lock, wait=True):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:
@@ -328,7 +340,10 @@ class Store:
     def cached(self, key: str) -> dict | None:
         with self._read_lock:
             row = self._reader.execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
-        return None if row is None else _parsed(row[0], f"the cached {key}")
+        try:
+            return None if row is None else _parsed(row[0], f"the cached {key}")
+        except sqlite3.DatabaseError:
+            return None  # damaged: computed again, and written over
 
     def remember(self, key: str, value: dict) -> None:
         with _holding(self._lock, wait=True):
