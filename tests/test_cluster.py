@@ -212,11 +212,13 @@ class PausedClient:
 
     status = "running"
 
-    def __init__(self, states: list[str]) -> None:
-        self.states = states
+    def __init__(self, states: list[str], executing: int = 0) -> None:
+        self.states, self.executing = states, executing
 
     def scheduler_info(self, n_workers: int = 5) -> dict:
-        return {"workers": {f"tcp://w{i}": {"status": s} for i, s in enumerate(self.states)}}
+        metrics = {"executing": self.executing}
+        workers = [{"status": s, "metrics": metrics} for s in self.states]
+        return {"workers": {f"tcp://w{i}": worker for i, worker in enumerate(workers)}}
 
 
 def test_workers_paused_for_memory_count_as_gone():
@@ -228,6 +230,9 @@ def test_workers_paused_for_memory_count_as_gone():
     with pytest.raises(ClusterError, match=r"every worker .* is paused, its memory nearly full"):
         paused._check_workers(since - 2)
     paused.client = PausedClient(["paused", "running"])
+    assert paused._check_workers(since - 2) is None
+    # A paused worker still running a task goes on with it: the run waits for it.
+    paused.client = PausedClient(["paused", "paused"], executing=1)
     assert paused._check_workers(since - 2) is None
 
 

@@ -325,7 +325,7 @@ class Cluster:
                 "a worker has"
             ) from None
         except Exception as exc:
-            if future.status == "error" and "deserializ" in str(exc):
+            if future.status == "error" and str(exc).startswith("Error during deserializ"):
                 raise ClusterError(
                     f"the Dask cluster at {self.address} could not read a chunk of the run: "
                     "most likely a module of it (a shooter's, a strategy's) cannot be "
@@ -355,14 +355,19 @@ class Cluster:
             workers = self.client.scheduler_info(n_workers=-1)["workers"].values()
         except (OSError, TimeoutError):
             raise lost from None
-        # A worker paused (its memory nearly full) runs nothing: it counts as gone.
-        if any(worker.get("status", "running") == "running" for worker in workers):
+        # A worker paused (its memory nearly full) starts nothing new: unless it is still
+        # running a task, it counts as gone.
+        if any(
+            worker.get("status", "running") == "running"
+            or worker.get("metrics", {}).get("executing", 0) > 0
+            for worker in workers
+        ):
             return None
         if alone_since is None:
             return time.monotonic()
         if time.monotonic() - alone_since < self.worker_wait_seconds:
             return alone_since
-        if workers:
+        if any(worker.get("status") == "paused" for worker in workers):
             raise ClusterError(
                 f"every worker of the Dask cluster at {self.address} is paused, its memory "
                 f"nearly full, and none went on within {self.worker_wait_seconds:g} s; give "

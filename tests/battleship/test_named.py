@@ -148,6 +148,8 @@ def test_a_whole_number_for_a_decimal_setting_is_the_same_setting():
 def test_an_infinite_setting_is_refused_as_its_name_would_be(setting):
     with pytest.raises(bs.BattleshipError, match=f"{setting} must be a finite number, not inf"):
         bs.ExpertShooter(**{setting: float("inf")})  # (named expert(z=inf), it read back as none)
+    with pytest.raises(bs.BattleshipError, match=f"{setting} must be a finite number, not a"):
+        bs.ExpertShooter(**{setting: 10**400})  # (an OverflowError, past every float)
 
 
 def test_a_shooter_with_settings_plays_as_the_one_built_with_them():

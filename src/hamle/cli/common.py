@@ -107,6 +107,7 @@ def print_error(message: object) -> None:
 
 
 LONGEST_LINE = 10_000  # characters of a line typed at a prompt
+JSON_WRITE = 1 << 20  # characters of JSON written at a time
 LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # (in text read with surrogateescape or from JSON)
 
 
@@ -416,9 +417,13 @@ def print_json(value: dict) -> None:
     # In pieces: one large write that the disk or pipe takes only in part returned as if
     # whole, so a cut output ended with status 0. A lone surrogate (from a file's JSON) has
     # no UTF-8: it is written as JSON's escape.
-    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
-        sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", piece))
-    sys.stdout.write("\n")
+    pieces, size = [], 0
+    for piece in [*json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value), "\n"]:
+        pieces.append(piece)
+        size += len(piece)
+        if size >= JSON_WRITE or piece == "\n":  # (a megabyte a write, not a write a token)
+            text, pieces, size = "".join(pieces), [], 0
+            sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text))
 
 
 @contextmanager

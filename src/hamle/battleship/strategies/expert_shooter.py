@@ -149,7 +149,7 @@ class ExpertShooter:
             value = getattr(self, what)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
                 raise BattleshipError(f"{what} must be a number of at least 0, not {said(value)}")
-            if math.isinf(value):  # (its name could not be read back)
+            if value >= 2**1024:  # infinite or past every float (inf's name reads back as none)
                 raise BattleshipError(f"{what} must be a finite number, not {said(value)}")
             # z=2 is the default z=2.0, and z=-0.0 is z=0.0 (one name, one row of a table)
             object.__setattr__(self, what, float(value) + 0.0)
