@@ -34,10 +34,9 @@ import httpx2 as httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import (
     Arguments,
-    at_most,
     check_out,
+    load_seconds,
     machine,
-    positive_float,
     positive_int,
     write_report,
 )
@@ -45,7 +44,6 @@ from serve import start_server
 
 KINDS = ("battleship", "mastermind", "tour")
 COLUMNS = "ABCDEFGHIJ"
-HOUR = 3600  # the most seconds of load a round takes
 
 
 # The count of the game a move is meant for, where the game's page names it.
@@ -170,7 +168,7 @@ def main() -> None:
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument(
         "--seconds",
-        type=at_most(HOUR, positive_float, " seconds (an hour)"),
+        type=load_seconds,
         default=5,
         help="of load before each kill (at most 3600, an hour)",
     )

@@ -106,6 +106,10 @@ def at_most(limit: int, kind=positive_int, unit: str = ""):
     return parse
 
 
+# ``--seconds`` of load on a server (bench/site.py, bench/crash.py): an hour at most.
+load_seconds = at_most(3600, positive_float, " seconds (an hour)")
+
+
 def check_out(parser: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
     """Make sure ``write_report`` will be able to write ``out`` at the end of the run:
     create its folder now, as the writer would, and stop with a usage error if it is a

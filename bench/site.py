@@ -29,10 +29,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import (
     Arguments,
-    at_most,
     check_out,
+    load_seconds,
     machine,
-    positive_float,
     positive_int,
     write_report,
 )
@@ -43,7 +42,6 @@ import hamle.mastermind as mm
 import hamle.tour as tour
 
 KINDS = ("density", "tour_quick_hint", "tour_hint", "mastermind_suggest", "health")
-HOUR = 3600  # the most seconds of load a run takes
 
 
 def density_bodies() -> list[dict]:
@@ -224,7 +222,7 @@ def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--seconds",
-        type=at_most(HOUR, positive_float, " seconds (an hour)"),
+        type=load_seconds,
         help="of load (default 30, quick 5; at most 3600, an hour)",
     )
     parser.add_argument("--clients", type=positive_int, default=20)
