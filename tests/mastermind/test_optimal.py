@@ -105,6 +105,7 @@ def test_a_cap_no_strategy_can_meet_is_refused_before_any_search(monkeypatch):
             optimal.solve(variant, cap)
     # (a bound only: every cap it lets through for (3, 3, True) is searched, as above)
     assert optimal.reach(mm.Variant(3, 3), 2) == 1 + 8 < 27 <= optimal.reach(mm.Variant(3, 3), 3)
+    assert optimal.reach(mm.Variant(3, 3), 10**9) == 1 + 8 + 64  # (at once: no further)
 
 
 @pytest.mark.parametrize("spec", [(3, 3, True), (2, 4, True), (3, 4, True), (3, 4, False)])

@@ -129,13 +129,20 @@ def _too_few(variant: Variant, max_guesses: int) -> MastermindError:
 
 def reach(variant: Variant, guesses: int) -> int:
     """The most secrets any strategy can find within ``guesses``: a guess finds itself and
-    splits the rest by the answers that do not win, each branch with one guess fewer.
+    splits the rest by the answers that do not win, each branch with one guess fewer
+    (counted no further than past the variant's codes: a cap of a million guesses would
+    sum numbers of millions of digits).
 
     >>> reach(Variant(4, 6), 3), reach(Variant(4, 6), 4)  # (so classic needs 4 at least)
     (183, 2380)
     """
-    branches = len(possible_answers(variant)) - 1
-    return sum(branches**k for k in range(guesses))
+    branches, total, layer = len(possible_answers(variant)) - 1, 0, 1
+    for _ in range(guesses):
+        total += layer
+        if total >= variant.size:
+            break
+        layer *= branches
+    return total
 
 
 @contextmanager
