@@ -131,6 +131,11 @@ const COLOURS = {
 // Each curve has its own dashes too, so that none is told by its colour alone.
 const DASHES = { random: "12 3 2 3 2 3", "hunt-target": "12 4 2 4", parity: "7 4", density: "none" };
 const EXACT = { colour: "#1d2433", dashes: "2 4" };
+
+// A strategy's curve: its colour and dashes, in the chart and its legend alike.
+function lineOf(name) {
+  return { colour: COLOURS[name] || "#495057", dashes: DASHES[name] || "none" };
+}
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
@@ -162,19 +167,10 @@ function percent(x, digits = 0) {
 // ---- table -----------------------------------------------------------------------
 
 function renderTable() {
-  const table = $("table");
-  table.innerHTML = "";
-  const head = table.createTHead().insertRow();
   const columns = [
     "strategy", "mean", "se", "sd", "median", "middle", "best", "worst", "within", "hunt", "target",
   ];
-  for (const key of columns) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = t(`st.col.${key}`);
-    head.append(th);
-  }
-  const body = table.createTBody();
+  const body = newTable($("table"), columns.map((key) => t(`st.col.${key}`)));
   for (const row of Object.values(data.table.strategies)) {
     addRow(body, [
       t(`strategy.${row.strategy}`),
@@ -208,6 +204,19 @@ function renderTable() {
     games: data.games,
     rules: t(`rules.${data.rules}`),
   });
+}
+
+// Empties ``table`` and heads it with ``columns``; its body, for addRow.
+function newTable(table, columns) {
+  table.innerHTML = "";
+  const head = table.createTHead().insertRow();
+  for (const text of columns) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = text;
+    head.append(th);
+  }
+  return table.createTBody();
 }
 
 function addRow(body, cells) {
@@ -270,10 +279,9 @@ function renderChart() {
     for (let shots = low + 1; shots <= high; shots++) {
       path += ` H ${x(shots)} V ${y(curve[shots])}`;
     }
-    const stroke = COLOURS[name] || "#495057";
-    const dashes = DASHES[name] || "none";
-    const drawn = { d: path, class: "curve", stroke, "stroke-dasharray": dashes, "data-strategy": name };
-    chart.append(svg("path", drawn));
+    const { colour, dashes } = lineOf(name);
+    const drawn = { d: path, class: "curve", stroke: colour, "stroke-dasharray": dashes };
+    chart.append(svg("path", { ...drawn, "data-strategy": name }));
   }
   const exact = [];
   for (let shots = low; shots <= high; shots++) exact.push(`${x(shots)},${y(data.exact[shots])}`);
@@ -289,8 +297,7 @@ function renderLegend() {
   legend.innerHTML = "";
   for (const row of Object.values(data.table.strategies)) {
     const label = t(`strategy.${row.strategy}`);
-    const line = { colour: COLOURS[row.strategy], dashes: DASHES[row.strategy] || "none" };
-    legend.append(legendItem(label, fixed(row.mean), line));
+    legend.append(legendItem(label, fixed(row.mean), lineOf(row.strategy)));
   }
   legend.append(legendItem(t("st.exact"), fixed(data.table.exact_random.mean, 2), EXACT));
 }
@@ -309,25 +316,11 @@ function legendItem(label, mean, { colour, dashes }) {
 // for every t, the share of games each strategy had done within t shots.
 function renderFigures() {
   const names = Object.keys(data.curves);
-  const table = $("figures");
-  table.innerHTML = "";
-  const head = table.createTHead().insertRow();
   const columns = [t("st.axis.x"), ...names.map((n) => t(`strategy.${n}`)), t("st.exact")];
-  for (const text of columns) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    head.append(th);
-  }
-  const body = table.createTBody();
+  const body = newTable($("figures"), columns);
   for (let shots = data.ship_cells; shots <= data.cells; shots++) {
-    const row = body.insertRow();
-    const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = String(shots);
-    row.append(th);
-    for (const name of names) row.insertCell().textContent = percent(data.curves[name][shots], 1);
-    row.insertCell().textContent = percent(data.exact[shots], 1);
+    const shares = names.map((name) => percent(data.curves[name][shots], 1));
+    addRow(body, [String(shots), ...shares, percent(data.exact[shots], 1)]);
   }
 }
 
@@ -335,16 +328,8 @@ function renderFigures() {
 
 function renderMatrix() {
   const { matrix, placers, shooters, games } = data.tournament;
-  const table = $("matrix");
-  table.innerHTML = "";
-  const head = table.createTHead().insertRow();
-  for (const key of ["st.col.shooter", ...placers.map((p) => `placer.${p}`)]) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = t(key);
-    head.append(th);
-  }
-  const body = table.createTBody();
+  const columns = ["st.col.shooter", ...placers.map((p) => `placer.${p}`)].map((key) => t(key));
+  const body = newTable($("matrix"), columns);
   for (const shooter of shooters) {
     const cells = placers.map((placer) => {
       const { mean, versus_uniform: versus } = matrix[shooter][placer];
