@@ -417,13 +417,17 @@ def print_json(value: dict) -> None:
     # In pieces: one large write that the disk or pipe takes only in part returned as if
     # whole, so a cut output ended with status 0. A lone surrogate (from a file's JSON) has
     # no UTF-8: it is written as JSON's escape.
+    def write(text: str) -> None:
+        sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text))
+
     pieces, size = [], 0
-    for piece in [*json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value), "\n"]:
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
         pieces.append(piece)
         size += len(piece)
-        if size >= JSON_WRITE or piece == "\n":  # (a megabyte a write, not a write a token)
-            text, pieces, size = "".join(pieces), [], 0
-            sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text))
+        if size >= JSON_WRITE:  # (a megabyte a write, not a write a token)
+            write("".join(pieces))
+            pieces, size = [], 0
+    write("".join(pieces) + "\n")
 
 
 @contextmanager
