@@ -81,14 +81,6 @@ def _not_found(kind: str, game_id: str) -> GameNotFound:
     )
 
 
-def _busy_game() -> GameBusy:
-    return GameBusy(
-        "another request on this game is still being answered, and one more waits for it; "
-        "send this one again once they are done",
-        code="site.game_busy",
-    )
-
-
 @contextmanager
 def _holding(lock: threading.Lock, wait: bool) -> Iterator[None]:
     """Hold ``lock``; StoreBusy at once if it is held and ``wait`` is False, and a
@@ -294,8 +286,14 @@ class Store:
         another request on the game, or a write held by another server."""
         with self._game_locks_lock:
             game = self._game_locks.setdefault(game_id, _GameLock())
-            if game.users >= (2 if wait else 1):
-                raise _busy_game() if wait else StoreBusy
+            if game.users >= 1 and not wait:
+                raise StoreBusy
+            if game.users >= 2:
+                raise GameBusy(
+                    "another request on this game is still being answered, and one more "
+                    "waits for it; send this one again once they are done",
+                    code="site.game_busy",
+                )
             game.users += 1
         try:
             with game.lock:
