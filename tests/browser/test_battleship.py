@@ -609,3 +609,32 @@ def test_a_saved_game_the_server_fails_to_load_is_kept_for_a_reload(server, page
     expect(page.locator("#counts")).to_contain_text("Your shots: 1")
     assert game_id in page.url
     assert page.js_errors == []
+
+
+def test_key_shortcuts_turned_off_leave_r_and_p_alone_and_the_help_stops_naming_them(
+    server, page
+):
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#rotate")).to_have_text("Rotate (R): horizontal")
+    page.click("#keys-switch")
+    expect(page.locator("#keys-switch")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#rotate")).to_have_text("Rotate: horizontal")
+    expect(page.locator("#setup [data-i18n='bs.setup.help']")).not_to_contain_text("R or")
+    page.locator("h1").first.click()
+    page.keyboard.press("r")
+    expect(page.locator("#rotate")).to_have_text("Rotate: horizontal")
+    page.click("#lang-switch")  # the Turkish help drops the key too
+    expect(page.locator("#rotate")).to_have_text("Döndür: yatay")
+    page.click("#lang-switch")
+    # The replay page shares the choice: P leaves the pattern as it is.
+    page.goto(server.url + "/battleship/replay")
+    expect(page.locator("#keys-switch")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#counter")).to_contain_text("Before the first shot")
+    expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("p")
+    expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-i18n='rp.keys']")).not_to_contain_text("P toggles")
+    page.click("#keys-switch")
+    page.keyboard.press("p")
+    expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "false")
+    assert page.js_errors == []

@@ -460,3 +460,25 @@ def test_an_undo_from_a_page_another_tab_left_behind_is_refused_and_catches_up(s
     expect(status).to_have_text("")
     assert turns_stored(server, game) == 1
     assert page.js_errors == []
+
+
+def test_digits_do_nothing_once_key_shortcuts_are_off_until_turned_on_again(server, page):
+    open_page(page, server)
+    switch = page.locator("#keys-switch")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("[data-i18n='mm.compose.help']")).to_have_text(
+        "Pick a peg, then a colour. Backspace clears a peg."
+    )
+    page.reload()  # the choice is kept
+    expect(page.locator("#keys-switch")).to_have_attribute("aria-pressed", "false")
+    page.get_by_role("button", name="New game").click()
+    page.locator("h1").click()
+    page.keyboard.type("6543")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "")
+    page.locator("#keys-switch").click()
+    page.locator("h1").click()
+    page.keyboard.type("6543")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "6543")
+    assert page.js_errors == []

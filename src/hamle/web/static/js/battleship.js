@@ -13,6 +13,7 @@ import {
   MARK_SYMBOLS,
   renderChrome,
   say,
+  shortcutsOn,
   t,
 } from "./common.js";
 
@@ -21,6 +22,8 @@ addTexts({
     "bs.setup.title": "Place your fleet",
     "bs.setup.help":
       "Drag a ship onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
+    "bs.setup.help.nokeys":
+      "Drag a ship onto the board (or pick it in the list and click a cell); the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
     "bs.rules": "Rules",
     "bs.level": "Level",
     "bs.level.easy": "Easy",
@@ -34,6 +37,7 @@ addTexts({
       "Expert plays its best few shots out to the end over a thousand fleets that fit what it has seen, and fires where the game ends soonest.",
     "bs.ships": "Ships",
     "bs.rotate": "Rotate (R): {dir}",
+    "bs.rotate.nokeys": "Rotate: {dir}",
     "bs.horizontal": "horizontal",
     "bs.vertical": "vertical",
     "bs.random": "Random fleet",
@@ -99,6 +103,8 @@ addTexts({
     "bs.setup.title": "Filonu yerleştir",
     "bs.setup.help":
       "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
+    "bs.setup.help.nokeys":
+      "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
     "bs.rules": "Kurallar",
     "bs.level": "Seviye",
     "bs.level.easy": "Kolay",
@@ -112,6 +118,7 @@ addTexts({
       "Uzman en iyi birkaç atışını, gördüklerine uyan bin filo üzerinde sonuna kadar oynar ve oyunun en erken bittiği yere atar.",
     "bs.ships": "Gemiler",
     "bs.rotate": "Döndür (R): {dir}",
+    "bs.rotate.nokeys": "Döndür: {dir}",
     "bs.horizontal": "yatay",
     "bs.vertical": "dikey",
     "bs.random": "Rastgele filo",
@@ -810,7 +817,7 @@ function newGame() {
 // ---- start-up --------------------------------------------------------------------
 
 async function init() {
-  renderChrome();
+  renderChrome({ shortcuts: true });
   try {
     options = await api("/api/battleship/options");
   } catch (error) {
@@ -849,7 +856,7 @@ async function init() {
   document.addEventListener("keydown", (event) => {
     const typing = event.target.closest && event.target.closest("input, select, textarea");
     const placing = !$("setup").classList.contains("hidden");
-    if ((event.key === "r" || event.key === "R") && !typing && placing) {
+    if ((event.key === "r" || event.key === "R") && !typing && placing && shortcutsOn()) {
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       event.preventDefault();
       rotate();

@@ -19,6 +19,7 @@ const TEXTS = {
     "nav.api": "API",
     "lang.switch": "Türkçe",
     "lang.label": "Language",
+    "keys.switch": "Key shortcuts",
     "error.network": "The server did not answer. Is it running?",
     "bs.symbols": "• miss ✕ hit ■ sunk · water beside a sunk ship",
     "home.battleship": "Sink the computer's fleet before it sinks yours — four levels: Hard shows a heat map of its thinking, Expert plans ahead.",
@@ -53,6 +54,7 @@ const TEXTS = {
     "nav.api": "API",
     "lang.switch": "English",
     "lang.label": "Dil",
+    "keys.switch": "Tuş kısayolları",
     "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
     "bs.symbols": "• ıska ✕ isabet ■ battı · batan geminin yanındaki su",
     "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor düşüncesinin ısı haritasını gösterir, Uzman ilerisini planlar.",
@@ -87,8 +89,19 @@ export function addTexts(texts) {
   for (const lang of Object.keys(TEXTS)) Object.assign(TEXTS[lang], texts[lang] || {});
 }
 
+const KEYS_KEY = "hamle.keys";
+
+// Whether the single-key shortcuts (R, P, digits) act. The header's switch turns them off for
+// those whom a stray key or speech input would trip up (WCAG 2.1.4).
+export function shortcutsOn() {
+  return localStorage.getItem(KEYS_KEY) !== "off";
+}
+
 // The text for a key in the current language; {name} placeholders are filled from vars.
+// A text naming a single-key shortcut has a form without it, "<key>.nokeys", used while
+// the shortcuts are off.
 export function t(key, vars = {}) {
+  if (!shortcutsOn() && `${key}.nokeys` in TEXTS.en) key = `${key}.nokeys`;
   const text = TEXTS[language()][key] ?? TEXTS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
@@ -184,8 +197,9 @@ const NAV = [
   ["/docs", "nav.api"],
 ];
 
-// The header (site name, navigation, language switch); call once per page.
-export function renderChrome() {
+// The header (site name, navigation, language switch, and on a page with single-key
+// shortcuts their switch); call once per page.
+export function renderChrome({ shortcuts = false } = {}) {
   const header = document.getElementById("top");
   header.innerHTML = "";
   // A first link past the navigation, for those who move by keys (shown once focused).
@@ -219,8 +233,24 @@ export function renderChrome() {
     showCurrentLink(nav); // the links changed width with their texts
   });
   header.append(skip, brand, nav, switcher);
+  if (shortcuts) header.append(shortcutSwitch());
   applyLanguage();
   showCurrentLink(nav);
+}
+
+function shortcutSwitch() {
+  const button = document.createElement("button");
+  button.id = "keys-switch";
+  button.type = "button";
+  button.className = "keys";
+  button.dataset.i18n = "keys.switch";
+  button.setAttribute("aria-pressed", String(shortcutsOn()));
+  button.addEventListener("click", () => {
+    localStorage.setItem(KEYS_KEY, shortcutsOn() ? "off" : "on");
+    button.setAttribute("aria-pressed", String(shortcutsOn()));
+    applyLanguage(); // the pages' help names the shortcuts only while they act
+  });
+  return button;
 }
 
 // On a phone the navigation scrolls sideways: show the current page's link.

@@ -8,6 +8,7 @@ import {
   focusBackTo,
   renderChrome,
   say,
+  shortcutsOn,
   t,
 } from "./common.js";
 
@@ -49,6 +50,7 @@ addTexts({
     "mm.compose.title": "Guess #{n}",
     "mm.compose.help":
       "Pick a peg, then a colour; or type the digits. Backspace clears a peg.",
+    "mm.compose.help.nokeys": "Pick a peg, then a colour. Backspace clears a peg.",
     "mm.submit": "Guess",
     "mm.clear": "Clear",
     "mm.suggest": "Suggest",
@@ -118,6 +120,7 @@ addTexts({
     "mm.compose.title": "{n}. tahmin",
     "mm.compose.help":
       "Bir pim seç, sonra bir renk; ya da rakamları yaz. Geri tuşu bir pimi temizler.",
+    "mm.compose.help.nokeys": "Bir pim seç, sonra bir renk. Geri tuşu bir pimi temizler.",
     "mm.submit": "Tahmin et",
     "mm.clear": "Temizle",
     "mm.suggest": "Öner",
@@ -496,7 +499,7 @@ function typed(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest("input, select, textarea")) return;
   const variant = game.variant;
-  if (/^[0-9]$/.test(event.key)) {
+  if (/^[0-9]$/.test(event.key) && shortcutsOn()) {
     const colour = colourOf(variant, event.key);
     if (colour < 0 || colour >= variant.colours) return;
     event.preventDefault();
@@ -668,7 +671,7 @@ async function load(id) {
 }
 
 async function start() {
-  renderChrome();
+  renderChrome({ shortcuts: true });
   chooseMode("breaker");
   try {
     variants = await api("/api/mastermind/variants");

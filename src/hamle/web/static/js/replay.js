@@ -10,6 +10,7 @@ import {
   MARK_SYMBOLS,
   renderChrome,
   say,
+  shortcutsOn,
   t,
 } from "./common.js";
 
@@ -29,6 +30,7 @@ addTexts({
     "rp.pattern": "Hunt pattern",
     "rp.shots": "Shots",
     "rp.keys": "Keys: ← → step (↑ ↓ too in the list of shots), Home and End jump to the first and last shot, P toggles the pattern.",
+    "rp.keys.nokeys": "Keys: ← → step (↑ ↓ too in the list of shots), Home and End jump to the first and last shot.",
     "rp.summary": "Game {game}, {strategy}: {shots} shots ({hunt} hunt, {target} target).",
     "rp.start": "Before the first shot (0 of {total}).",
     "rp.counter": "Shot {n} of {total}: {cell} — {answer} ({mode}).",
@@ -74,6 +76,7 @@ addTexts({
     "rp.pattern": "Av deseni",
     "rp.shots": "Atışlar",
     "rp.keys": "Tuşlar: ← → adım (atış listesinde ↑ ↓ de), Home ve End ilk ve son atışa gider, P deseni açıp kapatır.",
+    "rp.keys.nokeys": "Tuşlar: ← → adım (atış listesinde ↑ ↓ de), Home ve End ilk ve son atışa gider.",
     "rp.summary": "Oyun {game}, {strategy}: {shots} atış ({hunt} av, {target} hedef).",
     "rp.start": "İlk atıştan önce (0 / {total}).",
     "rp.counter": "Atış {n} / {total}: {cell} — {answer} ({mode}).",
@@ -298,14 +301,14 @@ function onKey(event) {
   if (event.key in moves) {
     event.preventDefault();
     go(moves[event.key]);
-  } else if (event.key === "p" || event.key === "P") {
+  } else if ((event.key === "p" || event.key === "P") && shortcutsOn()) {
     event.preventDefault();
     togglePattern();
   }
 }
 
 async function init() {
-  renderChrome();
+  renderChrome({ shortcuts: true });
   try {
     options = await api("/api/battleship/options");
   } catch (error) {
