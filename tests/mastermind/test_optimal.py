@@ -120,7 +120,7 @@ def test_the_kernel_costs_sets_as_a_plain_search_does(spec, data):
     search = optimal._Search(variant, depth)
     cands = np.array(sorted(codes), np.int32)
     everything = np.arange(variant.size, dtype=np.int32)
-    tally = np.zeros(1, np.int64)
+    tally = np.zeros(2, np.int64)
     cost, guess = _kernels.optimal_cost(
         search.blocks, variant.answer_slots, search.answers, search.digits, variant.repeat,
         search.colour_sets, cands, everything, 0, True, depth, limit, search.least,
@@ -767,3 +767,77 @@ def test_a_search_shared_by_threads_stops_at_once_when_interrupted(monkeypatch):
     finally:
         signal.signal(signal.SIGUSR1, previous)
     assert len(entered) >= 50 and searched_while_stopping == []
+
+
+def _searching(search: optimal._Search) -> None:
+    """Waits until a kernel call of ``search`` has searched a set."""
+    while search.searched() == 0:
+        time.sleep(0.01)
+
+
+def test_a_kernel_call_given_up_returns_at_its_next_set():
+    """One kernel call on every code of 4 × 7 without symmetry runs for many minutes; given
+    up (``stop``), it returns at once, its search raises, and the search may be used again."""
+    import threading
+
+    variant = mm.Variant(4, 7)
+    search = optimal._Search(variant, None)
+    everything = np.arange(variant.size, dtype=np.int32)
+    raised = []
+
+    def run() -> None:
+        try:
+            search.cost(everything, search.plain, variant.size, optimal.UNSOLVABLE)
+        except optimal._Stopped:
+            raised.append("stopped")
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    _searching(search)
+    search.stop()
+    thread.join(120)  # (a bound far past the moment it takes, not a measure of speed)
+    assert not thread.is_alive() and raised == ["stopped"]
+    assert search.memo == {}  # nothing half worked out is kept
+    search.resume()
+    assert search.cost(everything[:5], search.plain, 4, optimal.UNSOLVABLE) > 0
+
+
+def test_ctrl_c_during_a_search_gives_its_kernel_call_up():
+    """Ctrl-C reaches the main thread, which waits while a thread searches: it gives the
+    search up, so the kernel call under way ends, then raises KeyboardInterrupt; the
+    search (like the one ``next_guess`` keeps) answers again afterwards."""
+    import signal
+    import threading
+
+    variant = mm.Variant(4, 7)
+    search = optimal._Search(variant, None)
+    everything = np.arange(variant.size, dtype=np.int32)
+
+    def press_ctrl_c() -> None:
+        _searching(search)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    def whole() -> int:
+        return search.cost(everything, search.plain, variant.size, optimal.UNSOLVABLE)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        optimal._interruptible([search], whole)
+    assert not search.stopping.is_set() and search.running == {}
+    small = everything[:5]
+    assert optimal._interruptible([search], lambda: search.cost(small, search.plain, 4, 10**6)) > 0
+
+
+def test_a_search_failing_on_its_own_does_not_give_up_others_sharing_it():
+    """``next_guess`` shares one search between callers (the site's requests): an error of
+    one caller's work must not stop another's kernel call."""
+    search = optimal._Search(mm.Variant(3, 4), None)
+
+    def fails() -> None:
+        raise mm.MastermindError("no")
+
+    stopped = []
+    search.stop = lambda: stopped.append(True)
+    with pytest.raises(mm.MastermindError):
+        optimal._interruptible([search], fails)
+    assert stopped == []

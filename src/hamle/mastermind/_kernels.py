@@ -809,7 +809,8 @@ def optimal_cost(
     ``repeat`` and ``colour_sets`` as bit masks); ``free`` is the bit mask of the colours
     no guess has used; absent colours count as one only if ``collapse``. ``reach[d]`` is
     the most codes d guesses can solve. ``tally[0]`` counts the sets searched as it goes
-    (a progress display may read it from another thread).
+    (a progress display may read it from another thread); another thread sets ``tally[1]``
+    to give the search up, which then returns at its next set with ``limit`` and -1.
     """
     size, solved, n0 = table.shape[0], table[0, 0], len(candidates)
     scratch = (
@@ -879,6 +880,8 @@ def optimal_cost(
             else:
                 returning = False
                 tally[0] += 1
+                if tally[1] != 0:
+                    return limit, -1
                 if f_region[level] + n > len(work):
                     work = _grown(work, f_region[level] + n)
                 if f_kept[level] + size > len(heap):

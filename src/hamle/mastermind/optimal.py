@@ -102,22 +102,27 @@ def solve(
     everything = np.arange(variant.size, dtype=np.int32)
     searches = [_Search(variant, None, symmetric=symmetry, remember=memo, jobs=jobs)]
     start = Symmetry.of(variant) if symmetry else searches[0].plain
-    with _reporting(progress, searches):
-        if max_guesses is not None and memo:  # the free optimum first: it bounds the capped
+
+    def search_all() -> Solution:
+        cap = max_guesses
+        if cap is not None and memo:  # the free optimum first: it bounds the capped search
             searches[0].cost(everything, start, variant.size, UNSOLVABLE)
-            if searches[0].height(everything) <= max_guesses:
-                max_guesses = None  # the free optimum's tree is the capped one too
+            if searches[0].height(everything) <= cap:
+                cap = None  # the free optimum's tree is the capped one too
             else:
-                searches.append(_Search(variant, max_guesses, searches[0], symmetry, jobs=jobs))
-        elif max_guesses is not None:
-            searches.append(_Search(variant, max_guesses, None, symmetry, memo, jobs))
+                searches.append(_Search(variant, cap, searches[0], symmetry, jobs=jobs))
+        elif cap is not None:
+            searches.append(_Search(variant, cap, None, symmetry, memo, jobs))
         search = searches[-1]
-        depth = max_guesses if max_guesses is not None else variant.size
+        depth = cap if cap is not None else variant.size
         total = search.cost(everything, start, depth, UNSOLVABLE)
         if total >= UNSOLVABLE:
-            raise _too_few(variant, max_guesses)
+            raise _too_few(variant, cap)
         tree = search.tree(everything, start, depth, total)
-    return Solution(variant, max_guesses, total, tree, search.searched(), perf_counter() - started)
+        return Solution(variant, cap, total, tree, search.searched(), perf_counter() - started)
+
+    with _reporting(progress, searches):
+        return _interruptible(searches, search_all)
 
 
 def _too_few(variant: Variant, max_guesses: int) -> MastermindError:
@@ -143,6 +148,26 @@ def reach(variant: Variant, guesses: int) -> int:
             break
         layer *= branches
     return total
+
+
+def _interruptible(searches: list, work):
+    """What ``work()`` returns, worked out on a thread of its own. Ctrl-C reaches the main
+    thread only between kernel calls, and one may last half a minute; waiting here, the
+    main thread takes it at once and gives ``searches`` (a list ``work`` may add to) up, so
+    their kernel calls return at their next set."""
+    thread = ThreadPoolExecutor(1)
+    future = thread.submit(work)
+    try:
+        return future.result()
+    except BaseException:
+        if not future.done():  # (not the work's own error: others may share the searches)
+            for search in searches:
+                search.stop()
+        raise
+    finally:
+        thread.shutdown()
+        for search in searches:
+            search.resume()
 
 
 @contextmanager
@@ -204,13 +229,17 @@ def next_guess(
     symmetry = Symmetry.of(variant, [guess for guess, _ in history.turns])
     search = _searcher(variant, max_guesses)
     depth = variant.size if max_guesses is None else max_guesses - len(history.turns)
-    with _reporting(progress, [search], len(cands)):
+
+    def searched() -> int:
         if search.cost(cands, symmetry, depth, UNSOLVABLE) >= UNSOLVABLE:
             raise MastermindError(
                 f"{len(cands)} candidates cannot all be found within the "
                 f"{counted(max(depth, 0), 'guess')} left of {max_guesses}"
             )
         return search.guess(cands, symmetry, depth)
+
+    with _reporting(progress, [search], len(cands)):
+        return _interruptible([search], searched)
 
 
 @cache
@@ -400,9 +429,10 @@ class _Search:
             return lower
         if len(symmetry.maps) == 1 or n <= KERNEL_SETS:  # pegs are permuted at the top only
             free = sum(1 << colour for colour in symmetry.free)
-            tally = np.zeros(1, np.int64)
+            tally = np.zeros(2, np.int64)  # (the sets searched; set [1] to give up)
             with self.counting:
                 self.running[id(tally)] = tally
+                tally[1] = self.stopping.is_set()
             total, guess = _kernels.optimal_cost(
                 self.blocks, self.variant.answer_slots, self.answers, self.digits,
                 self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
@@ -411,6 +441,8 @@ class _Search:
             with self.counting:
                 del self.running[id(tally)]
                 self.nodes += int(tally[0])
+            if tally[1]:
+                raise _Stopped
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
             return self.memo[key][0]
         with self.counting:
@@ -490,9 +522,26 @@ class _Search:
         try:
             yield
         except BaseException:
-            self.stopping.set()
+            self.stop()
             threads.shutdown(wait=False, cancel_futures=True)
             raise
+
+    def stop(self) -> None:
+        """Gives the search up from another thread: its kernel calls under way return at
+        their next set, and every thread raises ``_Stopped`` at its next."""
+        with self.counting:
+            self.stopping.set()
+            for tally in self.running.values():
+                tally[1] = 1
+        if self.relaxed:
+            self.relaxed.stop()
+
+    def resume(self) -> None:
+        """Lets the search be used again once given up (its memo holds only what was
+        worked out whole)."""
+        self.stopping.clear()
+        if self.relaxed:
+            self.relaxed.resume()
 
     def _guess_cost(self, cands, guess, symmetry, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
