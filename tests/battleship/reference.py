@@ -383,16 +383,17 @@ def marked(draw, symbols: str = "..mh") -> Observation:
 
 @st.composite
 def played(draw) -> Observation:
-    """The observation after some shots at a random legal fleet."""
+    """The observation after one shot or more at a random legal fleet, never the last: a
+    ship is left afloat, so there is something to count."""
     rules = draw(small_rules())
     count = count_fleets(rules)
-    if count.fleets < count.product / 1000:  # too rare for the rejection sampler
-        return Observation.start(rules)
+    assume(count.fleets >= count.product / 1000)  # else too rare for the rejection sampler
     ocean = Ocean(random_fleet(rules, np.random.default_rng(draw(st.integers(0, 2**32)))))
+    board = ocean.fleet.board()
     cells = draw(st.permutations(range(rules.cells)))
-    for cell in cells[: draw(st.integers(0, rules.cells))]:
-        if ocean.over:
-            break
-        if ocean.observation.marks[cell] == UNKNOWN:
+    for cell in cells[: draw(st.integers(1, rules.cells))]:
+        marks = ocean.observation.marks
+        unhit = (board >= 0) & (marks == UNKNOWN)
+        if marks[cell] == UNKNOWN and not (unhit[cell] and unhit.sum() == 1):
             ocean.fire(cell)
     return ocean.observation
