@@ -5,6 +5,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import hamle.battleship as bs
@@ -117,3 +119,35 @@ def test_the_command_line_says_why_it_gives_no_hint(args, message):
     result = runner.invoke(app, ["battleship", "hint", *args])
     assert result.exit_code == 2 and message in result.stderr, result.output
     assert "Traceback" not in result.output
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None)
+def test_each_weighed_cell_is_its_weighted_mean_and_paired_error(data):
+    """``Weighed`` against the figures worked out fleet by fleet: the weighted mean of a
+    cell's shots over the fleets it was rolled out on, and the mean and standard error of
+    its weighted difference from the chosen cell on those fleets."""
+    from hamle.battleship.strategies.expert_shooter import _weighed
+
+    n, k = data.draw(st.integers(2, 12)), data.draw(st.integers(2, 4))
+    shots = np.array(
+        data.draw(st.lists(st.integers(1, 40), min_size=n * k, max_size=n * k)), float
+    ).reshape(n, k)
+    weights = np.array(data.draw(st.lists(st.floats(0.1, 10), min_size=n, max_size=n)))
+    fleets_of = np.array([data.draw(st.integers(1, n)) for _ in range(k)])
+    best = data.draw(st.integers(0, k - 1))
+    fleets_of[best] = n  # (the chosen cell stays in the race to the end)
+    cells = np.arange(100, 100 + k)
+    rows = {row.cell: row for row in _weighed(cells, shots, weights, fleets_of, best)}
+    for j in range(k):
+        used = range(fleets_of[j])
+        total = sum(weights[i] for i in used)
+        mean = sum(weights[i] * shots[i, j] for i in used) / total
+        gaps = [shots[i, j] - shots[i, best] for i in used]
+        behind = sum(weights[i] * gaps[i] for i in used) / total
+        spread = sum((weights[i] * (gaps[i] - behind)) ** 2 for i in used) ** 0.5 / total
+        row = rows[100 + j]
+        assert row.fleets == fleets_of[j]
+        assert row.shots == pytest.approx(mean) and row.behind == pytest.approx(behind)
+        assert row.stderr == pytest.approx(spread, abs=1e-12)
+    assert next(iter(rows)) == 100 + best  # the chosen cell first
