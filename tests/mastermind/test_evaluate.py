@@ -220,12 +220,12 @@ def check_inconsistency(history: mm.History) -> mm.InconsistentError:
     fixed[turn] = (turns[turn][0], answer)
     assert len(mm.History(variant, tuple(fixed)).candidates()) == left
 
-    # Fewest pegs changed (the documented first rule).
-    def distance(t, a):
+    # Fewest pegs changed, then most candidates left, then the latest turn (as documented).
+    def rank(t, a, left):
         (b0, w0), (b1, w1) = variant.split(turns[t][1]), variant.split(a)
-        return abs(b0 - b1) + abs(w0 - w1)
+        return abs(b0 - b1) + abs(w0 - w1), -left, -t
 
-    assert distance(turn, answer) == min(distance(t, a) for t, a, _ in possible)
+    assert rank(turn, answer, left) == min(rank(*option) for option in possible)
     assert f"answer #{turn + 1} should be" in message and f"{left} candidate" in message
     return error
 
@@ -287,6 +287,15 @@ def test_a_mistyped_answer_among_several_is_found():
         error
     )
     assert mm.likely_typo(history) == error.correction
+
+
+def test_of_two_corrections_alike_the_later_turn_is_named():
+    """11 → 0 0 then 11 → 1 0: either answer changed by one peg leaves 4 candidates, and
+    the later turn is the likelier typo."""
+    variant = mm.Variant(2, 3)
+    history = mm.History(variant, ((variant.parse("11"), 0), (variant.parse("11"), 3)))
+    assert mm.likely_typo(history) == (1, 0, 4)
+    assert "answer #2 should be 0 black 0 white" in str(check_inconsistency(history))
 
 
 @cache
