@@ -524,10 +524,14 @@ def test_games_survive_a_restart(tmp_path):
         assert second.get(f"{API}/games/{maker['id']}").json() == maker
 
 
-def test_warm_up_runs(client):
+def test_warm_up_leaves_the_classic_optimal_tree_in_the_cache(client, tmp_path, monkeypatch):
+    from hamle.mastermind import optimal
     from hamle.web import mastermind
 
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
     mastermind.warm_up()
+    assert optimal.stored_tree(CLASSIC)["total"] == 5625  # (the proven optimum)
 
 
 def test_optimal_is_offered_once_its_tree_is_solved_here(client, tmp_path, monkeypatch):
