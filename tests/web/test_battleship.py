@@ -167,26 +167,27 @@ def test_russian_rules_forbid_touching_ships(client):
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "field"),
     [
-        {"level": "easy", "fleet": "A1-A5"},
-        {"level": "easy", "fleet": [[1, 2, 3, 4, 5]]},
-        {"level": "easy", "fleet": [["A1"]] * 11},
-        {"level": "easy", "fleet": [["A1"] * 11]},
-        {"level": "easy", "fleet": [["A1" * 1000]]},
-        {"level": "easy", "fleet": []},
-        {"level": "easy", "fleet": [[]]},
-        {"level": "impossible", "fleet": FLEET},
-        {"level": "easy", "rules": "chess", "fleet": FLEET},
-        {"level": "easy", "fleet": FLEET, "seed": 1},
-        {"level": None, "fleet": FLEET},
-        {},
+        ({"level": "easy", "fleet": "A1-A5"}, "fleet"),
+        ({"level": "easy", "fleet": [[1, 2, 3, 4, 5]]}, "fleet.0.0"),
+        ({"level": "easy", "fleet": [["A1"]] * 11}, "fleet"),
+        ({"level": "easy", "fleet": [["A1"] * 11]}, "fleet.0"),
+        ({"level": "easy", "fleet": [["A1" * 1000]]}, "fleet.0.0"),
+        ({"level": "easy", "fleet": []}, "fleet"),
+        ({"level": "easy", "fleet": [[]]}, "fleet.0"),
+        ({"level": "impossible", "fleet": FLEET}, "level"),
+        ({"level": "easy", "rules": "chess", "fleet": FLEET}, "rules"),
+        ({"level": "easy", "fleet": FLEET, "seed": 1}, "seed"),
+        ({"level": None, "fleet": FLEET}, "level"),
+        ({}, "fleet"),
     ],
 )
-def test_malformed_new_game_requests_are_422(client, body):
+def test_malformed_new_game_requests_are_422_naming_the_field(client, body, field):
     response = client.post(f"{API}/games", json=body)
     assert response.status_code == 422
-    assert response.json()["detail"]
+    assert response.json()["detail"].startswith(f"{field}: ")
+    assert response.json()["params"]["problems"][0]["field"] == field
 
 
 def test_not_json_is_422(client):
@@ -194,6 +195,7 @@ def test_not_json_is_422(client):
         f"{API}/games", content=b"{not json", headers={"Content-Type": "application/json"}
     )
     assert response.status_code == 422
+    assert response.json()["detail"].startswith("the request body is not valid JSON")
 
 
 # ---- ids -----------------------------------------------------------------------------
@@ -405,6 +407,7 @@ def test_shot_body_with_extra_fields_is_422(client):
     game = new_game(client)
     response = client.post(f"{API}/games/{game['id']}/shots", json={"cell": "A1", "as": "cpu"})
     assert response.status_code == 422
+    assert response.json()["detail"] == "as: Extra inputs are not permitted"
 
 
 def test_winning_reveals_the_fleet_and_ends_the_game(client):
@@ -766,26 +769,28 @@ def test_a_failed_job_reports_its_error(client, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "field"),
     [
-        {"games": 9},
-        {"games": 2001},
-        {"games": 10**12},
-        {"games": "many"},
-        {"games": 100.5},
-        {"games": 100, "rules": "chess"},
-        {"games": 100, "first": 5},
-        {"games": None},
+        ({"games": 9}, "games"),
+        ({"games": 2001}, "games"),
+        ({"games": 10**12}, "games"),
+        ({"games": "many"}, "games"),
+        ({"games": 100.5}, "games"),
+        ({"games": 100, "rules": "chess"}, "rules"),
+        ({"games": 100, "first": 5}, "first"),
+        ({"games": None}, "games"),
     ],
 )
-def test_statistics_bounds(client, body):
+def test_statistics_bounds(client, body, field):
     response = client.post(f"{API}/stats", json=body)
     assert response.status_code == 422
-    assert response.json()["detail"]
+    assert response.json()["detail"].startswith(f"{field}: ")
     query = {k: v for k, v in body.items() if v is not None}
     if query and "first" not in query:  # the same bounds hold for the query parameters
-        assert client.get(f"{API}/stats", params=query).status_code == 422
-        assert client.get(f"{API}/stats/progress", params=query).status_code == 422
+        for path in ("stats", "stats/progress"):
+            response = client.get(f"{API}/{path}", params=query)
+            assert response.status_code == 422
+            assert response.json()["detail"].startswith(f"{field}: ")
 
 
 def test_hard_hides_its_fleet_with_the_strong_placer_and_old_games_stay_uniform(client):

@@ -131,7 +131,7 @@ def test_candidates_left_match_the_engine_and_are_bounded(client):
     assert few["codes"] == expected[:3] and few["more"]
     for limit in (-1, 101, "many"):
         response = client.get(f"{API}/games/{game['id']}/candidates", params={"limit": limit})
-        assert response.status_code == 422
+        assert response.status_code == 422 and response.json()["detail"].startswith("limit: ")
     fresh = new_game(client)
     assert client.get(f"{API}/games/{fresh['id']}/candidates").json()["count"] == 1296
 
@@ -466,6 +466,7 @@ def test_guess_bounds(client):
     for body in ({"guess": 1122}, {"guess": "1" * 41}, {}, {"guess": ["1", "1"]}, {"code": "1122"}):
         response = client.post(f"{API}/games/{game['id']}/guess", json=body)
         assert response.status_code == 422, body
+        assert response.json()["detail"].startswith("guess: "), body
 
 
 def test_moves_of_the_other_mode_are_refused(client):
