@@ -32,7 +32,7 @@ from hamle.tour import _kernels as k
 from hamle.tour.board import TARGETS
 
 hint_module = importlib.import_module("hamle.tour.hint")  # the name `hint` is the function
-needs_node = pytest.mark.skipif(ref.NODE is None, reason="node is not on PATH")
+needs_node = ref.needs_node
 UTC = dt.UTC
 
 

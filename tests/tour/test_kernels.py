@@ -22,7 +22,7 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-needs_node = pytest.mark.skipif(ref.NODE is None, reason="node is not on PATH")
+needs_node = ref.needs_node
 U32 = 0xFFFFFFFF
 BIG = np.iinfo(np.int64).max
 
