@@ -58,7 +58,7 @@ def main() -> None:
         rules = getattr(Rules, name)()
         print(rules.describe(), flush=True)
         cells = work_out_opening(rules, SETTINGS, lambda line: print(line, flush=True))
-        books[rules.describe()] = [rules.grid.name(cell) for cell in cells]
+        books[rules.game] = [rules.grid.name(cell) for cell in cells]
     lines = [
         f"  {json.dumps(rules, ensure_ascii=False)}: {json.dumps(cells)}"
         for rules, cells in books.items()

@@ -59,6 +59,9 @@ def test_rules_take_a_fleet_of_lengths_directly():
         ((10, 10, [5, None]), "a ship length is a whole number, not None"),
         ((10, 10, [Ship("Raft", True)]), "Raft: a ship length is a whole number, not True"),
         ((10, 10, [5, 4], "yes"), "touching is True or False"),
+        ((6, 6, [Ship(" ", 3)]), "a ship's name may not be blank"),
+        ((6, 6, [Ship("Raft", 3), Ship("Raft", 2)]), "two ships are named 'Raft'"),
+        ((6, 6, [Ship("2-cell ship 1", 3), 2]), "two ships are named '2-cell ship 1'"),
     ],
 )
 def test_bad_rules_made_directly_are_explained(args, message):
@@ -182,3 +185,21 @@ def test_rules_and_placements_take_numpy_integers_and_name_wrong_types():
             placements(*args)
     with pytest.raises(RulesError, match=r"1 to 26 rows, not np\.True_"):
         Rules(np.True_, 5, [2])
+
+
+def test_a_fleet_listed_in_another_order_plays_the_same_game():
+    """Stored openings and the mixed placer's tuned weights are kept by the game, so they
+    hold whatever order the ships are listed in."""
+    import hamle.battleship as bs
+    from hamle.battleship.placers import mixture_weights
+
+    for preset in (Rules.classic(), Rules.russian()):
+        backwards = Rules.custom(10, preset.lengths[::-1], preset.touching)
+        assert backwards.describe() != preset.describe() and backwards.game == preset.game
+        assert (
+            mixture_weights(backwards)
+            == mixture_weights(preset)
+            != mixture_weights(Rules.custom(10, [4, 3], preset.touching))
+        )
+        first = bs.ExpertShooter().decide(bs.Observation.start(backwards), np.random.default_rng(1))
+        assert first.how == "opening"

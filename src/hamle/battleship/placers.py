@@ -231,7 +231,7 @@ def mixture_weights(rules: Rules) -> dict[str, float]:
     >>> mixture_weights(Rules.custom(6, [3, 2]))
     {'edges': 0.25, 'anti-density': 0.25, 'spread': 0.25, 'clustered': 0.25}
     """
-    return dict(TUNED.get(as_rules(rules).describe(), dict.fromkeys(TILTED, 0.25)))
+    return dict(TUNED.get(as_rules(rules).game, dict.fromkeys(TILTED, 0.25)))
 
 
 def tuned_weights(rules: Rules) -> dict[str, float]:

@@ -98,6 +98,15 @@ class Rules:
             raise RulesError(str(exc)) from None
         if not self.fleet:
             raise RulesError("a fleet needs at least one ship")
+        names = [ship.name for ship in self.fleet]
+        if any(not name.strip() for name in names):
+            raise RulesError("a ship's name may not be blank")
+        if len(set(names)) < len(names):
+            twice = next(name for name in names if names.count(name) > 1)
+            raise RulesError(
+                f"two ships are named {quoted(twice)}; each needs a name of its own "
+                "(answers and records name the ship sunk)"
+            )
         longest = max(self.rows, self.cols)
         for ship in self.fleet:
             if not isinstance(ship.length, int) or not 1 <= ship.length <= longest:
@@ -173,6 +182,17 @@ class Rules:
         touch = "touching allowed" if self.touching else "no touching"
         fleet = ",".join(str(length) for length in self.lengths)
         return f"{self.rows}×{self.cols}, fleet {fleet}, {touch}"
+
+    @property
+    def game(self) -> str:
+        """The game these rules play, whatever the order of their ships: what stored
+        openings and tuned weights are kept by.
+
+        >>> Rules.custom(10, [2, 3, 3, 4, 5]).game == Rules.classic().describe()
+        True
+        """
+        longest_first = sorted(self.lengths, reverse=True)
+        return Rules.custom((self.rows, self.cols), longest_first, self.touching).describe()
 
 
 def placements(rules: Rules, length: int) -> np.ndarray:

@@ -29,7 +29,7 @@ SETTINGS = {"candidates": 16, "fleets": 50_000, "reach": 0.01, "seed": 2026}
 
 @cache
 def openings() -> dict[str, tuple[str, ...]]:
-    """The stored openings by rule set (``Rules.describe()``).
+    """The stored openings by rule set (``Rules.game``).
 
     >>> openings()[Rules.classic().describe()][:2]
     ('C5', 'D4')
@@ -45,7 +45,7 @@ def opening_cells(rules: Rules) -> np.ndarray:
     >>> opening_cells(Rules.custom(4, [2])).size
     0
     """
-    names = openings().get(rules.describe(), ())
+    names = openings().get(rules.game, ())
     cells = np.array([rules.grid.index(name) for name in names], np.int64)
     cells.flags.writeable = False
     return cells
