@@ -611,9 +611,7 @@ def test_a_saved_game_the_server_fails_to_load_is_kept_for_a_reload(server, page
     assert page.js_errors == []
 
 
-def test_key_shortcuts_turned_off_leave_r_and_p_alone_and_the_help_stops_naming_them(
-    server, page
-):
+def test_key_shortcuts_turned_off_leave_r_and_p_alone_and_the_help_stops_naming_them(server, page):
     page.goto(server.url + "/battleship")
     expect(page.locator("#rotate")).to_have_text("Rotate (R): horizontal")
     page.click("#keys-switch")

@@ -524,3 +524,18 @@ def test_sample_count_is_a_range_the_help_gives_from_the_engine_limit():
     assert result.exit_code == 2 and result.stderr == (
         f"error: Invalid value for '--count': {SAMPLE_LIMIT + 1} is not from 1 to {SAMPLE_LIMIT}.\n"
     )
+
+
+def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
+    """Where stdout takes ASCII only, JSON escapes the rest (so nothing is lost) and a
+    table shows what it cannot write as ?, where both stopped on an encoding error."""
+    hamle = Path(sys.executable).with_name("hamle")
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    args = [hamle, "battleship", "simulate", "--games", "2", "--strategies", "density"]
+    done = subprocess.run([*args, "--json"], capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout)["rules"] == bs.Rules.classic().describe()
+    assert b"10\\u00d710" in done.stdout
+    done = subprocess.run(args, capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0 and done.stderr == b""
+    assert b"2 games, 10?10, fleet 5,4,3,3,2" in done.stdout

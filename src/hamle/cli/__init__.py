@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 
 from hamle.start import say_interrupted
 
-from .common import Command, shortened
+from .common import Command, shortened, speaks_unicode
 from .serve import serve
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ class Root(TyperGroup):
         if any("\x00" in str(arg) for arg in (sys.argv[1:] if args is None else args)):
             sys.stderr.write("error: an argument holds a NUL byte, which no name or value may\n")
             sys.exit(2)
+        for stream in (sys.stdout, sys.stderr):  # (an output of ASCII only shows × as ?)
+            if not speaks_unicode(stream) and hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="replace")
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors, as typer carries them

@@ -3,6 +3,7 @@ bars. The engines are imported by the commands, never here, so help is quick."""
 
 from __future__ import annotations
 
+import codecs
 import functools
 import inspect
 import json
@@ -413,6 +414,17 @@ def counted(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
+def speaks_unicode(stream) -> bool:
+    """Whether ``stream`` writes every character: its encoding is one of Unicode's.
+
+    >>> import io
+    >>> speaks_unicode(io.TextIOWrapper(io.BytesIO(), "ascii"))
+    False
+    """
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    return codecs.lookup(encoding).name.startswith("utf")
+
+
 def print_json(value: dict) -> None:
     # In pieces: one large write that the disk or pipe takes only in part returned as if
     # whole, so a cut output ended with status 0. A lone surrogate (from a file's JSON) has
@@ -421,7 +433,8 @@ def print_json(value: dict) -> None:
         sys.stdout.write(LONE_SURROGATE.sub(lambda found: f"\\u{ord(found[0]):04x}", text))
 
     pieces, size = [], 0
-    for piece in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(value):
+    ascii_only = not speaks_unicode(sys.stdout)  # (then every other character is escaped)
+    for piece in json.JSONEncoder(indent=2, ensure_ascii=ascii_only).iterencode(value):
         pieces.append(piece)
         size += len(piece)
         if size >= JSON_WRITE:  # (a megabyte a write, not a write a token)
