@@ -141,6 +141,24 @@ def test_replay_record_and_chart(tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_chart_of_a_board_the_fleet_fills_draws_without_a_warning(tmp_path):
+    import warnings
+
+    table = simulate(Rules.custom(2, [2, 2]), "density", games=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (matplotlib warned of an axis of no width)
+        assert chart(table, tmp_path / "full.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_game_not_played_or_a_name_as_bytes_is_refused_by_name():
+    from hamle.battleship import play_games
+
+    with pytest.raises(BattleshipError, match="game 5 was not among the games played"):
+        play_games(Rules.classic(), "density", [1, 2]).fired(5)
+    with pytest.raises(BattleshipError, match="not b'density'"):
+        simulate(Rules.classic(), b"density", games=2)
+
+
 def test_a_strategy_named_twice_or_by_alias_is_one_row():
     table = simulate(Rules.classic(), ["easy", "random", "density", "hard", "density"], games=3)
     assert [r.strategy for r in table.results] == ["random", "density"]

@@ -167,7 +167,7 @@ def chart(table, path: str | Path) -> Path:
     ax.set_xlabel("shots t")
     ax.set_ylabel("P(game over within t shots)")
     ax.set_title(f"{len(table.results[0].shots)} games, {rules.describe()}")
-    ax.set_xlim(rules.ship_cells, rules.cells)
+    ax.set_xlim(rules.ship_cells, max(rules.cells, rules.ship_cells + 1))  # (a full board)
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")

@@ -276,6 +276,8 @@ class PlayedGames:
 
     def fired(self, game: int) -> tuple[int, ...]:
         """The cells fired in game number ``game``, in order."""
+        if game not in self.games:
+            raise BattleshipError(f"game {quoted(game)} was not among the games played")
         i = self.games.index(game)
         return tuple(int(c) for c in self.cells[i, : self.shots[i]])
 
@@ -475,7 +477,7 @@ def check_playable(rules: Rules, shooter: str | Shooter) -> None:
 
 def listed(values, what: str) -> list:
     """``values`` as a non-empty list (one value given alone is a list of one)."""
-    if isinstance(values, str) or not hasattr(values, "__iter__"):
+    if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
         values = [values]
     values = list(values)
     if not values:
