@@ -177,6 +177,24 @@ def test_replay_is_reproducible():
     assert text.stdout.count("A B C D E F G H I J") == len(first["shots"])
 
 
+def test_replay_plays_a_game_of_simulate_against_its_placer():
+    """A game of `simulate --placer edges` replays with the same placer: its shots are the
+    simulated game's, and the record names the placer."""
+    hidden = run_json("replay", "5", "--strategy", "density", "--placer", "edges")
+    plain = run_json("replay", "5", "--strategy", "density")
+    assert (hidden["placer"], plain["placer"]) == ("edges", "uniform")
+    assert hidden["fleet"] != plain["fleet"]
+    table = run_json("simulate", "--games", "1", "--first", "5", "--shooters", "density",
+                     "--placer", "edges")  # fmt: skip
+    assert table["strategies"]["density"]["mean"] == hidden["shots_fired"]
+    record = bs.play_game(bs.Rules.classic(), "density", 5, placer="edges")
+    assert hidden["shots"] == record.as_dict()["shots"]
+    text = run("replay", "5", "--strategy", "density", "--placer", "edges")
+    assert text.stdout.startswith("game 5, density, fleet hidden by edges: ")
+    refused = run("replay", "5", "--strategy", "density", "--placer", "corner")
+    assert refused.exit_code == 2 and "unknown placer 'corner'" in refused.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -62,12 +62,13 @@ class ShotRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A whole numbered game played by one strategy."""
+    """A whole numbered game played by one strategy against the fleet ``placer`` hid."""
 
     game: int
     strategy: str
     fleet: Fleet
     shots: tuple[ShotRecord, ...]
+    placer: str = "uniform"
 
     @property
     def shots_fired(self) -> int:
@@ -117,6 +118,7 @@ class GameRecord:
             "game": self.game,
             "strategy": self.strategy,
             "rules": self.fleet.rules.describe(),
+            "placer": self.placer,
             "fleet": {
                 ship.name: [grid.name(c) for c in cells]
                 for ship, cells in zip(self.fleet.rules.fleet, self.fleet.ships, strict=True)
@@ -211,7 +213,7 @@ def _play(
             open_hits += 1
         elif shot.answer == "sunk":
             open_hits -= len(shot.ship_cells) - 1
-    return GameRecord(game, shooter.name, fleet, tuple(shots))
+    return GameRecord(game, shooter.name, fleet, tuple(shots), placer.name)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,13 @@ def _shooters() -> list[str]:
     return [f"{name} ({', '.join(also)})" if also else name for name, also in aliases.items()]
 
 
+def _placers() -> list[str]:
+    """The placers' names, as the help lists them."""
+    import hamle.battleship as bs
+
+    return list(bs.placers.PLACERS)
+
+
 def _sample_limit() -> int:
     from hamle.battleship.exact import SAMPLE_LIMIT
 
@@ -68,6 +75,10 @@ FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overri
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 STRATEGY_HELP = "One of: {names}. Settings in brackets, like 'expert(fleets=1000)'."
+PLACER_HELP = (
+    "Where the fleets hide, one of: {placers}. A tilted one takes a strength, like "
+    "'edges(strength=6)', and mixed its weights, like 'mixed(edges=3, spread=1)'."
+)
 MISS = typer.Option("", "--miss", help="Missed cells, like A1,B2.")
 HIT = typer.Option("", "--hit", help="Open hits (on ships not yet sunk).")
 SUNK = typer.Option("", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'.")
@@ -204,14 +215,15 @@ def count(
     console.print(f"[dim]{seconds:.2f} s[/dim]")
 
 
-@app.command()
+@app.command(cls=listing(names=_shooters, placers=_placers))
 @handled
 def simulate(
     strategies: str = typer.Option(
         "random,hunt-target,parity,density",
         "--strategies",
         "--shooters",
-        help="Comma-separated shooters; settings in brackets, like 'expert(fleets=1000)'.",
+        help="Comma-separated shooters, of: {names}. Settings in brackets, like "
+        "'expert(fleets=1000)'.",
     ),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games per strategy."),
     first: int = typer.Option(1, "--first", min=1, help="Number of the first game."),
@@ -222,7 +234,7 @@ def simulate(
         "uniform",
         "--placer",
         callback=stripped,
-        help="Where the fleets hide (see `tournament --help`).",
+        help=PLACER_HELP,
     ),
     rules: str = RULES,
     size: int = SIZE,
@@ -408,7 +420,7 @@ def print_table(data: dict) -> None:
     console.print(table)
 
 
-@app.command(cls=listing(names=_shooters))
+@app.command(cls=listing(names=_shooters, placers=_placers))
 @handled
 def replay(
     game: int = typer.Argument(..., min=1, help="Game number (1, 2, …)."),
@@ -422,6 +434,7 @@ def replay(
     pattern: bool = typer.Option(
         None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."
     ),
+    placer: str = typer.Option("uniform", "--placer", callback=stripped, help=PLACER_HELP),
     rules: str = RULES,
     size: int = SIZE,
     fleet: str = FLEET,
@@ -439,6 +452,7 @@ def replay(
             strategy,
             game,
             lambda n: status.update(f"playing game {game}: {counted(n, 'shot')}"),
+            bs.get_placer(placer),
         )
     pictures = record.boards(pattern=record.strategy == "parity" if pattern is None else pattern)
     if as_json:
@@ -449,9 +463,10 @@ def replay(
         print_json(data)
         return
     grid = record.fleet.rules.grid
+    hidden = f", fleet hidden by {record.placer}" if record.placer != "uniform" else ""
     console.print(
-        f"game {record.game}, {record.strategy}: {counted(record.shots_fired, 'shot')} "
-        f"({record.hunt} hunt, {record.target} target)"
+        f"game {record.game}, {record.strategy}{hidden}: "
+        f"{counted(record.shots_fired, 'shot')} ({record.hunt} hunt, {record.target} target)"
     )
     for n, (shot, picture) in enumerate(zip(record.shots, pictures, strict=True), 1):
         sunk = f" ({shot.ship})" if shot.ship else ""
