@@ -166,7 +166,9 @@ def chart(table, path: str | Path) -> Path:
     ax.plot(t, [float(law.cdf(x)) for x in t], ":", color="black", label="random, exact law")
     ax.set_xlabel("shots t")
     ax.set_ylabel("P(game over within t shots)")
-    ax.set_title(f"{len(table.results[0].shots)} games, {rules.describe()}")
+    last = table.first + len(table.results[0].shots) - 1
+    hidden = f", fleets hidden by {table.placer}" if table.placer != "uniform" else ""
+    ax.set_title(f"Games {table.first}..{last}, {rules.describe()}{hidden}")
     ax.set_xlim(rules.ship_cells, max(rules.cells, rules.ship_cells + 1))  # (a full board)
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)

@@ -167,10 +167,10 @@ class TournamentTable:
                     color="white" if strong else "black",
                 )
         last = self.first + self.pairings[0].games - 1
-        axes.set_title(f"Mean shots, games {self.first}..{last}")
+        axes.set_title(f"Mean shots, games {self.first}..{last}\n{self.rules.describe()}")
         figure.colorbar(image, ax=axes, label=f"shots added against {self.placers[0]}")
         figure.tight_layout()
-        save_chart(figure, path)
+        save_chart(figure, path, bbox_inches="tight")  # (a title wider than two columns)
         return path
 
 
