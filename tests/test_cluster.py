@@ -181,10 +181,16 @@ def test_ctrl_c_while_a_silent_port_is_asked_leaves_no_thread_to_wait_for(listen
 
 
 def test_a_cluster_not_yet_opened_is_opened_for_the_run_and_closed_after(cluster):
-    """It failed with AttributeError (no client): the README shows Cluster(address, …)."""
+    """It failed with AttributeError (no client): the README shows Cluster(address, …).
+    The run opens a connection of its own, so that runs sharing the Cluster (threads of a
+    notebook) do not close each other's."""
     given = Cluster(cluster.address, worker_wait_seconds=60)
     rules, local = bs.Rules.classic(), bs.simulate(bs.Rules.classic(), ["parity"], 12)
-    assert bs.simulate(rules, ["parity"], 12, cluster=given).results == local.results
+    during = []
+    shared = bs.simulate(
+        rules, ["parity"], 12, progress=lambda *_: during.append(given.client), cluster=given
+    )
+    assert shared.results == local.results and during and set(during) == {None}
     assert given.client is None
     assert mm.evaluate("minimax", mm.Variant(3, 4), cluster=given).total == (
         mm.evaluate("minimax", mm.Variant(3, 4)).total

@@ -154,11 +154,14 @@ class Cluster:
     @staticmethod
     def of(cluster: str | Cluster | None):
         """A context for ``cluster``: a new connection to an address, a connection
-        already open as it is (left open), a Cluster not open (or closed) opened for the
-        run, or nothing for None (a local run)."""
+        already open as it is (left open), a new connection with the settings of a Cluster
+        not open (so that runs sharing it each have their own), or nothing for None (a
+        local run)."""
         if cluster is None or (isinstance(cluster, Cluster) and cluster.client is not None):
             return nullcontext(cluster)
-        return cluster if isinstance(cluster, Cluster) else Cluster(cluster)
+        if isinstance(cluster, Cluster):
+            return Cluster(cluster.address, cluster.connect_seconds, cluster.worker_wait_seconds)
+        return Cluster(cluster)
 
     def __enter__(self) -> Cluster:
         self._check_scheduler()
