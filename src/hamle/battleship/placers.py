@@ -41,7 +41,7 @@ from hamle.grid import quoted
 from .density import density
 from .errors import BattleshipError
 from .fleet import Fleet, as_generator, placed_fleet, random_placements
-from .named import decimal, read_named, setting_value, written_named
+from .named import decimal, read_named, said, setting_value, written_named
 from .observation import Observation
 from .rules import Rules, as_rules, placement_table
 
@@ -89,12 +89,12 @@ class Placer:
         if not _weight(self.strength):
             raise BattleshipError(
                 "a placer's strength is a finite number of at least 0 (0: uniform), "
-                f"not {quoted(self.strength)}"
+                f"not {said(self.strength)}"
             )
         if self.strength and self.kind in ("uniform", "mixture"):
             raise BattleshipError(
                 f"a {self.kind} placer takes no strength (the tilted kinds do), "
-                f"not {quoted(self.strength)}"
+                f"not {said(self.strength)}"
             )
         object.__setattr__(self, "parts", self._checked_parts())
 
@@ -124,7 +124,7 @@ class Placer:
             if not _weight(weight):
                 raise BattleshipError(
                     f"the weight of {name} in a mixture is a finite number of at least 0, "
-                    f"not {quoted(weight)}"
+                    f"not {said(weight)}"
                 )
         total = sum(float(weight) for _, weight in pairs)
         if not 0 < total < math.inf:
