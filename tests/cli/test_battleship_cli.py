@@ -557,3 +557,16 @@ def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     done = subprocess.run(args, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
     assert b"2 games, 10?10, fleet 5,4,3,3,2" in done.stdout
+
+
+def test_simulate_takes_one_placer_and_tournament_takes_strategies_as_shooters():
+    refused = run("simulate", "--games", "2", "--placer", "edges,spread")
+    assert refused.exit_code == 2
+    assert "--placer names one placer, not 'edges,spread'; `tournament --placers`" in (
+        refused.stderr
+    )
+    by_either = [
+        run_json("tournament", "--games", "2", option, "density", "--placers", "uniform")
+        for option in ("--shooters", "--strategies")
+    ]
+    assert by_either[0] == by_either[1] and list(by_either[0]["matrix"]) == ["density"]

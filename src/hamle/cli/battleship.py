@@ -248,6 +248,10 @@ def simulate(
     one_way(jobs, cluster)
     chosen = make_rules(rules, size, fleet, no_touch)
     names = [bs.get_shooter(name).name for name in _names(strategies, "--strategies")]
+    if len(_names(placer, "--placer")) > 1:
+        raise bs.BattleshipError(
+            f"--placer names one placer, not {quoted(placer)}; `tournament --placers` plays several"
+        )
     hider = bs.get_placer(placer)
     _check_path(chart, "--chart", bs.CHART_SUFFIXES)
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
@@ -268,6 +272,7 @@ def tournament(
     shooters: str = typer.Option(
         "random,parity,density",
         "--shooters",
+        "--strategies",
         help="Comma-separated shooters; settings in brackets, like 'expert(fleets=1000)'.",
     ),
     placers: str = typer.Option(
