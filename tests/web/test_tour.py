@@ -388,7 +388,21 @@ def test_hint_is_the_engines_answer(client, mode):
     assert answer["rollouts"] == expected.rollouts
     assert [c["cell"] for c in answer["candidates"]] == game["legal"]
     assert answer["cell"] in game["legal"] and answer["hints"] == 1
-    assert set(answer["candidates"][0]) == {"cell", "value", "exact", "complete", "rollouts"}
+    assert set(answer["candidates"][0]) == {
+        "cell", "value", "exact", "complete", "rollouts", "tour"
+    }  # fmt: skip
+
+
+def test_a_move_that_allows_a_full_board_comes_with_a_tour_that_fills_it(client):
+    game = new(client, kind="free", start="A1")
+    candidates = ask(client, game, "hint").json()["candidates"]
+    proven = [c for c in candidates if c["complete"]]
+    assert proven and all(c["tour"] is None for c in candidates if not c["complete"])
+    for candidate in proven:
+        position = tour.Position.start("A1").play(candidate["cell"])
+        for cell in candidate["tour"]:
+            position = position.play(cell)
+        assert position.count == 100
 
 
 def test_hint_defaults_to_the_full_mode(client):

@@ -152,6 +152,9 @@ class CandidateView(BaseModel):
     exact: bool
     complete: bool | None = Field(description="Whether a full board is still possible")
     rollouts: int
+    tour: list[str] | None = Field(
+        None, description="Where a full board is possible: the cells after this move that fill it"
+    )
 
 
 class HintView(BaseModel):
@@ -276,6 +279,7 @@ async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
             "exact": c.exact,
             "complete": c.complete,
             "rollouts": c.rollouts,
+            "tour": [tour.GRID.name(cell) for cell in c.tour] if c.tour else None,
         }
         for c in answer.candidates
     ]
