@@ -453,6 +453,18 @@ def test_hints_count_once_per_position_and_show_until_the_next_move(client):
     assert view["hint"] is None and view["hints"] == 1
     assert ask(client, game, "quick").json()["hints"] == 2
     assert undo(client, game).json()["hint"] is None
+    # Back at the start, whose hint was counted: asking there again counts nothing.
+    assert ask(client, game, "hint").json()["hints"] == 2
+    move(client, game, again["cell"])
+    assert ask(client, game, "quick").json()["hints"] == 2
+
+
+def test_a_game_stored_before_hinted_positions_were_kept_counts_as_it_did(client):
+    game = new(client, kind="free", start="A1")
+    assert ask(client, game).json()["hints"] == 1
+    with client.app.state.store.update("tour", game["id"]) as state:
+        del state["hinted"]
+    assert ask(client, game, "quick").json()["hints"] == 1  # (its hint is still shown)
 
 
 @pytest.mark.parametrize(

@@ -334,16 +334,21 @@ def _refuse_unless_current(position: tour.Position, cell: str) -> None:
 
 
 def _save_hint(store: Store, game_id: str, path: list, shown: dict, wait: bool = True) -> dict:
-    """Keep ``shown`` as the hint at ``path`` (a first hint there counts as one used), unless
-    the game has moved on meanwhile; the state saved (StoreBusy unless ``wait``, as
-    ``Store.update``)."""
+    """Keep ``shown`` as the hint at ``path`` (a first hint at its position counts as one
+    used, also where a move was taken back to it), unless the game has moved on meanwhile;
+    the state saved (StoreBusy unless ``wait``, as ``Store.update``)."""
+    position = tour.Position(tuple(path))
+    key = f"{position.visited:x} {position.current}"  # (the position, however reached)
     with store.update(KIND, game_id, wait) as state:
         if state["path"] != path:
             raise Refused(
                 "the game moved on while the hint was worked out; ask again", code="tour.moved"
             )
-        if state["hint"] is None:
+        hinted = state.setdefault("hinted", [])  # (games stored before keep none)
+        if state["hint"] is None and key not in hinted:
             state["hints"] += 1
+        if key not in hinted:
+            hinted.append(key)
         state["hint"] = shown
     return state
 
