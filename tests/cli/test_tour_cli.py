@@ -114,12 +114,23 @@ def test_play_scripted():
     col, row = ord(expected_hint[0]) - ord("A"), int(expected_hint[1:])
     hinted_row = boards[2].splitlines()[row].split()
     assert hinted_row[col + 1] == "?"
-    assert f"hint: {expected_hint} (marked ?)" in out
+    assert f"hint: {expected_hint} (marked ?; value " in out
     assert "2 filled, combo 1 (best 1)" in out
     assert re.search(r"E4 is not one jump from " + quick, out)
     # q ends the prompt's line and the game without drawing the board again
-    assert out.endswith("1 filled, combo 0 (best 0)> \nYüz Yüze from A1: 1/100, best combo 0\n")
+    assert out.endswith(
+        "1 filled, combo 0 (best 0)> \nYüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n"
+    )
     assert "Traceback" not in result.output
+
+
+def test_play_counts_a_hint_once_a_position_and_says_what_it_knows():
+    # D1 from A1 allows a full board: the hint says so; asked twice, and again after a
+    # move taken back, it counts once.
+    result = run("play", "--start", "A1", input="h\nh\nD1\nu\nh\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "hint: D1 (marked ?; value 100, exact; full board possible)" in result.stdout
+    assert result.stdout.endswith("Yüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n")
 
 
 def test_play_says_what_to_type_on_an_empty_line_and_echoes_input_as_typed():
@@ -151,12 +162,13 @@ def test_play_to_the_end_and_daily():
     assert (
         result.stdout.rstrip()
         .splitlines()[-1]
-        .startswith(f"Yüz Yüze from {names[0]}: {len(path)}/100, best combo")
+        .startswith(f"Yüz Yüze from {names[0]}: {len(path)}/100, 0 hints, best combo")
     )
     daily = run("play", "--date", "2026-12-01", input="q\n")
     assert daily.exit_code == 0
     assert "daily 2026-12-01" in daily.stdout
-    assert daily.stdout.rstrip().splitlines()[-1] == "Yüz Yüze 2026-12-01: 1/100, best combo 0"
+    last = daily.stdout.rstrip().splitlines()[-1]
+    assert last == "Yüz Yüze 2026-12-01: 1/100, 0 hints, best combo 0"
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from .common import App, clean_errors, console, print_json, quits, read_line, stripped, visible
+from .common import (
+    App,
+    clean_errors,
+    console,
+    counted,
+    print_json,
+    quits,
+    read_line,
+    stripped,
+    visible,
+)
 
 if TYPE_CHECKING:
     import hamle.tour as tour
@@ -68,15 +78,21 @@ def hint(
     if as_json:
         print_json(result.as_dict())
         return
-    kind = "exact" if result.exact else "mean of rollouts"
-    console.print(f"play {result.move_name} (value {result.value:g}, {kind})", highlight=False)
+    console.print(f"play {result.move_name} ({_valued(result)})", highlight=False)
     for c in result.candidates:
-        verdict = {True: "full board possible", False: "no full board", None: "unknown"}
         console.print(
             f"  {tour.GRID.name(c.move):<4} {c.value:>7.2f}  "
-            f"{'exact' if c.exact else f'{c.rollouts} rollouts'}; {verdict[c.complete]}",
+            f"{'exact' if c.exact else f'{c.rollouts} rollouts'}; {VERDICT[c.complete]}",
             highlight=False,
         )
+
+
+VERDICT = {True: "full board possible", False: "no full board", None: "unknown"}
+
+
+def _valued(result) -> str:
+    """A hint's value as the command line says it, like ``value 93, exact``."""
+    return f"value {result.value:g}, {'exact' if result.exact else 'mean of rollouts'}"
 
 
 @app.command()
@@ -119,7 +135,7 @@ def play(
         f"daily {puzzle.date}" if puzzle else f"free play from {tour.GRID.name(position.path[0])}"
     )
     console.print(f"Yüz Yüze, {title}. {HELP}")
-    marked = None
+    marked, hinted, undos = None, set(), 0
     while position.count < tour.GRID.size:
         console.print(_board(position, marked), highlight=False)
         if position.over:
@@ -139,11 +155,19 @@ def play(
             if not text:
                 console.print(HELP)
             elif command == "h":
-                marked = tour.hint(position).move
-                console.print(f"hint: {tour.GRID.name(marked)} (marked ?)", highlight=False)
+                answer = tour.hint(position)
+                marked = answer.move
+                hinted.add((position.visited, position.current))  # (once a position)
+                chosen = next(c for c in answer.candidates if c.move == marked)
+                console.print(
+                    f"hint: {tour.GRID.name(marked)} (marked ?; {_valued(answer)}; "
+                    f"{VERDICT[chosen.complete]})",
+                    highlight=False,
+                )
             elif command == "u":
                 position = position.undo()
                 combo = history.pop() if history else combo
+                undos += 1
             else:
                 before, position = position, position.play(text)
                 history.append(combo)
@@ -156,7 +180,8 @@ def play(
     label = (
         f"Yüz Yüze {puzzle.date}" if puzzle else f"Yüz Yüze from {tour.GRID.name(position.path[0])}"
     )
-    console.print(f"{label}: {position.count}/100, best combo {combo.best}")
+    said = [f"{position.count}/100", counted(len(hinted), "hint"), f"best combo {combo.best}"]
+    console.print(f"{label}: {', '.join(said + ([counted(undos, 'undo')] if undos else []))}")
 
 
 def _board(position: tour.Position, marked: int | None) -> str:
