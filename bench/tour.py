@@ -9,7 +9,7 @@ Measured on one core, with ``time.perf_counter`` (Python) and ``process.hrtime.b
 - quality: from each of the 100 start cells, a whole game following
   ``hint(position, "hint")``: how many fill the board (100), and which starts do not;
   beside Warnsdorff alone (``_kernels.finish`` once from the start position with its own
-  Mulberry32 stream, state = ``position.seed()``), which the spec says fills about 3 in 4.
+  Mulberry32 stream, state = ``position.seed()``): 80 of the 100 starts in the last run.
 - speed: latency of ``hint(position, mode)`` for modes ``hint`` (120 rollouts) and
   ``quick`` (30), over the position before every move of a fixed, seeded set of games
   that are not all on winning paths: a human-like player (70 % of moves one of least
