@@ -151,3 +151,20 @@ def test_each_weighed_cell_is_its_weighted_mean_and_paired_error(data):
         assert row.shots == pytest.approx(mean) and row.behind == pytest.approx(behind)
         assert row.stderr == pytest.approx(spread, abs=1e-12)
     assert next(iter(rows)) == 100 + best  # the chosen cell first
+
+
+def test_weighed_figures_are_sums_rounded_once_whatever_their_order():
+    """The figures are exact sums rounded once, so no order of adding (BLAS picks one by
+    the machine) changes their last digits: the fleets taken in another order give the
+    same figures to the last bit."""
+    from hamle.battleship.strategies.expert_shooter import _weighed
+
+    rng = np.random.default_rng(5)
+    n = 4000
+    shots = rng.integers(17, 100, (n, 3)).astype(float)
+    weights = rng.random(n) * 10.0 ** rng.integers(-3, 4, n)
+    fleets_of, cells = np.array([n, n, n]), np.array([7, 8, 9])
+    mixed = rng.permutation(n)
+    assert _weighed(cells, shots, weights, fleets_of, 0) == _weighed(
+        cells, shots[mixed], weights[mixed], fleets_of, 0
+    )

@@ -150,6 +150,17 @@ def test_a_chart_of_a_board_the_fleet_fills_draws_without_a_warning(tmp_path):
         assert chart(table, tmp_path / "full.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.parametrize("kind", ["svg", "pdf", "png"])
+def test_the_same_chart_is_the_same_file(tmp_path, kind):
+    """No date and no random ids in the file: a chart of the same games compares equal."""
+    import time
+
+    table = simulate(Rules.classic(), "density", games=3)
+    first = chart(table, tmp_path / f"a.{kind}").read_bytes()
+    time.sleep(1.1)  # (a date written in seconds would differ)
+    assert chart(table, tmp_path / f"b.{kind}").read_bytes() == first
+
+
 def test_a_game_not_played_or_a_name_as_bytes_is_refused_by_name():
     from hamle.battleship import play_games
 

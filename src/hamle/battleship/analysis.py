@@ -122,9 +122,13 @@ def save_chart(figure, path: Path, **options) -> None:
     over it (a symbolic link stays, and its target gets the chart). Raises OSError."""
     import matplotlib.pyplot as plt
 
+    kind = path.suffix[1:].lower()
     try:
-        with written_whole(path) as spare:
-            figure.savefig(spare, format=path.suffix[1:].lower(), **options)
+        with written_whole(path) as spare, plt.rc_context({"svg.hashsalt": "hamle"}):
+            # (no date, and ids from a fixed salt: the same chart is the same file)
+            dated = {"svg": "Date", "pdf": "CreationDate"}
+            plain = {"metadata": {dated[kind]: None}} if kind in dated else {}
+            figure.savefig(spare, format=kind, **plain, **options)
     finally:
         plt.close(figure)
 

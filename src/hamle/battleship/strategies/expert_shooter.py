@@ -92,13 +92,13 @@ def _weighed(cells, shots, weights, fleets_of, best) -> tuple[Weighed, ...]:
     """The ``Weighed`` of each of ``cells`` (columns of ``shots``, rows weighed by
     ``weights``; column j filled on its first ``fleets_of[j]`` rows) against column ``best``."""
     weighed = []
-    for j, cell in enumerate(cells):
+    for j, cell in enumerate(cells):  # (exact sums: the figures are the same on any CPU)
         n = int(fleets_of[j])
-        w, total = weights[:n], weights[:n].sum()
+        w, total = weights[:n], math.fsum(weights[:n])
         gap = shots[:n, j] - shots[:n, best]
-        behind = float(w @ gap / total)
-        spread = float(np.sqrt(np.sum((w * (gap - behind)) ** 2)) / total)
-        weighed.append(Weighed(int(cell), float(w @ shots[:n, j] / total), n, behind, spread))
+        behind = math.fsum(w * gap) / total
+        spread = math.sqrt(math.fsum((w * (gap - behind)) ** 2)) / total
+        weighed.append(Weighed(int(cell), math.fsum(w * shots[:n, j]) / total, n, behind, spread))
     return tuple(sorted(weighed, key=lambda row: (row.cell != cells[best], row.behind)))
 
 

@@ -12,6 +12,7 @@ classic and Russian rules; ``bench/openings.py`` works them out again.
 """
 
 import json
+import math
 from functools import cache
 from pathlib import Path
 
@@ -117,8 +118,9 @@ def _halve(marks, afloat, cells, tables, fleets, settings, step) -> tuple[int, f
         )
         if drawn < 0:
             raise RuntimeError("the rollout fleets could not be drawn")
-        totals[left] += weights @ shots
-        weight += weights.sum()
+        # (exact sums: which cell wins does not hang on the CPU's rounding)
+        totals[left] += [math.fsum(weights * column) for column in shots.T]
+        weight += math.fsum(weights)
         order = left[np.argsort(totals[left], kind="stable")]
         if left[0] == 0:
             saved = (totals[0] - totals[order[0]]) / weight
