@@ -33,6 +33,10 @@ from numba import njit
 
 from ._kernels import pcg64_next
 
+# Numba's cache knows this file only: what is compiled in from another changes this line
+# (tests/test_kernel_caches.py), so that cached kernels are compiled again.
+# numba cache stamp of hamle.battleship._kernels: fe959594c49f9153
+
 EMPTY, DONE, VERTICAL = 0, 1, 2
 UNKNOWN, MISS, HIT = 0, 1, 2
 _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
