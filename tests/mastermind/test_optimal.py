@@ -727,10 +727,10 @@ def test_a_cached_tree_that_gives_a_name_twice_is_set_aside(tmp_path, monkeypatc
 
 
 def test_a_search_shared_by_threads_stops_at_once_when_interrupted(monkeypatch):
-    """An interrupt (here a signal sent at the threads' 50th set) stops the search: no set
-    is searched once it is stopping, where its threads used to search their parts to the
-    end (about 600 more sets) before the interrupt could end the call. Sets of more than
-    20 codes are searched in Python, so that a part is many sets."""
+    """An interrupt (here a signal sent to the waiting main thread at the 50th set) stops
+    the search: no set is searched once it is given up, where its threads used to search
+    their parts to the end (about 600 more sets) before the interrupt could end the call.
+    Sets of more than 20 codes are searched in Python, so that a part is many sets."""
     import signal
     import threading
 
@@ -744,12 +744,10 @@ def test_a_search_shared_by_threads_stops_at_once_when_interrupted(monkeypatch):
     cost = optimal._Search.cost
 
     def watched(search, *args):
-        if threading.current_thread() is main:
-            return cost(search, *args)
         entered.append(args)
         if len(entered) == 50:  # (by then every part is handed out)
             signal.pthread_kill(main.ident, signal.SIGUSR1)
-        stopping = search.stopping.is_set()
+        stopping = optimal._run_here().stopped
         total = cost(search, *args)
         if stopping:
             searched_while_stopping.append(args)
@@ -774,36 +772,37 @@ def _searching(search: optimal._Search) -> None:
 
 
 def test_a_kernel_call_given_up_returns_at_its_next_set():
-    """One kernel call on every code of 4 × 7 without symmetry runs for many minutes; given
-    up (``stop``), it returns at once, its search raises, and the search may be used again."""
+    """One kernel call on every code of 4 × 7 without symmetry runs for many minutes; its
+    run given up, it returns at once and its search raises; the search, shared with
+    another run, goes on answering there."""
     import threading
 
     variant = mm.Variant(4, 7)
     search = optimal._Search(variant, None)
     everything = np.arange(variant.size, dtype=np.int32)
-    raised = []
+    run, raised = optimal._Run(), []
 
-    def run() -> None:
+    def whole() -> None:
         try:
             search.cost(everything, search.plain, variant.size, optimal.UNSOLVABLE)
         except optimal._Stopped:
             raised.append("stopped")
 
-    thread = threading.Thread(target=run, daemon=True)
+    thread = threading.Thread(target=run.doing, args=(whole,), daemon=True)
     thread.start()
     _searching(search)
-    search.stop()
+    small = everything[:5]
+    assert optimal._Run().doing(search.cost, small, search.plain, 4, optimal.UNSOLVABLE) > 0
+    run.stop()
     thread.join(120)  # (a bound far past the moment it takes, not a measure of speed)
     assert not thread.is_alive() and raised == ["stopped"]
-    assert search.memo == {}  # nothing half worked out is kept
-    search.resume()
-    assert search.cost(everything[:5], search.plain, 4, optimal.UNSOLVABLE) > 0
+    assert search.memo.keys() == {(small.tobytes(), 0)}  # nothing half worked out is kept
 
 
-def test_ctrl_c_during_a_search_gives_its_kernel_call_up():
+def test_ctrl_c_during_a_search_gives_its_run_up_and_the_next_run_answers():
     """Ctrl-C reaches the main thread, which waits while a thread searches: it gives the
-    search up, so the kernel call under way ends, then raises KeyboardInterrupt; the
-    search (like the one ``next_guess`` keeps) answers again afterwards."""
+    run up, so the kernel call under way ends, and raises KeyboardInterrupt at once. Twice
+    over, and the search (like the one ``next_guess`` keeps) answers the next run."""
     import signal
     import threading
 
@@ -811,31 +810,30 @@ def test_ctrl_c_during_a_search_gives_its_kernel_call_up():
     search = optimal._Search(variant, None)
     everything = np.arange(variant.size, dtype=np.int32)
 
-    def press_ctrl_c() -> None:
-        _searching(search)
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
     def whole() -> int:
         return search.cost(everything, search.plain, variant.size, optimal.UNSOLVABLE)
 
-    threading.Thread(target=press_ctrl_c, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        optimal._interruptible([search], whole)
-    assert not search.stopping.is_set() and search.running == {}
+    for _ in range(2):
+        search.nodes, search.running = 0, {}
+
+        def press_ctrl_c() -> None:
+            _searching(search)
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+        threading.Thread(target=press_ctrl_c, daemon=True).start()
+        with pytest.raises(KeyboardInterrupt):
+            optimal._interruptible(whole)
     small = everything[:5]
-    assert optimal._interruptible([search], lambda: search.cost(small, search.plain, 4, 10**6)) > 0
+    assert optimal._interruptible(lambda: search.cost(small, search.plain, 4, 10**6)) > 0
+    waiting = time.monotonic() + 120  # (the given-up threads end by themselves)
+    while search.running and time.monotonic() < waiting:
+        time.sleep(0.01)
+    assert search.running == {}
 
 
-def test_a_search_failing_on_its_own_does_not_give_up_others_sharing_it():
-    """``next_guess`` shares one search between callers (the site's requests): an error of
-    one caller's work must not stop another's kernel call."""
-    search = optimal._Search(mm.Variant(3, 4), None)
-
+def test_the_work_s_own_error_is_raised_in_the_caller():
     def fails() -> None:
-        raise mm.MastermindError("no")
+        raise mm.MastermindError("no strategy")
 
-    stopped = []
-    search.stop = lambda: stopped.append(True)
-    with pytest.raises(mm.MastermindError):
-        optimal._interruptible([search], fails)
-    assert stopped == []
+    with pytest.raises(mm.MastermindError, match="no strategy"):
+        optimal._interruptible(fails)

@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from threading import Event, Lock, Thread
+from threading import Event, Lock, Thread, local
 from time import perf_counter
 from typing import NamedTuple
 
@@ -122,7 +122,7 @@ def solve(
         return Solution(variant, cap, total, tree, search.searched(), perf_counter() - started)
 
     with _reporting(progress, searches):
-        return _interruptible(searches, search_all)
+        return _interruptible(search_all)
 
 
 def _too_few(variant: Variant, max_guesses: int) -> MastermindError:
@@ -150,24 +150,70 @@ def reach(variant: Variant, guesses: int) -> int:
     return total
 
 
-def _interruptible(searches: list, work):
+class _Run:
+    """One call's search, on every thread that works for it: given up (``stop``), its
+    kernel calls under way return at their next set and its threads raise ``_Stopped`` at
+    theirs. Calls sharing a search (``next_guess``'s) are given up apart."""
+
+    def __init__(self) -> None:
+        self.stopped, self.tallies, self.lock = False, {}, Lock()
+
+    def doing(self, work, *args):
+        """``work(*args)`` on this thread, as part of this run."""
+        _working.run = self
+        try:
+            return work(*args)
+        finally:
+            _working.run = None
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped = True
+            for tally in self.tallies.values():
+                tally[1] = 1
+
+    def started(self, tally: np.ndarray) -> None:
+        """A kernel call of the run begins, counting into ``tally``."""
+        with self.lock:
+            self.tallies[id(tally)] = tally
+            tally[1] = self.stopped
+
+    def ended(self, tally: np.ndarray) -> None:
+        with self.lock:
+            del self.tallies[id(tally)]
+
+
+_working = local()  # .run: the run the thread works for (None: one never given up)
+
+
+def _run_here() -> _Run:
+    return getattr(_working, "run", None) or _Run()
+
+
+def _interruptible(work):
     """What ``work()`` returns, worked out on a thread of its own. Ctrl-C reaches the main
     thread only between kernel calls, and one may last half a minute; waiting here, the
-    main thread takes it at once and gives ``searches`` (a list ``work`` may add to) up, so
-    their kernel calls return at their next set."""
-    thread = ThreadPoolExecutor(1)
-    future = thread.submit(work)
+    main thread takes it at once, gives the run up and raises it without waiting: the
+    thread (a daemon, which an exit does not wait for) ends at the run's next set."""
+    run, done, outcome = _Run(), Event(), {}
+
+    def body() -> None:
+        try:
+            outcome["value"] = run.doing(work)
+        except BaseException as exc:  # (handed to the caller's thread)
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    Thread(target=body, name="hamle optimal search", daemon=True).start()
     try:
-        return future.result()
+        done.wait()
     except BaseException:
-        if not future.done():  # (not the work's own error: others may share the searches)
-            for search in searches:
-                search.stop()
+        run.stop()
         raise
-    finally:
-        thread.shutdown()
-        for search in searches:
-            search.resume()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 @contextmanager
@@ -239,7 +285,7 @@ def next_guess(
         return search.guess(cands, symmetry, depth)
 
     with _reporting(progress, [search], len(cands)):
-        return _interruptible([search], searched)
+        return _interruptible(searched)
 
 
 @cache
@@ -359,6 +405,19 @@ def cached_tree(
     return data
 
 
+@contextmanager
+def _stopped_on_error(run: _Run, threads: ThreadPoolExecutor):
+    """When the block raises, drops the work ``threads`` have not started and gives the
+    ``run`` up, so that an interrupted search ends at once, not once the threads have
+    finished it."""
+    try:
+        yield
+    except BaseException:
+        run.stop()
+        threads.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
 class _Stopped(Exception):
     """Raised in a search's threads once it is given up."""
 
@@ -401,12 +460,12 @@ class _Search:
         self.relaxed, self.heights = relaxed, {}
         self.symmetric, self.remember, self.jobs = symmetric, remember, jobs
         self.counting = Lock()
-        self.stopping = Event()  # set when the search is given up (Ctrl-C): threads end
 
     def cost(self, cands: np.ndarray, symmetry: Symmetry, depth: int, limit: int) -> int:
         """The least cost of ``cands`` within ``depth`` guesses if it is below ``limit``;
         otherwise some number at least ``limit``."""
-        if self.stopping.is_set():
+        run = _run_here()
+        if run.stopped:
             raise _Stopped
         n = len(cands)
         if n == 1:
@@ -429,15 +488,16 @@ class _Search:
             return lower
         if len(symmetry.maps) == 1 or n <= KERNEL_SETS:  # pegs are permuted at the top only
             free = sum(1 << colour for colour in symmetry.free)
-            tally = np.zeros(2, np.int64)  # (the sets searched; set [1] to give up)
+            tally = np.zeros(2, np.int64)  # (the sets searched; [1] set: given up)
             with self.counting:
                 self.running[id(tally)] = tally
-                tally[1] = self.stopping.is_set()
+            run.started(tally)
             total, guess = _kernels.optimal_cost(
                 self.blocks, self.variant.answer_slots, self.answers, self.digits,
                 self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
                 free, self.symmetric, depth, limit, self.least, self.reach, tally,
             )  # fmt: skip
+            run.ended(tally)
             with self.counting:
                 del self.running[id(tally)]
                 self.nodes += int(tally[0])
@@ -489,8 +549,11 @@ class _Search:
         guess = int(pool[order[0]])
         later = symmetry.after(self.variant, guess)
         parts = [part for _, part in _parts(self.table[guess, cands], cands, self.win)]
-        with ThreadPoolExecutor(self.jobs) as threads, self._stopped_on_error(threads):
-            costs = threads.map(lambda part: self.cost(part, later, depth - 1, UNSOLVABLE), parts)
+        run = _run_here()
+        with ThreadPoolExecutor(self.jobs) as threads, _stopped_on_error(run, threads):
+            costs = threads.map(
+                lambda part: run.doing(self.cost, part, later, depth - 1, UNSOLVABLE), parts
+            )
             best = [len(cands) + sum(costs), 0]
             self.upper = best[0]
             lock = Lock()
@@ -511,37 +574,8 @@ class _Search:
                         best[:] = total, place
                         self.upper = total
 
-            list(threads.map(attempt, range(1, len(order))))
+            list(threads.map(lambda place: run.doing(attempt, place), range(1, len(order))))
         return best[0], int(pool[order[best[1]]])
-
-    @contextmanager
-    def _stopped_on_error(self, threads: ThreadPoolExecutor):
-        """When the block raises, drops the work ``threads`` have not started and stops
-        every thread of the search at its next set, so that an interrupted search ends at
-        once, not once the threads have finished it."""
-        try:
-            yield
-        except BaseException:
-            self.stop()
-            threads.shutdown(wait=False, cancel_futures=True)
-            raise
-
-    def stop(self) -> None:
-        """Gives the search up from another thread: its kernel calls under way return at
-        their next set, and every thread raises ``_Stopped`` at its next."""
-        with self.counting:
-            self.stopping.set()
-            for tally in self.running.values():
-                tally[1] = 1
-        if self.relaxed:
-            self.relaxed.stop()
-
-    def resume(self) -> None:
-        """Lets the search be used again once given up (its memo holds only what was
-        worked out whole)."""
-        self.stopping.clear()
-        if self.relaxed:
-            self.relaxed.resume()
 
     def _guess_cost(self, cands, guess, symmetry, depth, best, bound) -> int:
         """The cost of playing ``guess`` on ``cands`` if below ``best``, else at least it;
