@@ -557,6 +557,11 @@ def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     done = subprocess.run(args, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
     assert b"2 games, 10?10, fleet 5,4,3,3,2" in done.stdout
+    typed = "ğ\nq\n".encode()  # (what an ASCII terminal cannot read is ?, not a traceback)
+    done = subprocess.run(
+        [hamle, "tour", "play", "--start", "A1"], input=typed, capture_output=True, env=env
+    )
+    assert done.returncode == 0 and b"'??' is not a cell name" in done.stdout
 
 
 def test_simulate_takes_one_placer_and_tournament_takes_strategies_as_shooters():

@@ -459,6 +459,21 @@ def test_hints_count_once_per_position_and_show_until_the_next_move(client):
     assert ask(client, game, "quick").json()["hints"] == 2
 
 
+def test_the_positions_hinted_kept_in_a_game_are_the_latest_few(client, monkeypatch):
+    from hamle.web import tour as site
+
+    monkeypatch.setattr(site, "HINTED_KEPT", 2)
+    game = new(client, kind="free", start="A1")
+    for _ in range(3):  # hints at three positions, then back to the first
+        cell = ask(client, game).json()["cell"]
+        move(client, game, cell)
+    for _ in range(3):
+        undo(client, game)
+    with client.app.state.store.update("tour", game["id"]) as state:
+        assert len(state["hinted"]) == 2
+    assert ask(client, game).json()["hints"] == 4  # (its key was let go: counted again)
+
+
 def test_a_game_stored_before_hinted_positions_were_kept_counts_as_it_did(client):
     game = new(client, kind="free", start="A1")
     assert ask(client, game).json()["hints"] == 1

@@ -34,7 +34,9 @@ class Root(TyperGroup):
         if any("\x00" in str(arg) for arg in (sys.argv[1:] if args is None else args)):
             sys.stderr.write("error: an argument holds a NUL byte, which no name or value may\n")
             sys.exit(2)
-        for stream in (sys.stdout, sys.stderr):  # (an output of ASCII only shows × as ?)
+        # An output of ASCII only shows × as ?, and what it cannot read is ? too (stderr
+        # writes \xd7 already).
+        for stream in (sys.stdout, sys.stdin):
             if not speaks_unicode(stream) and hasattr(stream, "reconfigure"):
                 stream.reconfigure(errors="replace")
         try:

@@ -23,6 +23,7 @@ from .common import GameId, Refused, Route, Strict, any_case, created, game_coun
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
+HINTED_KEPT = 2 * CELLS  # the latest positions hinted, each counted once
 
 KIND = "tour"
 FIRST_DATE = dt.date(2000, 1, 1)
@@ -349,6 +350,7 @@ def _save_hint(store: Store, game_id: str, path: list, shown: dict, wait: bool =
             state["hints"] += 1
         if key not in hinted:
             hinted.append(key)
+            del hinted[:-HINTED_KEPT]  # (a game's row stays small)
         state["hint"] = shown
     return state
 
