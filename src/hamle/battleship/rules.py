@@ -48,9 +48,15 @@ class Ship:
 
 def _ships(fleet) -> tuple[Ship, ...]:
     """A fleet given as ships or lengths (``[5, 4, 3]``), as ships; lengths are named by
-    length and count."""
+    length and count, past the names of the ships given.
+
+    >>> [ship.name for ship in _ships([Ship("2-cell ship 1", 3), 2])]
+    ['2-cell ship 1', '2-cell ship 2']
+    """
     if isinstance(fleet, str | bytes) or not hasattr(fleet, "__iter__"):
         raise RulesError(f"a fleet is a sequence of ship lengths, not {quoted(fleet)}")
+    fleet = list(fleet)
+    taken = {ship.name for ship in fleet if isinstance(ship, Ship)}
     seen: Counter[int] = Counter()
     ships = []
     for ship in fleet:
@@ -61,9 +67,11 @@ def _ships(fleet) -> tuple[Ship, ...]:
                 raise RulesError(f"{name}: a ship length is a whole number, not {quoted(length)}")
             ships.append(Ship(name, int(length)))
         elif isinstance(ship, int | np.integer) and not isinstance(ship, bool | np.bool_):
-            seen[int(ship)] += 1
             # (a length too long to write out is refused by Rules all the same)
             name = f"{ship}-cell ship" if abs(ship) < 10**30 else "ship"
+            seen[int(ship)] += 1
+            while f"{name} {seen[int(ship)]}" in taken:
+                seen[int(ship)] += 1
             ships.append(Ship(f"{name} {seen[int(ship)]}", int(ship)))
         else:
             raise RulesError(f"a ship length is a whole number, not {quoted(ship)}")
@@ -179,9 +187,7 @@ class Rules:
         return sum(ship.length for ship in self.fleet)
 
     def describe(self) -> str:
-        touch = "touching allowed" if self.touching else "no touching"
-        fleet = ",".join(str(length) for length in self.lengths)
-        return f"{self.rows}×{self.cols}, fleet {fleet}, {touch}"
+        return self._said(self.lengths)
 
     @property
     def game(self) -> str:
@@ -191,8 +197,12 @@ class Rules:
         >>> Rules.custom(10, [2, 3, 3, 4, 5]).game == Rules.classic().describe()
         True
         """
-        longest_first = sorted(self.lengths, reverse=True)
-        return Rules.custom((self.rows, self.cols), longest_first, self.touching).describe()
+        return self._said(sorted(self.lengths, reverse=True))
+
+    def _said(self, lengths) -> str:
+        touch = "touching allowed" if self.touching else "no touching"
+        fleet = ",".join(str(length) for length in lengths)
+        return f"{self.rows}×{self.cols}, fleet {fleet}, {touch}"
 
 
 def placements(rules: Rules, length: int) -> np.ndarray:
