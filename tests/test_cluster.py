@@ -388,6 +388,20 @@ def test_dask_says_only_errors_while_a_run_is_connected(cluster):
     assert dask_client.level == before
 
 
+def test_dask_speaks_again_once_overlapping_connections_close_in_any_order(cluster):
+    """Two runs at once (threads of a notebook): the first to close set the levels back
+    to what the second had seen, quiet, and the second then kept them quiet for good."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "asyncio")]
+    before = [logger.level for logger in loggers]
+    first, second = Cluster(cluster.address), Cluster(cluster.address)
+    first.__enter__()
+    second.__enter__()
+    first.close()
+    assert not loggers[0].isEnabledFor(logging.WARNING)  # (the second still runs)
+    second.close()
+    assert [logger.level for logger in loggers] == before
+
+
 def test_ctrl_c_before_a_dask_call_starts_prints_no_traceback(cluster):
     """Dask's cancel of a call not yet begun fails with a NameError (distributed 2026.8),
     which its event loop logs as a traceback under a plain client."""

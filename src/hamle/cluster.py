@@ -149,7 +149,7 @@ class Cluster:
             "worker_wait_seconds",
         )
         self.client = None
-        self._loud: dict[logging.Logger, int] = {}
+        self._quiet = False  # whether Dask's logs are quieted for this connection
 
     @staticmethod
     def of(cluster: str | Cluster | None):
@@ -165,7 +165,8 @@ class Cluster:
 
     def __enter__(self) -> Cluster:
         self._check_scheduler()
-        self._loud = _quiet_dask()
+        _QUIET.enter()
+        self._quiet = True
         try:
             self._connect()
         except BaseException:
@@ -196,17 +197,17 @@ class Cluster:
     def close(self) -> None:
         """Close the connection, waiting for the scheduler no more than a moment (the
         scheduler drops the work still queued)."""
-        levels = self._loud
         if self.client is not None:
             client, self.client = self.client, None
             # Dask logs as errors its attempts to reach a lost scheduler, which the close
             # cuts short.
-            levels = {**_quiet_dask(logging.CRITICAL), **levels}
+            _QUIET.enter(logging.CRITICAL)
             with suppress(Exception):
                 client.close(timeout=CLOSE_SECONDS)
-        for logger, level in levels.items():
-            logger.setLevel(level)
-        self._loud = {}
+            _QUIET.leave()
+        if self._quiet:
+            self._quiet = False
+            _QUIET.leave()
 
     def _check_scheduler(self) -> None:
         """ClusterError unless a Dask scheduler answers at the address in time. Dask's own
@@ -441,6 +442,32 @@ def _seconds(value: object, name: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise ClusterError(f"{name} must be a finite number of seconds above 0, not {value!r}")
     return float(value)
+
+
+class _Quieted:
+    """Dask's logs quieted while any connection is open (``enter`` and ``leave`` in pairs,
+    from any thread): their levels before the first are set back after the last, whatever
+    the order connections close in."""
+
+    def __init__(self) -> None:
+        self.lock, self.open, self.before = threading.Lock(), 0, {}
+
+    def enter(self, level: int = logging.ERROR) -> None:
+        with self.lock:
+            for logger, was in _quiet_dask(level).items():
+                self.before.setdefault(logger, was)
+            self.open += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.open -= 1
+            if self.open == 0:
+                for logger, level in self.before.items():
+                    logger.setLevel(level)
+                self.before = {}
+
+
+_QUIET = _Quieted()
 
 
 def _quiet_dask(level: int = logging.ERROR) -> dict[logging.Logger, int]:
