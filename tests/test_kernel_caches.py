@@ -11,6 +11,7 @@ import inspect
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import hamle
@@ -20,42 +21,49 @@ KERNEL_FILES = sorted(p for p in SOURCE.rglob("*.py") if "@njit" in p.read_text(
 
 
 def taken(module: types.ModuleType, names: list[str]) -> dict[str, object]:
-    """``names`` of ``module`` with every global of it their functions refer to, in turn:
-    its own functions, hamle's modules and values (not what it imports from numpy or numba,
-    which their versions stand for)."""
+    """``names`` of ``module`` with every global their functions refer to, in turn (each
+    looked up where its function is defined): hamle's functions, modules and values, not
+    what comes from numpy or numba, which their versions stand for. Keyed module.name."""
     found: dict[str, object] = {}
-    waiting = list(names)
+    waiting = [(vars(module), name) for name in names]
     while waiting:
-        name = waiting.pop()
-        if name in found or not hasattr(module, name):
+        space, name = waiting.pop()
+        key = f"{space['__name__']}.{name}"
+        if key in found or name not in space:
             continue
-        value = getattr(module, name)
+        value = space[name]
         function = getattr(value, "py_func", value)  # (a kernel's Python function)
         if isinstance(value, types.ModuleType):
             home = value.__name__
         elif inspect.isfunction(function) or inspect.isclass(value) or callable(value):
             home = getattr(function, "__module__", "") or ""
         else:
-            home = module.__name__  # a value: a constant compiled in
+            home = space["__name__"]  # a value: a constant compiled in
         if not home.startswith("hamle"):
             continue
-        found[name] = value
+        found[key] = value
         if inspect.isfunction(function):
             codes = [function.__code__]
             while codes:
                 code = codes.pop()
-                waiting += code.co_names
+                waiting += [(function.__globals__, ref) for ref in code.co_names]
                 codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
     return found
 
 
 def stamp(module: types.ModuleType, names: list[str]) -> str:
-    """A digest of the source of the functions, modules and values ``names`` take."""
+    """A digest of the source of the functions, modules and classes ``names`` take, and
+    of their values (arrays byte for byte)."""
     lines = []
-    for name, value in sorted(taken(module, names).items()):
+    for key, value in sorted(taken(module, names).items()):
         value = getattr(value, "py_func", value)
-        source = inspect.isfunction(value) or isinstance(value, types.ModuleType)
-        lines.append(f"{name}: {inspect.getsource(value) if source else repr(value)}")
+        if inspect.isfunction(value) or inspect.isclass(value) or inspect.ismodule(value):
+            said = inspect.getsource(value)
+        elif isinstance(value, np.ndarray):
+            said = f"{value.dtype} {value.shape} {value.tobytes().hex()}"
+        else:
+            said = repr(value)
+        lines.append(f"{key}: {said}")
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
@@ -84,4 +92,4 @@ def test_the_stamp_follows_a_change_of_what_is_taken():
     changed.TIE = 2e-9
     assert stamp(changed, ["TIE"]) != before
     kernels = importlib.import_module("hamle.battleship._kernels")
-    assert "_mul_high" in taken(kernels, ["pcg64_next"])  # (a function it calls, in turn)
+    assert "hamle.battleship._kernels._mul_high" in taken(kernels, ["pcg64_next"])  # (in turn)

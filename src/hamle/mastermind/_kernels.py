@@ -25,7 +25,7 @@ from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
 
 # Numba's cache knows this file only: what is compiled in from another changes this line
 # (tests/test_kernel_caches.py), so that cached kernels are compiled again.
-# numba cache stamp of hamle.mastermind._vector: bc93ab5073d6d472
+# numba cache stamp of hamle.mastermind._vector: b91116c3545501be
 
 LANES = 64  # guesses scored together; the packed code arrays carry LANES spare entries
 SYMMETRY_DEPTH = 3  # look for peg symmetries of histories of at most this many guesses
