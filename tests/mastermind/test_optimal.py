@@ -831,6 +831,12 @@ def test_ctrl_c_during_a_search_gives_its_run_up_and_the_next_run_answers():
     assert search.running == {}
 
 
+def test_a_run_within_a_run_hands_the_thread_back_to_the_outer_one():
+    outer, inner = optimal._Run(), optimal._Run()
+    seen = outer.doing(lambda: (inner.doing(optimal._run_here), optimal._run_here()))
+    assert seen == (inner, outer)
+
+
 def test_the_work_s_own_error_is_raised_in_the_caller():
     def fails() -> None:
         raise mm.MastermindError("no strategy")

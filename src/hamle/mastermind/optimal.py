@@ -160,11 +160,11 @@ class _Run:
 
     def doing(self, work, *args):
         """``work(*args)`` on this thread, as part of this run."""
-        _working.run = self
+        before, _working.run = getattr(_working, "run", None), self
         try:
             return work(*args)
         finally:
-            _working.run = None
+            _working.run = before
 
     def stop(self) -> None:
         with self.lock:
