@@ -205,8 +205,8 @@ def _interruptible(work):
         finally:
             done.set()
 
-    Thread(target=body, name="hamle optimal search", daemon=True).start()
     try:
+        Thread(target=body, name="hamle optimal search", daemon=True).start()
         done.wait()
     except BaseException:
         run.stop()
@@ -492,15 +492,17 @@ class _Search:
             with self.counting:
                 self.running[id(tally)] = tally
             run.started(tally)
-            total, guess = _kernels.optimal_cost(
-                self.blocks, self.variant.answer_slots, self.answers, self.digits,
-                self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
-                free, self.symmetric, depth, limit, self.least, self.reach, tally,
-            )  # fmt: skip
-            run.ended(tally)
-            with self.counting:
-                del self.running[id(tally)]
-                self.nodes += int(tally[0])
+            try:
+                total, guess = _kernels.optimal_cost(
+                    self.blocks, self.variant.answer_slots, self.answers, self.digits,
+                    self.variant.repeat, self.colour_sets, cands, _pool(self.variant, symmetry),
+                    free, self.symmetric, depth, limit, self.least, self.reach, tally,
+                )  # fmt: skip
+            finally:
+                run.ended(tally)
+                with self.counting:
+                    del self.running[id(tally)]
+                    self.nodes += int(tally[0])
             if tally[1]:
                 raise _Stopped
             self.memo[key] = (total, True, guess) if guess >= 0 else (max(lower, total), False, -1)
