@@ -397,9 +397,27 @@ def test_dask_speaks_again_once_overlapping_connections_close_in_any_order(clust
     first.__enter__()
     second.__enter__()
     first.close()
-    assert not loggers[0].isEnabledFor(logging.WARNING)  # (the second still runs)
+    assert not loggers[0].isEnabledFor(logging.WARNING)  # (the second still runs, and
+    assert loggers[0].isEnabledFor(logging.ERROR)  # says its errors)
     second.close()
     assert [logger.level for logger in loggers] == before
+
+
+def test_dask_speaks_again_after_a_close_that_ctrl_c_cut_short():
+    from hamle.cluster import _QUIET
+
+    class Interrupted:
+        def close(self, timeout):
+            raise KeyboardInterrupt
+
+    dask = logging.getLogger("distributed")
+    before = dask.level
+    cut = Cluster("tcp://127.0.0.1:1")
+    _QUIET.enter()  # (as __enter__ does, without a scheduler)
+    cut._quiet, cut.client = True, Interrupted()
+    with pytest.raises(KeyboardInterrupt):
+        cut.close()
+    assert dask.level == before and cut.client is None
 
 
 def test_ctrl_c_before_a_dask_call_starts_prints_no_traceback(cluster):

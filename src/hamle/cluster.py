@@ -27,6 +27,7 @@ import os
 import pickle
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING
@@ -197,17 +198,21 @@ class Cluster:
     def close(self) -> None:
         """Close the connection, waiting for the scheduler no more than a moment (the
         scheduler drops the work still queued)."""
-        if self.client is not None:
-            client, self.client = self.client, None
-            # Dask logs as errors its attempts to reach a lost scheduler, which the close
-            # cuts short.
-            _QUIET.enter(logging.CRITICAL)
-            with suppress(Exception):
-                client.close(timeout=CLOSE_SECONDS)
-            _QUIET.leave()
-        if self._quiet:
-            self._quiet = False
-            _QUIET.leave()
+        try:
+            if self.client is not None:
+                client, self.client = self.client, None
+                # Dask logs as errors its attempts to reach a lost scheduler, which the close
+                # cuts short.
+                _QUIET.enter(logging.CRITICAL)
+                try:
+                    with suppress(Exception):
+                        client.close(timeout=CLOSE_SECONDS)
+                finally:
+                    _QUIET.leave(logging.CRITICAL)
+        finally:  # (also when Ctrl-C cuts the close short)
+            if self._quiet:
+                self._quiet = False
+                _QUIET.leave()
 
     def _check_scheduler(self) -> None:
         """ClusterError unless a Dask scheduler answers at the address in time. Dask's own
@@ -445,26 +450,32 @@ def _seconds(value: object, name: str) -> float:
 
 
 class _Quieted:
-    """Dask's logs quieted while any connection is open (``enter`` and ``leave`` in pairs,
-    from any thread): their levels before the first are set back after the last, whatever
-    the order connections close in."""
+    """Dask's logs quieted while any connection is open (``enter`` and ``leave`` in pairs
+    of one level, from any thread) to the highest level still entered: their levels before
+    the first are set back after the last, whatever the order connections close in."""
 
     def __init__(self) -> None:
-        self.lock, self.open, self.before = threading.Lock(), 0, {}
+        self.lock, self.entered, self.before = threading.Lock(), Counter(), {}
 
     def enter(self, level: int = logging.ERROR) -> None:
         with self.lock:
-            for logger, was in _quiet_dask(level).items():
-                self.before.setdefault(logger, was)
-            self.open += 1
+            self.entered[level] += 1
+            self._quiet()
 
-    def leave(self) -> None:
+    def leave(self, level: int = logging.ERROR) -> None:
         with self.lock:
-            self.open -= 1
-            if self.open == 0:
-                for logger, level in self.before.items():
-                    logger.setLevel(level)
+            self.entered[level] -= 1
+            for logger, was in self.before.items():
+                logger.setLevel(was)
+            self.entered = +self.entered  # (the levels entered still)
+            if self.entered:
+                self._quiet()
+            else:
                 self.before = {}
+
+    def _quiet(self) -> None:
+        for logger, was in _quiet_dask(max(self.entered)).items():
+            self.before.setdefault(logger, was)
 
 
 _QUIET = _Quieted()
