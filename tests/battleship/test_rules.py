@@ -186,6 +186,10 @@ def test_rules_and_placements_take_numpy_integers_and_name_wrong_types():
         Rules(np.True_, 5, [2])
 
 
+def test_a_ship_named_by_something_not_text_is_named_by_its_quote():
+    assert [s.name for s in Rules(6, 6, [Ship(["x"], 3), 2]).fleet] == ["['x']", "2-cell ship 1"]
+
+
 def test_a_fleet_listed_in_another_order_plays_the_same_game():
     """Stored openings and the mixed placer's tuned weights are kept by the game, so they
     hold whatever order the ships are listed in."""

@@ -56,7 +56,7 @@ def _ships(fleet) -> tuple[Ship, ...]:
     if isinstance(fleet, str | bytes) or not hasattr(fleet, "__iter__"):
         raise RulesError(f"a fleet is a sequence of ship lengths, not {quoted(fleet)}")
     fleet = list(fleet)
-    taken = {ship.name for ship in fleet if isinstance(ship, Ship)}
+    taken = {ship.name for ship in fleet if isinstance(ship, Ship) and isinstance(ship.name, str)}
     seen: Counter[int] = Counter()
     ships = []
     for ship in fleet:
