@@ -348,9 +348,10 @@ def _save_hint(store: Store, game_id: str, path: list, shown: dict, wait: bool =
         hinted = state.setdefault("hinted", [])  # (games stored before keep none)
         if state["hint"] is None and key not in hinted:
             state["hints"] += 1
-        if key not in hinted:
-            hinted.append(key)
-            del hinted[:-HINTED_KEPT]  # (a game's row stays small)
+        if key in hinted:
+            hinted.remove(key)  # (the latest hinted go last)
+        hinted.append(key)
+        del hinted[:-HINTED_KEPT]  # (a game's row stays small)
         state["hint"] = shown
     return state
 
