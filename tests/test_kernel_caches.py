@@ -59,8 +59,8 @@ def stamp(module: types.ModuleType, names: list[str]) -> str:
         value = getattr(value, "py_func", value)
         if inspect.isfunction(value) or inspect.isclass(value) or inspect.ismodule(value):
             said = inspect.getsource(value)
-        elif isinstance(value, np.ndarray):
-            said = f"{value.dtype} {value.shape} {value.tobytes().hex()}"
+        elif isinstance(value, np.ndarray | np.generic):  # (numpy 1 and 2 repr scalars apart)
+            said = f"{value.dtype} {np.shape(value)} {value.tobytes().hex()}"
         else:
             said = repr(value)
         lines.append(f"{key}: {said}")

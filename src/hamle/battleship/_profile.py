@@ -35,7 +35,7 @@ from ._kernels import pcg64_next
 
 # Numba's cache knows this file only: what is compiled in from another changes this line
 # (tests/test_kernel_caches.py), so that cached kernels are compiled again.
-# numba cache stamp of hamle.battleship._kernels: 2988214518db7633
+# numba cache stamp of hamle.battleship._kernels: 37a963ed815ef17b
 
 EMPTY, DONE, VERTICAL = 0, 1, 2
 UNKNOWN, MISS, HIT = 0, 1, 2
