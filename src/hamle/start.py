@@ -4,10 +4,30 @@ not a traceback. (Only the interpreter's own start, before any of hamle, is left
 that cannot be written (a full disk, a closed standard output) is one ``error:`` line too."""
 
 import os
+import signal
 import sys
 
 INTERRUPTED = 130  # the exit status of a command stopped by Ctrl-C: 128 + SIGINT
 UNWRITTEN = 2  # the exit status when the output cannot be written, as for other errors
+
+
+_pressed = []  # Ctrl-C seen (from the handler ``main`` sets)
+
+
+def _ctrl_c(signum, frame) -> None:
+    """Python's own SIGINT handler, which also notes that Ctrl-C came."""
+    _pressed.append(True)
+    raise KeyboardInterrupt
+
+
+def ctrl_c_pressed() -> bool:
+    """Whether Ctrl-C came while the command ran: numba, compiling a kernel when it comes,
+    may turn the interrupt into an error of its own (a RuntimeError) that names none.
+
+    >>> ctrl_c_pressed()
+    False
+    """
+    return bool(_pressed)
 
 
 def say_interrupted() -> int:
@@ -63,6 +83,8 @@ def main() -> None:
         sys.stderr.write("error: cannot write the output: standard output is closed\n")
         sys.exit(UNWRITTEN)
     sys.stdout = Output(sys.stdout)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not where ignored)
+        signal.signal(signal.SIGINT, _ctrl_c)
     try:
         try:
             from hamle.cli import main as command_line

@@ -532,6 +532,30 @@ def test_a_system_error_of_another_cause_is_not_called_an_interrupt(monkeypatch)
     assert isinstance(result.exception, SystemError) and "interrupted" not in result.stderr
 
 
+def test_an_error_numba_raises_for_a_ctrl_c_while_it_compiles_says_interrupted(monkeypatch):
+    """Ctrl-C while numba compiles a kernel may end in numba's own RuntimeError ("no
+    compiled object yet"), which names no interrupt: the Ctrl-C seen says it was one."""
+    from hamle import start
+
+    def compiling(*args, **kwargs):
+        with contextlib.suppress(KeyboardInterrupt):
+            start._ctrl_c(signal.SIGINT, None)  # (the handler the command line sets)
+        raise RuntimeError("no compiled object yet for <Library 'pack'>")
+
+    monkeypatch.setattr(start, "_pressed", [])
+    monkeypatch.setattr(bs, "simulate", compiling)
+    result = run("simulate", "--games", "2")
+    assert result.exit_code == 130 and result.stderr == "\ninterrupted\n"
+    monkeypatch.setattr(start, "_pressed", [])  # without Ctrl-C, the error is the error
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no compiled object yet for <Library 'pack'>")
+
+    monkeypatch.setattr(bs, "simulate", broken)
+    result = run("simulate", "--games", "2")
+    assert isinstance(result.exception, RuntimeError) and "interrupted" not in result.stderr
+
+
 def test_sample_count_is_a_range_the_help_gives_from_the_engine_limit():
     from hamle.battleship.exact import SAMPLE_LIMIT
 

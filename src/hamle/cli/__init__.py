@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import typer
 from typer.core import TyperGroup
 
-from hamle.start import say_interrupted
+from hamle.start import ctrl_c_pressed, say_interrupted
 
 from .common import Command, shortened, speaks_unicode
 from .serve import serve
@@ -60,8 +60,10 @@ class Root(TyperGroup):
         """Run the command; an interrupt (Ctrl-C) says so and exits with status 130."""
         try:
             return super().invoke(ctx)
-        except (KeyboardInterrupt, SystemError) as exc:
-            if not interrupted(exc):
+        except (KeyboardInterrupt, SystemError, RuntimeError) as exc:
+            # (numba, compiling when Ctrl-C comes, may raise an error that names none)
+            plain = isinstance(exc, typer.Exit | typer.Abort)
+            if plain or not (interrupted(exc) or ctrl_c_pressed()):
                 raise
             raise typer.Exit(say_interrupted()) from None
 
