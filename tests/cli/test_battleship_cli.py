@@ -317,14 +317,42 @@ def test_play_ends_showing_the_computers_fleet_and_how_to_replay_the_same_game()
     assert result.exit_code == 0, result.output
     assert f"replay with {' '.join(args)}\n" in result.stdout  # (--game 5 alone: another game)
     rules = bs.Rules.russian()
-    fleet = bs.random_fleet(rules, game_stream(5, FLEET_STREAM))
-    name = rules.grid.name
-    where = [
-        f"{ship.name} {name(cells[0])}" + (f"–{name(cells[-1])}" if len(cells) > 1 else "")
-        for ship, cells in zip(rules.fleet, fleet.ships, strict=True)
-    ]
-    assert result.stdout.endswith(f"the computer's fleet: {', '.join(where)}\n")
+    fleet = bs.get_placer("anti-density").place(rules, game_stream(5, FLEET_STREAM))  # (Hard's)
+    assert result.stdout.endswith(f"the computer's fleet: {listed(fleet)}\n")
     assert "Boat 1 " in result.stdout and ". not fired at, o miss" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("level", "rules", "shooter", "placer"),
+    [
+        ("normal", "russian", "parity", "uniform"),
+        ("Hard", "classic", "density", "anti-density"),
+        ("expert", "classic", "expert", "anti-density"),
+        ("expert", "russian", bs.level_shooter("expert", bs.Rules.russian()).name, "anti-density"),
+        ("density", "classic", "density", "uniform"),  # (a shooter, not a level)
+    ],
+)
+def test_play_at_a_level_plays_the_sites_shooter_against_the_sites_hidden_fleet(
+    level, rules, shooter, placer
+):
+    from hamle.rng import FLEET_STREAM, game_stream
+
+    args = ["battleship", "play", "--game", "8", "--level", level, "--rules", rules]
+    result = runner.invoke(app, args, "q\n")
+    assert result.exit_code == 0, result.output
+    hidden = "" if placer == "uniform" else f", its fleet hidden by {placer}"
+    assert result.stdout.startswith(f"game 8: you against {shooter}{hidden}, ")
+    fleet = bs.get_placer(placer).place(bs.Rules.named(rules), game_stream(8, FLEET_STREAM))
+    assert result.stdout.endswith(f"the computer's fleet: {listed(fleet)}\n")
+
+
+def listed(fleet: bs.Fleet) -> str:
+    """Where the ships of ``fleet`` lie, as the end of ``play`` shows them."""
+    name = fleet.rules.grid.name
+    return ", ".join(
+        f"{ship.name} {name(cells[0])}" + (f"–{name(cells[-1])}" if len(cells) > 1 else "")
+        for ship, cells in zip(fleet.rules.fleet, fleet.ships, strict=True)
+    )
 
 
 def test_replay_draws_the_pattern_for_parity_only_by_default():

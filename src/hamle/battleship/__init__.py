@@ -12,6 +12,7 @@ from .density import DensityMap, density, weight
 from .errors import BattleshipError, CountTooLargeError, MarksError, RulesError, ShotError
 from .exact import ExactMap, exact, layouts, sample
 from .fleet import Fleet, Ocean, Shot, random_fleet
+from .levels import LEVELS, level_placer, level_shooter
 from .observation import Observation, SunkShip, draw
 from .placers import PLACERS, Placer, get_placer
 from .rules import Rules, Ship, placements
@@ -39,6 +40,7 @@ from .tournament import Pairing, TournamentTable, tournament
 __all__ = [
     "ALIASES",
     "CHART_SUFFIXES",
+    "LEVELS",
     "PLACERS",
     "SHOOTERS",
     "BattleshipError",
@@ -77,6 +79,8 @@ __all__ = [
     "get_shooter",
     "hint",
     "layouts",
+    "level_placer",
+    "level_shooter",
     "placements",
     "play_game",
     "play_games",

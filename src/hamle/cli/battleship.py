@@ -670,7 +670,8 @@ def play(
         "normal",
         "--level",
         callback=stripped,
-        help="easy, normal, hard or expert (or a shooter name).",
+        help="easy, normal, hard or expert, as on the site (or a shooter name: its fleet "
+        "hidden uniformly).",
     ),
     game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
     rules: str = RULES,
@@ -680,24 +681,30 @@ def play(
 ) -> None:
     """Play against the computer: type a cell (like E5) to fire; q quits.
 
-    --game N gives the computer's fleet, your fleet and the computer's choices, so the
-    same game number and moves replay the same game.
+    A level plays as on the site: its shooter, and on hard and expert the fleet hidden by
+    the placer that costs the strongest shooter most. --game N gives the computer's fleet,
+    your fleet and the computer's choices, so the same game number and moves replay the
+    same game.
     """
     import hamle.battleship as bs
     from hamle.battleship.simulate import check_playable
     from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
     chosen = make_rules(rules, size, fleet, no_touch)
-    shooter = bs.get_shooter(level)
+    if level.lower() in bs.LEVELS:
+        shooter, placer = bs.level_shooter(level, chosen), bs.level_placer(level, chosen)
+    else:
+        shooter, placer = bs.get_shooter(level), bs.get_placer("uniform")
     check_playable(chosen, shooter)
     number = game if game is not None else secrets.randbelow(999_999) + 1
-    theirs = bs.Ocean(bs.random_fleet(chosen, game_stream(number, FLEET_STREAM)))
+    theirs = bs.Ocean(placer.place(chosen, game_stream(number, FLEET_STREAM)))
     yours = bs.Ocean(bs.random_fleet(chosen, game_stream(number, PLAYER_FLEET_STREAM)))
     rng = game_stream(number, SHOOTER_STREAM)
     grid = chosen.grid
     # Decided before the first prompt, so a board the shooter cannot count is refused there.
     reply_cell = shooter.choose(yours.observation, rng)
-    console.print(f"game {number}: you against {shooter.name}, {chosen.describe()}")
+    hidden = "" if placer.name == "uniform" else f", its fleet hidden by {placer.name}"
+    console.print(f"game {number}: you against {shooter.name}{hidden}, {chosen.describe()}")
     console.print(
         f"{PLAY_KEY}; you fire at the left board, the computer at yours (right)", highlight=False
     )

@@ -29,22 +29,16 @@ router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Ro
 
 KIND = "battleship"
 RULE_NAMES = ("classic", "russian")
-LEVELS = ("easy", "normal", "hard", "expert")
+LEVELS = bs.LEVELS
 RuleName = any_case(Literal[RULE_NAMES])
 Level = any_case(Literal[LEVELS])
 Strategy = any_case(
     Literal["random", "hunt-target", "parity", "density", "expert", "easy", "normal", "hard"]
 )
-# The Expert level's shooter: the strongest under each rule set whose moves keep within the
-# site's 300 ms at the 99th percentile (bench/expert.py, site_moves). Under Russian rules the
-# expert rolls out rounds of 2000 fleets, up to its 8000, while its rollout shots stay within
-# 600,000 (README, "The site's Expert"). Each is named with its settings, so that
+# The Expert level's shooter by rules, named with its settings, so that
 # `hamle battleship replay --strategy NAME` plays the site's games.
 EXPERT_SHOOTERS: dict[str, bs.Shooter] = {
-    "classic": bs.get_shooter("expert"),
-    "russian": bs.get_shooter(
-        "expert(fleets=2000, rounds=4, z=1000000000, tolerance=0, budget=600000)"
-    ),
+    name: bs.level_shooter("expert", bs.Rules.named(name)) for name in RULE_NAMES
 }
 # The shooter of games stored before, by level, rules and the shooter's stored name: without
 # a name (nor the computer's shots, which are decided again) the Russian Expert level played
@@ -55,12 +49,6 @@ EARLIER_SHOOTERS: dict[tuple[str, str, str | None], bs.Shooter] = {
     ("expert", "classic", None): bs.ExpertShooter(endgame_ships=0),
     ("expert", "russian", "expert"): EXPERT_SHOOTERS["russian"],
 }
-# Where Hard and Expert hide the computer's fleet: the placer of one law that adds most
-# shots to the strongest shooter's mean under each rule set (README, 2000 games a pairing:
-# +7.37 ± 0.24 against classic expert, +0.99 ± 0.23 against Russian exact); Easy and Normal
-# hide it uniformly. (A mixture's mean is its parts' weighted mean: mixed, 0.99
-# anti-density under Russian rules, cannot truly beat anti-density against one shooter.)
-STRONG_PLACERS: dict[str, str] = {"classic": "anti-density", "russian": "anti-density"}
 # The exact shooter needs seconds for its first shots, too slow for statistics on demand.
 SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
 # Replays: those and the Expert level's shooter, whose game takes seconds of every core (in
@@ -273,7 +261,7 @@ def level_shooter(level: str, rules: str) -> bs.Shooter:
     >>> level_shooter("expert", "russian").name
     'expert(fleets=2000, rounds=4, z=1000000000.0, tolerance=0.0, budget=600000)'
     """
-    return EXPERT_SHOOTERS[rules] if level == "expert" else bs.get_shooter(level)
+    return bs.level_shooter(level, bs.Rules.named(rules))
 
 
 def game_shooter(state: dict) -> bs.Shooter:
@@ -292,7 +280,7 @@ def level_placer(level: str, rules: str) -> bs.Placer:
     >>> level_placer("normal", "classic").name, level_placer("hard", "classic").name
     ('uniform', 'anti-density')
     """
-    return bs.get_placer(STRONG_PLACERS[rules] if level in ("hard", "expert") else "uniform")
+    return bs.level_placer(level, bs.Rules.named(rules))
 
 
 class Match:
