@@ -449,3 +449,16 @@ def test_an_interrupt_while_a_command_imports_its_engine_says_interrupted(monkey
     monkeypatch.delattr(bs, "BattleshipError")  # (as a module left half imported lacks it)
     result = runner.invoke(app, ["battleship", "count"])
     assert result.exit_code == 130 and result.stderr == "\ninterrupted\n"
+
+
+def test_python_m_hamle_is_the_hamle_command():
+    def run(*command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    script = str(pathlib.Path(sys.executable).with_name("hamle"))
+    for args in (["mastermind", "score", "1122", "1234"], ["tour", "nonsense"]):
+        as_module, as_script = run(sys.executable, "-m", "hamle", *args), run(script, *args)
+        assert (as_module.returncode, as_module.stdout) == (as_script.returncode, as_script.stdout)
+        assert as_module.stderr == as_script.stderr
+    assert as_module.returncode == 2 and "No such command 'nonsense'" in as_module.stderr
+    assert "Usage: python -m hamle " in run(sys.executable, "-m", "hamle", "--help").stdout
