@@ -29,7 +29,7 @@ from hamle.tour import (
     today_in_turkey,
 )
 from hamle.tour import _kernels as k
-from hamle.tour.board import TARGETS
+from hamle.tour.board import CELLS, TARGETS
 
 hint_module = importlib.import_module("hamle.tour.hint")  # the name `hint` is the function
 needs_node = ref.needs_node
@@ -640,3 +640,37 @@ def test_what_is_not_a_position_is_named():
     with pytest.raises(TourError, match="moves must be a list of cells, like"):
         Position.from_moves("A1", "D1")
     assert Position.from_moves("A1", ["D1"]).path == (0, 3)
+
+
+def test_deciding_rounds_search_the_most_promising_move_first(monkeypatch):
+    # A proof ends the rounds and becomes the hint, so the order the moves are searched in
+    # chooses among moves that both allow a full board: the best mean first, then the
+    # smaller onward degree, then the smaller cell.
+    real_decide, real_search = hint_module._decide, hint_module._search
+    orders = []
+
+    def decide(after, candidates, games, mode):
+        move_at = {position.path: move for move, position in after.items()}
+        searched = []
+
+        def search(position, budget, floor=0, ceiling=CELLS, seen=None):
+            if floor == CELLS - 1:
+                searched.append(move_at[position.path])
+            return real_search(position, budget, floor, ceiling, seen)
+
+        undecided = [c for c in candidates if c.complete is None]
+        expected = [
+            c.move for c in sorted(undecided, key=lambda c: (-games.mean(c.move), c.degree, c.move))
+        ]
+        with monkeypatch.context() as patched:
+            patched.setattr(hint_module, "_search", search)
+            decided = real_decide(after, candidates, games, mode)
+        first_round = searched[: len(expected)]
+        assert first_round == expected[: len(first_round)]
+        orders.append(first_round)
+        return decided
+
+    monkeypatch.setattr(hint_module, "_decide", decide)
+    for position in monte_carlo_positions()[:40]:
+        hint(position, "quick")
+    assert sum(len(order) >= 2 for order in orders) >= 5
