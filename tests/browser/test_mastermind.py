@@ -248,6 +248,52 @@ def test_enter_after_picking_colours_with_the_mouse_sends_the_guess(server, page
     assert page.js_errors == []
 
 
+def test_enter_after_new_game_or_suggest_sends_the_code_not_the_button_again(server, page):
+    """The focus stayed on New game (or Suggest): a code typed, then Enter, started
+    another game (or asked for the suggestion again) instead of sending the guess."""
+    open_page(page, server)
+    starts = requests_to(page, "/api/mastermind/games")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("heading", name="Guess #1")).to_be_visible()
+    first = game_of(page)
+    expect(page.get_by_role("button", name="New game")).to_be_focused()
+    page.keyboard.type("1122")
+    page.keyboard.press("Enter")
+    expect(rows(page, "breaker")).to_have_count(1)
+    assert game_of(page) == first and len(starts) == 1
+    suggestions = requests_to(page, "/suggest")
+    page.get_by_role("button", name="Suggest").click()
+    expect(page.get_by_role("status")).to_contain_text("suggests")
+    suggested = page.locator("#slots").get_attribute("data-code")
+    page.keyboard.press("Enter")
+    expect(rows(page, "breaker")).to_have_count(2)
+    expect(rows(page, "breaker").last).to_have_attribute("data-guess", suggested)
+    assert len(suggestions) == 1 and turns_stored(server, first) == 2
+    assert page.js_errors == []
+
+
+def test_a_code_typed_over_a_suggestion_replaces_it_whole(server, page):
+    new_breaker_game(page, server, guess="")
+    page.get_by_role("button", name="Suggest").click()
+    expect(page.locator("#slots")).to_have_attribute("data-code", "1122")
+    page.keyboard.type("3456")
+    expect(page.locator("#slots")).to_have_attribute("data-code", "3456")
+    assert page.js_errors == []
+
+
+def test_a_code_guessed_already_is_refused_and_costs_no_guess(server, page):
+    new_breaker_game(page, server, guess="1234")
+    page.keyboard.press("Enter")
+    expect(rows(page, "breaker")).to_have_count(1)
+    page.keyboard.type("1234")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_have_text("1234 is guess 1 already")
+    expect(rows(page, "breaker")).to_have_count(1)
+    page.click("#lang-switch")
+    expect(page.get_by_role("status")).to_have_text("1234 zaten 1. tahminin.")
+    assert turns_stored(server, game_of(page)) == 1 and page.js_errors == []
+
+
 def game_of(page):
     return page.url.split("?game=")[1]
 

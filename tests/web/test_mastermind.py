@@ -77,6 +77,20 @@ def test_codebreaker_scores_guesses_and_keeps_the_secret(client):
         assert secret not in reloaded.text.replace(game["id"], "")
 
 
+def test_a_code_guessed_already_is_refused_and_costs_no_guess(client):
+    game = new_game(client)
+    code = next(wrong_codes(secret_of(client, game["id"])))
+    guess(client, game["id"], code)
+    for again in (code, " ".join(code), ",".join(code)):  # (the same code, however written)
+        refused = guess(client, game["id"], again, status=409)
+        assert refused == {
+            "detail": f"{code} is guess 1 already",
+            "code": "mastermind.guessed",
+            "params": {"guess": code, "number": 1},
+        }
+    assert client.get(f"{API}/games/{game['id']}").json()["turn"] == 1
+
+
 def test_suggestions_solve_a_classic_game_and_the_end_reveals_the_secret(client):
     game = new_game(client, strategy="minimax")
     secret = secret_of(client, game["id"])

@@ -365,12 +365,21 @@ def game(game_id: GameId, request: Request) -> MastermindGame:
 @router.post("/games/{game_id}/guess")
 def guess(game_id: GameId, body: Guess, request: Request) -> MastermindGame:
     """Codebreaker: score a guess against the secret. The game ends when solved or
-    after the last allowed guess; 409 ``mastermind.changed`` if it is past ``changes``."""
+    after the last allowed guess; 409 ``mastermind.changed`` if it is past ``changes``,
+    ``mastermind.guessed`` for a code guessed already (it would cost a guess for nothing)."""
     with store_of(request).update(KIND, game_id) as state:
         _need(state, "breaker")
         variant = VARIANTS[state["variant"]]
         code = variant.parse(body.guess)
         _refuse_unless_changes(state, body.changes)
+        made = [guessed for guessed, _ in state["turns"]]
+        if code in made:  # (its answer would say nothing new, and cost a guess)
+            raise Refused(
+                "{guess} is guess {number} already",
+                code="mastermind.guessed",
+                guess=variant.format(code),
+                number=made.index(code) + 1,
+            )
         black, white = mm.score(variant, state["secret"], code)
         state["turns"].append([code, variant.answer(black, white)])
         state["over"] = black == variant.pegs or len(state["turns"]) >= mm.GAME_GUESSES

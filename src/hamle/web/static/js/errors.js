@@ -73,6 +73,7 @@ export const ERRORS_TR = {
     "Oyun {changes}. değişiklikten beri başka bir sayfada değişti (şimdi {now}. değişiklikte).",
   "mastermind.colour_range": "{guess}: {position}. pimdeki {colour} rengi {low}-{high} arasında değil.",
   "mastermind.computer_guesses": "Bu bir kod koyma oyunu: tahminleri bilgisayar yapar.",
+  "mastermind.guessed": "{guess} zaten {number}. tahminin.",
   "mastermind.impossible": "Hiçbir gizli kod şu yanıtı vermez: {answers}.",
   "mastermind.impossible_typo":
     "Hiçbir gizli kod şu yanıtı vermez: {answers}; büyük olasılıkla {turn}. yanıt {black} siyah, {white} beyaz olmalı ({left} aday kalır).",

@@ -504,6 +504,12 @@ function typed(event) {
     if (colour < 0 || colour >= variant.colours) return;
     event.preventDefault();
     put(colour);
+    // A code typed while a button other than a colour or peg has the focus (New game,
+    // Suggest): Enter must send it, not press that button again.
+    const focused = document.activeElement;
+    if (focused?.matches("button") && !focused.closest("#palette, #slots")) {
+      document.getElementById("submit").focus();
+    }
   } else if (event.key === "Backspace") {
     event.preventDefault();
     erase();
@@ -545,13 +551,17 @@ async function submitGuess(event) {
   }
 }
 
+// The suggestion fills the pegs as a code typed in full does (a colour typed next starts a
+// new guess), and Enter then plays it: the focus goes from Suggest to Guess.
 async function suggest(event) {
+  const button = event.currentTarget;
   try {
     const path = `/api/mastermind/games/${game.id}/suggest`;
-    const suggestion = await request(event.currentTarget, path);
+    const suggestion = await request(button, path);
     if (!suggestion) return;
     guess = [...suggestion.guess].map((c) => colourOf(game.variant, c));
-    active = 0;
+    active = guess.length;
+    if (document.activeElement === button) document.getElementById("submit").focus();
     const strategy = `mm.strategy.${suggestion.strategy}`;
     note = {
       text: () => t("mm.suggested", { strategy: t(strategy), code: suggestion.guess }),
