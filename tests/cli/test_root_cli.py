@@ -10,7 +10,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 
+import httpx2 as httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -196,6 +198,32 @@ def test_serve_refuses_an_empty_database_path(tmp_path, empty):
     assert (refused.returncode, refused.stdout) == (2, "")
     assert refused.stderr == "error: --db must name a file, not an empty path\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_says_its_address_once_it_answers_and_a_slow_start_first(tmp_path):
+    # Warming the engines up as slowly as numba compiling them the first time.
+    program = (
+        "import time, hamle.web.app as app\n"
+        "app.warm_up = lambda: time.sleep(3)\n"
+        "from hamle.cli import main; main()\n"
+    )
+    port = free_port()
+    args = ["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")]
+    running = subprocess.Popen(
+        [sys.executable, "-u", "-c", program, *args], stdout=subprocess.PIPE, text=True
+    )
+    stuck = threading.Timer(60, running.kill)  # (a line that never comes ends the test)
+    stuck.start()
+    try:
+        first, second = running.stdout.readline(), running.stdout.readline()
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
+    finally:
+        stuck.cancel()
+        running.terminate()
+        running.wait(30)
+    assert first == "getting the engines ready (compiled the first time: a minute)…\n"
+    assert second.startswith(f"hamle at http://127.0.0.1:{port}  (games kept in ")
+    assert health.json() == {"status": "ok"}
 
 
 def free_port() -> int:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
+import threading
 
 import typer
 
 from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
+
+SLOW_START = 2.0  # seconds of warming up the engines before it is said
+BACKLOG = 2048  # connections waiting to be accepted (uvicorn's own)
 
 
 def serve(
@@ -37,7 +41,7 @@ def serve(
 
     from hamle.cli.common import console, print_error, visible
     from hamle.web import create_app
-    from hamle.web.app import DEFAULT_DB
+    from hamle.web.app import DEFAULT_DB, warm_up
 
     given = os.environ.get("HAMLE_DB", "")  # (empty: not set)
     for name, blank in (
@@ -54,11 +58,24 @@ def serve(
         print_error(f"cannot listen on {host}:{port}: {exc}")
         raise typer.Exit(2) from None
     try:
-        app = create_app(path, games_per_minute=games_per_minute, max_games=max_games)
+        app = create_app(path, warm=False, games_per_minute=games_per_minute, max_games=max_games)
     except sqlite3.Error as exc:
         listening.close()
         print_error(f"cannot open the database {path}: {exc}")
         raise typer.Exit(2) from None
+    # The address is said once the engines are ready, so that it answers at once; where
+    # that takes a while (numba compiling them, the first time after an install) the wait is
+    # said first.
+    slow = threading.Timer(
+        SLOW_START,
+        lambda: console.print("getting the engines ready (compiled the first time: a minute)…"),
+    )
+    slow.start()
+    try:
+        warm_up()
+    finally:
+        slow.cancel()
+    listening.listen(BACKLOG)  # (connections wait for the server, not refused, from here)
     console.print(
         f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",
         markup=False,

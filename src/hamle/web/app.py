@@ -45,6 +45,15 @@ UNREADABLE = (
 )
 
 
+def warm_up() -> None:
+    """Compile the engines' kernels, or load them from numba's cache (seconds; up to a
+    minute the first time after an install)."""
+    battleship.warm_up()
+    lab.warm_up()
+    mastermind.warm_up()
+    tour.warm_up()
+
+
 def create_app(
     db: str | Path | None = None,
     warm: bool = True,
@@ -67,10 +76,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         if warm:
-            battleship.warm_up()
-            lab.warm_up()
-            mastermind.warm_up()
-            tour.warm_up()
+            warm_up()
         yield
         app.state.store.checkpoint()
 
