@@ -133,6 +133,21 @@ def test_codemaker_breaks_a_code_and_explains_a_contradiction(server, page, scre
     assert page.js_errors == []
 
 
+def test_a_codemaker_game_names_the_codes_left_once_few_are(server, page):
+    open_page(page, server)
+    page.get_by_role("button", name="The computer breaks yours").click()
+    page.get_by_role("button", name="New game").click()
+    for turn, left in ((2, "256 codes still fit your answers."), (3, None)):
+        answer(page, 0, 0)  # 1122, then 3345: no 1 to 5, so 6666
+        expect(page.get_by_role("heading", name=f"The computer's guess #{turn}")).to_be_visible()
+        if left:
+            expect(page.locator("#left")).to_have_text(left)
+    expect(page.locator("#left")).to_have_text("Only 1 code still fits your answers: 6666.")
+    page.click("#lang-switch")
+    expect(page.locator("#left")).to_have_text("Yanıtlarına uyan tek bir kod kaldı: 6666.")
+    assert page.js_errors == []
+
+
 def test_mastermind_fits_a_phone_and_speaks_turkish(server, phone, screenshot):
     open_page(phone, server)
     phone.select_option("#variant", "super")

@@ -219,12 +219,27 @@ def test_codemaker_strategy_breaks_the_players_code(client):
     assert play_maker(client, "9270", variant=bulls, name="bulls-and-cows")["solved"]
 
 
+def test_a_codemaker_game_lists_the_codes_left_while_few_are(client):
+    game = new_game(client, mode="maker")
+    assert game["codes_left"] is None  # (1296 left)
+    history = mm.History(CLASSIC)
+    while game["candidates"] > 12:
+        black, white = 0, 1  # answers that leave fewer codes each time, as long as they fit
+        game = answer(client, game["id"], black, white)
+        history = history.then(CLASSIC.parse(game["turns"][-1]["guess"]), CLASSIC.answer(0, 1))
+    left = sorted(CLASSIC.format(c) for c in history.candidates())
+    assert 1 <= game["candidates"] == len(left) <= 12 and game["codes_left"] == left
+    breaker = new_game(client)
+    assert "codes_left" not in breaker or breaker["codes_left"] is None
+
+
 def test_contradictory_answer_is_explained_and_not_recorded(client):
     game = new_game(client, mode="maker")
     game = answer(client, game["id"], 0, 0)  # 1122: no 1 and no 2
     assert game["proposal"] == "3345" and game["candidates"] == 256
     game = answer(client, game["id"], 0, 0)  # 3345: no 3, 4 or 5 either, so 6666
     assert game["proposal"] == "6666" and game["candidates"] == 1
+    assert game["codes_left"] == ["6666"]
     detail = answer(client, game["id"], 0, 0, status=400)["detail"]
     assert detail.startswith("no secret gives all these answers: #1 (1122 → 0 black 0 white)")
     assert "#3 (6666 → 0 black 0 white) cannot all be right; most likely answer #" in detail

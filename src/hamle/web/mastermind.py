@@ -46,6 +46,7 @@ router = APIRouter(prefix="/api/mastermind", tags=["mastermind"], route_class=Ro
 KIND = "mastermind"
 INLINE_CODES = 5040
 MAX_LISTED = 100
+FEW_LISTED = 12  # codes left a codemaker game lists (as `hamle mastermind solve` does)
 FAST = ("first-consistent", "random-consistent", "minimax-candidates")
 OFFERED: dict[str, tuple[str, ...]] = {
     "classic": mm.HEURISTICS,
@@ -155,6 +156,11 @@ class MastermindGame(BaseModel):
     secret: str | None = None
     proposal: str | None = None
     candidates: int | None = None
+    codes_left: list[str] | None = Field(
+        None,
+        description="In a codemaker game, the codes that still fit your answers while at most "
+        f"{FEW_LISTED} do, as `hamle mastermind solve` lists them",
+    )
 
 
 class Candidates(BaseModel):
@@ -222,6 +228,7 @@ def _view(game_id: str, state: dict) -> MastermindGame:
         black, white = variant.split(answer)
         turns.append(Turn(guess=variant.format(guess), black=black, white=white))
     over = state["over"]
+    left = history.candidates() if maker else None
     return MastermindGame(
         id=game_id,
         mode=state["mode"],
@@ -235,7 +242,8 @@ def _view(game_id: str, state: dict) -> MastermindGame:
         gave_up=state["gave_up"],
         secret=variant.format(state["secret"]) if not maker and over else None,
         proposal=variant.format(state["proposal"]) if maker and not over else None,
-        candidates=len(history.candidates()) if maker else None,
+        candidates=len(left) if maker else None,
+        codes_left=[variant.format(c) for c in left] if maker and len(left) <= FEW_LISTED else None,
     )
 
 

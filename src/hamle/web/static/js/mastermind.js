@@ -77,6 +77,8 @@ addTexts({
     "mm.undo": "Undo the last answer",
     "mm.left": "{n} codes still fit your answers.",
     "mm.left.single": "Only 1 code still fits your answers.",
+    "mm.left.single.code": "Only 1 code still fits your answers: {codes}.",
+    "mm.left.codes": "{n} codes still fit your answers: {codes}.",
     "mm.maker.solved.one": "The computer found your code {code} with its first guess.",
     "mm.maker.solved": "The computer found your code {code} in {n} guesses.",
     "mm.refused": "Answer not recorded: {detail}",
@@ -147,6 +149,8 @@ addTexts({
     "mm.undo": "Son yanıtı geri al",
     "mm.left": "Yanıtlarına uyan {n} kod var.",
     "mm.left.single": "Yanıtlarına uyan tek bir kod kaldı.",
+    "mm.left.single.code": "Yanıtlarına uyan tek bir kod kaldı: {codes}.",
+    "mm.left.codes": "Yanıtlarına uyan {n} kod var: {codes}.",
     "mm.maker.solved.one": "Bilgisayar kodunu ({code}) ilk tahminde buldu.",
     "mm.maker.solved": "Bilgisayar kodunu ({code}) {n} tahminde buldu.",
     "mm.refused": "Yanıt kaydedilmedi: {detail}",
@@ -636,8 +640,10 @@ function renderMaker() {
     }
   }
   const left = document.getElementById("left");
-  left.textContent =
-    game.candidates === 1 ? t("mm.left.single") : t("mm.left", { n: game.candidates });
+  const codes = game.codes_left?.join(" "); // (listed while few are left)
+  const one = game.candidates === 1;
+  const key = one ? (codes ? "mm.left.single.code" : "mm.left.single") : codes ? "mm.left.codes" : "mm.left";
+  left.textContent = t(key, { n: game.candidates, codes });
   left.classList.toggle("hidden", game.over);
   document.getElementById("undo").disabled = game.turn === 0;
 }
