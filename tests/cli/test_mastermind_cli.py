@@ -257,6 +257,17 @@ def test_a_blank_line_asks_again_rather_than_ending_the_game():
     assert "solved in" in solved and "stopped" not in solved
 
 
+def test_play_says_its_keys_first_and_on_help_without_counting_a_guess():
+    result = run("play", "--game", "3", "--variant", "bulls-and-cows", script="help\n H \n")
+    assert result.exit_code == 0, result.output
+    keys = "type a guess of 4 digits; ? lists the codes left and a suggestion; q quits"
+    assert result.stdout.startswith(
+        f"game 3: 4 pegs, 10 colours (0-9), no repetition: 5040 codes. Guess the secret: {keys}.\n"
+    )
+    assert result.stdout.count(keys) == 3 and "is not a code" not in result.stdout
+    assert "\nthe secret was " in result.stdout  # (no guess made)
+
+
 def test_play_refuses_a_guess_made_already_without_counting_it():
     result = run("play", "--game", "42", script="1122\n1 1 2 2\n1,1,2,2\nexit\n")
     assert result.exit_code == 0, result.output
@@ -413,8 +424,10 @@ def test_a_capped_optimum():
     variant = ("--strategy", "optimal", "--pegs", "4", "--colours", "4")
     free = run_json("evaluate", *variant)
     capped = run_json("evaluate", *variant, "--max-guesses", "4")
-    assert (free["total"], free["max"]) == (905, 5)
-    assert (capped["total"], capped["max"]) == (905, 4)
+    assert (free["total"], free["max"], free["max_guesses"]) == (905, 5, None)
+    assert (capped["total"], capped["max"], capped["max_guesses"]) == (905, 4, 4)
+    said = run("evaluate", *variant, "--max-guesses", "4").stdout
+    assert said.startswith("optimal (at most 4 guesses a secret) on 4 pegs, 4 colours")
 
 
 @pytest.mark.parametrize(

@@ -166,15 +166,17 @@ def evaluate(
         result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update, cluster=cluster)
     data = result.as_dict()
     seconds, tree_seconds = result.seconds, None
+    capped = ""
     if isinstance(breaker, mm.Optimal):
         seconds, tree_seconds = seconds + solving, solving
-        data.update(seconds=seconds, tree_seconds=tree_seconds)
+        data.update(seconds=seconds, tree_seconds=tree_seconds, max_guesses=max_guesses)
+        capped = "" if max_guesses is None else f" (at most {max_guesses} guesses a secret)"
     if as_json:
         print_json(data)
         return
     from rich.table import Table
 
-    console.print(f"{result.strategy} on {chosen.describe()}", highlight=False)
+    console.print(f"{result.strategy}{capped} on {chosen.describe()}", highlight=False)
     of_it = "" if tree_seconds is None else f" ({tree_seconds:.2f} s of it for the tree)"
     console.print(
         f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
@@ -434,7 +436,8 @@ def play(
     helper = mm.get_strategy(strategy)
     number = game if game is not None else secrets.randbelow(999_999) + 1
     secret = int(np.random.default_rng([number, 0]).integers(chosen.size))
-    console.print(f"game {number}: {chosen.describe()}. Guess the secret; ? for help.")
+    keys = f"type a guess of {chosen.pegs} digits; ? lists the codes left and a suggestion; q quits"
+    console.print(f"game {number}: {chosen.describe()}. Guess the secret: {keys}.")
     again = f"replay with --game {number} --pegs {chosen.pegs} --colours {chosen.colours}"
     again += "" if chosen.repeat else " --no-repeat"  # (the secret is drawn from these alone)
     history = mm.History(chosen)
@@ -443,6 +446,9 @@ def play(
         if quits(line):
             console.print(f"\nthe secret was {chosen.format(secret)}; {again}")
             return
+        if line.strip().lower() in ("help", "h"):
+            console.print(keys, highlight=False)
+            continue
         if line == "?":
             candidates = history.candidates()
             _show_candidates(chosen, candidates)
