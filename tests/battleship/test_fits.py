@@ -118,12 +118,32 @@ def test_without_the_count_a_map_the_search_leaves_open_is_undecided(monkeypatch
     exact_module = importlib.import_module("hamle.battleship.exact")
 
     obs = Observation.from_marks(Rules.russian(), miss=["A1"], hit=["E5"])
-    monkeypatch.setattr(density_module, "fits", lambda observation: None)
+    budgets = []
+
+    def undecided(observation, budget):
+        budgets.append(budget)
+        return None
+
+    monkeypatch.setattr(density_module, "fits", undecided)
     counted = density(obs)
     assert not counted.undecided  # the exact count decided it
     monkeypatch.setattr(exact_module, "occupancy", lambda *args: pytest.fail("counted"))
     report = density(obs, count=False)
     assert report.undecided and report.best == counted.best
+    # Without the count the search is cut short too: the check takes milliseconds.
+    assert budgets == [density_module.BUDGET, density_module.QUICK_BUDGET]
+    assert density_module.QUICK_BUDGET < density_module.BUDGET
+
+
+def test_a_search_cut_short_leaves_undecided_what_a_longer_one_refutes():
+    # Ten scattered hits: the Russian fleet cannot cover them, which a short search
+    # cannot tell (the lab then counts it in a heavy slot); no layout is ever made up.
+    obs = Observation.from_marks(
+        Rules.russian(), hit=["B2", "E2", "H2", "B5", "E5", "H5", "B8", "E8", "H8", "J10"]
+    )
+    assert density(obs, count=False).undecided
+    with pytest.raises(MarksError):
+        density(obs)
 
 
 @pytest.mark.parametrize(("rules", "marks", "message"), IMPOSSIBLE[:4])

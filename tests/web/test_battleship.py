@@ -820,3 +820,50 @@ def test_names_are_taken_in_any_case(client):
     assert density.status_code == 200 and density.json()["rules"] == "russian"
     refused = client.get(f"{API}/fleet", params={"rules": "Chess"})
     assert refused.status_code == 422 and "'classic' or 'russian'" in refused.json()["detail"]
+
+
+def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
+    # One client's three Expert games run one move at a time, and all Expert moves at most
+    # two at once; a move waits its turn (none is refused), and other levels never wait.
+    import asyncio
+
+    import httpx2 as httpx
+
+    from hamle.web.slots import Turns
+
+    app = create_app(tmp_path / "hamle.sqlite3", warm=False, games_per_minute=0)
+    monkeypatch.setattr(web_bs, "EXPERT_MOVES", Turns(2))
+    real, running, snapshots = web_bs._fire, set(), []
+
+    def slow(store, game_id, body):
+        running.add(game_id)
+        snapshots.append(frozenset(running))
+        time.sleep(0.1)  # (moves that overlap, if they may)
+        try:
+            return real(store, game_id, body)
+        finally:
+            running.discard(game_id)
+
+    monkeypatch.setattr(web_bs, "_fire", slow)
+
+    async def play():
+        def client(address):
+            transport = httpx.ASGITransport(app=app, client=(address, 1000))
+            return httpx.AsyncClient(transport=transport, base_url="http://test")
+
+        async with client("203.0.113.1") as one, client("198.51.100.2") as two:
+            games = []
+            for player, level in [(one, "expert")] * 3 + [(two, "expert"), (two, "easy")]:
+                body = {"rules": "classic", "level": level, "fleet": FLEET}
+                games.append((player, (await player.post(f"{API}/games", json=body)).json()))
+            shots = [p.post(f"{API}/games/{g['id']}/shots", json={"cell": "E5"}) for p, g in games]
+            return await asyncio.gather(*shots), [g["id"] for _, g in games]
+
+    answers, ids = asyncio.run(play())
+    assert [a.status_code for a in answers] == [200] * 5
+    assert all(a.json()["computer"] for a in answers)
+    ones, experts = set(ids[:3]), set(ids[:4])
+    assert all(len(now & ones) <= 1 for now in snapshots)  # one client: one at a time
+    assert all(len(now & experts) <= 2 for now in snapshots)
+    assert any(len(now & experts) == 2 for now in snapshots)  # two clients: at once
+    assert any(ids[4] in now and len(now & experts) == 2 for now in snapshots)  # (no wait)

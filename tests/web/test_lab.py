@@ -260,7 +260,7 @@ def test_density_counts_what_the_search_leaves_open_in_an_exact_slot(client, mon
 
     marks = {"rules": "russian", "miss": ["A1"], "hit": ["E5"]}
     plain = density(client, **marks)
-    monkeypatch.setattr(density_module, "fits", lambda observation: None)
+    monkeypatch.setattr(density_module, "fits", lambda observation, budget: None)
     taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
     try:
         busy = refused(client, marks, 409)

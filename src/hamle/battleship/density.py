@@ -18,7 +18,7 @@ from hamle.grid import quoted
 
 from . import _kernels
 from .errors import CountTooLargeError, MarksError
-from .fits import fits, ships_needed
+from .fits import BUDGET, QUICK_BUDGET, fits, ships_needed
 from .observation import UNKNOWN, Observation, afloat_list, as_observation
 from .rules import Rules, placement_table
 
@@ -93,7 +93,8 @@ def density(observation: Observation, check: bool = True, count: bool = True) ->
     """The density map of an observation; with ``check``, marks no afloat ship can
     explain raise MarksError naming the cell or ship. Whether any layout fits is searched
     for and, where the search leaves it open, counted exactly (seconds on an open board);
-    with ``count`` False such a map is ``undecided`` instead.
+    with ``count`` False the search is cut short (milliseconds) and a map it leaves open is
+    ``undecided`` instead.
 
     >>> obs = Observation.from_marks(Rules.classic(), miss=["E5"])
     >>> density(obs).best_names, density(obs, count=False).undecided
@@ -190,10 +191,11 @@ def check_corners(observation: Observation) -> None:
 def check_fits(observation: Observation, count: bool = True) -> bool:
     """MarksError unless some layout of the afloat ships fits the marks (``fits``, else
     with ``count`` the exact count where the search leaves it open and the board can be
-    counted); False where that is out of reach (undecided), else True."""
+    counted); False where that is out of reach (undecided), else True. Without ``count``
+    the search is cut short too (``QUICK_BUDGET``), so the check takes milliseconds."""
     from .exact import occupancy  # (exact imports this module)
 
-    found = fits(observation)
+    found = fits(observation, BUDGET if count else QUICK_BUDGET)
     if found is None:
         if not count:
             return False

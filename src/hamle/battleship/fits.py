@@ -26,6 +26,7 @@ from .observation import HIT, UNKNOWN, Observation
 from .rules import Rules, placement_table
 
 BUDGET = 20_000
+QUICK_BUDGET = 2_000  # placements of a check that must take milliseconds (density's count=False)
 
 
 class _OutOfBudget(Exception):

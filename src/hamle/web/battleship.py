@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 
 import hamle.battleship as bs
 from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 from .common import GameId, Refused, Route, Strict, any_case, client_of, created, store_of
-from .slots import HEAVY, Kept
+from .slots import HEAVY, Kept, Turns
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -55,6 +56,9 @@ SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
 # a heavy slot; the latest REPLAYS_KEPT of its games are kept).
 REPLAY_SHOOTERS = (*SITE_SHOOTERS, "expert")
 REPLAYS_KEPT = 64
+# The Expert level's moves computed at once (each on every core), and one a client: a
+# client's many games cannot crowd out the rest of the site, nor other players' moves.
+EXPERT_MOVES = Turns(2)
 CellName = Annotated[str, Field(min_length=2, max_length=8, examples=["E5"])]
 MAX_GAME = 10**9
 MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
@@ -459,9 +463,19 @@ def get_game(request: Request, game_id: GameId) -> GameOut:
 
 
 @router.post("/games/{game_id}/shots")
-def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
-    """Fire at a cell; the answer comes with the computer's reply (none if you won)."""
-    with store_of(request).update(KIND, game_id) as state:
+async def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
+    """Fire at a cell; the answer comes with the computer's reply (none if you won). The
+    Expert level's replies take every core for up to a few tenths of a second: they wait
+    their turn (``EXPERT_MOVES``), one client's one at a time."""
+    store = store_of(request)
+    if store.load(KIND, game_id)["level"] != "expert":
+        return await run_in_threadpool(_fire, store, game_id, body)
+    async with EXPERT_MOVES.turn(client_of(request)):
+        return await run_in_threadpool(_fire, store, game_id, body)
+
+
+def _fire(store, game_id: str, body: Target) -> FireOut:
+    with store.update(KIND, game_id) as state:
         match = Match(state)
         shot, reply = match.fire(body.cell)
         grid = match.rules.grid

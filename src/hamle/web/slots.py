@@ -2,14 +2,16 @@
 layout counts and the expert's playouts (its hints and replays). At most ``size`` run at
 once, no two of one client; more are refused with 409 until one ends, so the rest of the
 site keeps answering and no one client holds them all. What the work found is ``Kept``,
-to be answered again at once, busy or not."""
+to be answered again at once, busy or not. The Expert level's moves, which a game cannot
+do without, wait their ``Turns`` instead."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from .common import Refused
 
@@ -92,6 +94,51 @@ class Kept:
         """The keys, the least recently asked first."""
         with self._lock:
             return iter(list(self._answers))
+
+
+class Turns:
+    """At most ``size`` runs at once, one client's one at a time, the others waiting their
+    turn on the event loop (so that a wait holds no worker thread): for work that every
+    request of a kind needs, which is not refused but must not crowd out the rest.
+
+    >>> async def moves(turns, clients):
+    ...     async def move(client):
+    ...         async with turns.turn(client):
+    ...             await asyncio.sleep(0.01)
+    ...     await asyncio.gather(*(move(c) for c in clients))
+    ...     return turns.most
+    >>> asyncio.run(moves(Turns(2), ["a", "a", "a", "b", "c"]))
+    2
+    >>> asyncio.run(moves(Turns(2), ["a", "a", "a"]))
+    1
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.most = 0  # the most runs seen at once
+        self._loop = None
+        self._running = 0
+
+    @asynccontextmanager
+    async def turn(self, client: str) -> AsyncIterator[None]:
+        """This client's turn (after its earlier ones) while the block runs."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # (the waits of a loop belong to it: a new one starts anew)
+            self._loop, self._free, self._clients = loop, asyncio.Semaphore(self.size), {}
+        lock, waiting = self._clients.setdefault(client, (asyncio.Lock(), [0]))
+        waiting[0] += 1
+        try:
+            async with lock, self._free:
+                self._running += 1
+                self.most = max(self.most, self._running)
+                try:
+                    yield
+                finally:
+                    self._running -= 1
+        finally:
+            waiting[0] -= 1
+            if not waiting[0]:
+                del self._clients[client]
 
 
 HEAVY = Slots(2)
