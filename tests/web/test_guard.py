@@ -19,6 +19,20 @@ def test_every_response_carries_the_security_headers(client, path):
     assert "server" not in response.headers
 
 
+def test_the_apis_answers_are_not_stored_and_the_pages_are_revalidated(client):
+    game = client.post("/api/tour/games", json={"kind": "free", "start": "A1"})
+    for answer in (
+        game,
+        client.get(f"/api/tour/games/{game.json()['id']}"),
+        client.get("/api/health"),
+        client.post("/api/battleship/density", json={"miss": ["K1"]}),  # (an error too)
+        client.get("/api/nowhere"),
+    ):
+        assert answer.headers["cache-control"] == "no-store", answer.request.url
+    assert client.get("/tour").headers["cache-control"] == "no-cache"
+    assert "no-store" not in client.get("/static/css/site.css").headers.get("cache-control", "")
+
+
 def test_error_responses_carry_them_too(client):
     response = client.post("/api/battleship/density", json={"miss": ["K1"]})
     assert response.status_code == 400 and response.headers["x-content-type-options"] == "nosniff"

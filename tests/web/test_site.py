@@ -177,6 +177,17 @@ def test_a_query_parameter_a_route_does_not_take_is_refused(client, path, detail
     assert response.json()["params"]["problems"][0]["type"] == "extra_forbidden"
 
 
+def test_a_malformed_request_names_its_first_twenty_problems(client):
+    # 2,000 unknown names: an answer of them all would be ten times the request.
+    names = "&".join(f"p{n}=1" for n in range(2000))
+    response = client.get(f"/api/health?{names}")
+    assert response.status_code == 422
+    problems = response.json()["params"]["problems"]
+    assert [p["field"] for p in problems] == sorted(f"p{n}" for n in range(2000))[:20]
+    assert response.json()["detail"].count("unknown (it takes none)") == 20
+    assert len(response.content) < 4000
+
+
 def test_fields_that_do_not_go_together_are_said_plainly(client):
     response = client.post("/api/tour/games", json={"kind": "daily", "start": "A1"})
     assert response.status_code == 422

@@ -37,6 +37,7 @@ PAGES = {
 DEFAULT_DB = "hamle.sqlite3"
 # The reasons ``OnceRequest`` (common.py) gives for a body it cannot read, each a problem type
 # of its own so that the pages can say it in their language; any other is a syntax error.
+LISTED_PROBLEMS = 20  # of a malformed request's problems, those its 422 names
 UNREADABLE = (
     (re.compile(r"the name (?P<name>.+) is given twice in one object"), "json_repeated_name"),
     (re.compile(r"it is nested too deeply"), "json_too_deep"),
@@ -125,14 +126,16 @@ async def health() -> dict:
     return {"status": "ok"}
 
 
+# Pages and the icon are answered on the event loop: they need no worker thread, so they
+# load while every thread waits (on a database another process holds, say).
 def _page(name: str):
-    def serve_page() -> FileResponse:
+    async def serve_page() -> FileResponse:
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
     return serve_page
 
 
-def _icon() -> FileResponse:
+async def _icon() -> FileResponse:
     return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
 
@@ -218,11 +221,11 @@ def _unreadable(error: dict) -> dict:
 
 
 def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    """FastAPI's validation errors as one readable sentence per problem; ``params``
-    gives each problem's field (empty for the body as a whole), type and limit for the
-    pages to say it."""
+    """FastAPI's validation errors as one readable sentence per problem (the first
+    ``LISTED_PROBLEMS``); ``params`` gives each problem's field (empty for the body as a
+    whole), type and limit for the pages to say it."""
     problems, said = [], []
-    for error in exc.errors():
+    for error in exc.errors()[:LISTED_PROBLEMS]:  # (an answer need not outgrow its request)
         if error["type"] == "json_invalid":
             said.append(f"the request body is not valid JSON ({error['ctx']['error']})")
             problems.append(_unreadable(error))

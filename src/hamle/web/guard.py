@@ -1,7 +1,9 @@
 """Every response's security headers, request bodies capped, and HEAD answered as GET.
 
 The pages load scripts, styles and data from the site alone (``CSP``); the API documentation
-pages, whose Swagger UI comes from its own assets, get the headers without the policy.
+pages, whose Swagger UI comes from its own assets, get the headers without the policy. The
+API's answers are not stored by browsers or caches between (a game's view names the game,
+and once it is over its secret).
 A body longer than ``MAX_BODY`` bytes is refused with 413 before it is parsed, whether it
 says its length or streams. A HEAD request gets its GET's status and headers, and no body.
 A request that fails with no answer sent gets a coded 500 with the same headers (the error
@@ -42,7 +44,7 @@ class Guard:
             await _refuse(send)
             return
         extra = HEADERS if scope["path"].startswith(DOCS) else [*HEADERS, _policy()]
-        head = scope["method"] == "HEAD"
+        head, api = scope["method"] == "HEAD", scope["path"].startswith("/api/")
         if head:  # the routes are declared for GET only, so that the API lists each once
             scope = {**scope, "method": "GET"}
         received, started, refused = 0, False, False
@@ -64,6 +66,8 @@ class Guard:
             if message["type"] == "http.response.start":
                 started = True
                 kept = [h for h in message.get("headers", []) if h[0].lower() != b"server"]
+                if api and not any(h[0].lower() == b"cache-control" for h in kept):
+                    kept.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": [*kept, *extra]}
             elif head:
                 if message.get("more_body"):
