@@ -486,6 +486,27 @@ def test_a_change_by_another_process_is_kept_and_the_late_one_refused(tmp_path):
     assert mine.load("tour", game) == {"moves": ["A1", "D1"]}
 
 
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_database_file_removed_while_serving_is_a_503_not_a_lost_game(tmp_path, how):
+    from fastapi.testclient import TestClient
+
+    from hamle.web import create_app
+
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, warm=False)) as client:
+        game = client.post("/api/tour/games", json={"kind": "free", "start": "A1"}).json()["id"]
+        for leftover in tmp_path.glob("games.sqlite3*"):
+            leftover.unlink()
+        if how == "replaced":
+            Store(path).close()  # (another database in its place)
+        new = client.post("/api/tour/games", json={"kind": "free", "start": "A1"})
+        moved = client.post(f"/api/tour/games/{game}/moves", json={"cell": "B3", "from": "A1"})
+        for answer in (new, moved):  # (a game started was answered 201, and lost)
+            assert answer.status_code == 503 and answer.json()["code"] == "site.store_failed"
+        said = new.json()["detail"]
+        assert said.startswith(f"the game store failed: the database file {path} was removed")
+
+
 def test_a_game_changed_elsewhere_is_a_409_and_a_failing_store_a_503(tmp_path):
     from fastapi.testclient import TestClient
 

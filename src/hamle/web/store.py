@@ -108,6 +108,15 @@ def _parsed(text: str, what: str) -> dict:
     return value
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file at ``path`` (its device and inode), or None where there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def checked_path(path: str) -> None:
     """sqlite3.OperationalError naming why ``path`` cannot keep games, found before SQLite
     opens it (which would leave its journal files behind): its folder missing or
@@ -180,6 +189,7 @@ class Store:
             except BaseException:
                 self._db.close()
                 raise
+        self._file = None if self.path == ":memory:" else _identity(self.path)
         # (a second connection to ":memory:" would open another database)
         self._reader, self._read_lock = self._db, self._lock
         if self.path != ":memory:":
@@ -231,6 +241,15 @@ class Store:
         finally:
             self._db.execute("ROLLBACK")
 
+    def _still_there(self) -> None:
+        """sqlite3.OperationalError if the file was removed or replaced since the store
+        opened it: what it wrote now would be lost when the server stops."""
+        if self._file is not None and _identity(self.path) != self._file:
+            raise sqlite3.OperationalError(
+                f"the database file {self.path} was removed or replaced while the site ran; "
+                "nothing more is saved until the server is started again"
+            )
+
     def checkpoint(self) -> None:
         """Fold the journal back into the file (as a server stops), so that a copy of the
         file alone has every game; the store stays open. A failure is left for later."""
@@ -247,6 +266,7 @@ class Store:
         game_id = secrets.token_urlsafe(16)
         now = time.time()
         with _holding(self._lock, wait=True):
+            self._still_there()
             self._db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?)",
                 (game_id, kind, json.dumps(state), now, now),
@@ -320,6 +340,7 @@ class Store:
                 game.users -= 1
 
     def _save(self, game_id: str, before: str, state: dict, wait: bool) -> int:
+        self._still_there()
         if not wait:
             self._db.execute("PRAGMA busy_timeout = 0")
         try:
@@ -345,6 +366,7 @@ class Store:
 
     def remember(self, key: str, value: dict) -> None:
         with _holding(self._lock, wait=True):
+            self._still_there()
             self._db.execute(
                 "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)",
                 (key, json.dumps(value), time.time()),
