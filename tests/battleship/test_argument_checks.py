@@ -183,14 +183,14 @@ def marks_of(*sunk: int, water=()) -> np.ndarray:
             marks_of(0, water=(10, 11)),
             [(1, (0,))],
             (4, 3, 3),
-            r"^B1 touches the sunk ship at A1, so it is water, not unknown \(ships may not",
+            r"^B1 touches the sunk ship A1, so it is water, not unknown \(ships may not",
         ),
         (
             RUSSIAN,
             marks_of(0, 1, water=(10, 11, 12, 2)),
             [(1, (0,)), (1, (1,))],
             (4, 3, 3),
-            r"^B1 \(sunk\) touches the sunk ship at A1, but ships may not touch$",
+            r"^B1 \(sunk\) touches the sunk ship A1, but ships may not touch$",
         ),
     ],
 )

@@ -109,7 +109,7 @@ def test_open_hits_touching_at_a_corner_are_named_where_ships_may_not_touch(hits
 
 def test_no_touch_contradictions_and_water():
     russian = Rules.russian()
-    with pytest.raises(MarksError, match="B2 \\(hit\\) touches the sunk ship at A1"):
+    with pytest.raises(MarksError, match="B2 \\(hit\\) touches the sunk ship A1,"):
         Observation.from_marks(russian, sunk=[["A1"]], hit=["B2"])
     with pytest.raises(MarksError, match="touches the sunk ship"):
         Observation.from_marks(russian, sunk=[["A1"], ["B2"]])
@@ -212,7 +212,7 @@ def test_a_shot_answer_the_board_contradicts_is_refused(rules, shots, code, mess
 
 
 def test_a_contradiction_after_refuses_is_one_from_marks_refuses_too():
-    with pytest.raises(MarksError, match="B2 \\(sunk\\) touches the sunk ship at A1") as marked:
+    with pytest.raises(MarksError, match="B2 \\(sunk\\) touches the sunk ship A1,") as marked:
         Observation.from_marks(RUSSIAN, sunk=[["A1"], ["B2"]])
     with pytest.raises(MarksError) as shot:
         Observation.start(RUSSIAN).after(0, "sunk", (0,)).after(11, "sunk", (11,))

@@ -127,12 +127,22 @@ def test_no_touch_reveals_water_around_sunk_ship():
     assert (marks[0:3, 0:3].sum() - 3) == 4 * 8  # its eight neighbours are water (4)
 
 
+def test_known_water_names_the_sunk_ship_it_touches_whole():
+    # D3 touches C3, the end of A3-C3: "the sunk ship at A3" sent the player to A3.
+    rules = Rules.custom(5, [3, 2], touching=False)
+    ocean = Ocean(Fleet.from_cells(rules, [["A3", "B3", "C3"], ["E5", "E4"]]))
+    for cell in ("A3", "B3", "C3"):
+        ocean.fire(rules.grid.index(cell))
+    with pytest.raises(ShotError, match=r"^D3 touches the sunk ship A3–C3, so it is water"):
+        ocean.fire(rules.grid.index("D3"))
+
+
 def test_ocean_refuses_known_water_and_spends_no_turn():
     rules = Rules.custom(4, [1, 1], touching=False)
     ocean = Ocean(Fleet.from_cells(rules, [["B2"], ["D4"]]))
     assert ocean.fire(5).answer == "sunk"
     before = ocean.observation
-    with pytest.raises(ShotError, match="A1 touches the sunk ship at B2, so it is water") as error:
+    with pytest.raises(ShotError, match="A1 touches the sunk ship B2, so it is water") as error:
         ocean.fire(0)
     assert error.value.code == "battleship.known_water"
     assert error.value.params == {"cell": "A1", "ship": "B2"}

@@ -145,6 +145,29 @@ def test_sunk_cells_form_ships_that_leave_the_afloat_list(server, page):
     assert page.js_errors == []
 
 
+def test_two_sunk_ships_may_lie_end_to_end(server, page):
+    """The destroyer F1-G1 joined the carrier A1-E1 into a ship of seven: a classic
+    position the lab could not take."""
+    open_lab(page, server)
+    page.get_by_role("button", name="Sunk").click()
+    for name in ("A1", "B1", "C1", "D1", "E1", "F1", "G1"):
+        cell(page, name).click()  # (past the longest ship, a cell starts a new one)
+    ships = page.locator("#ships li")
+    expect(ships.nth(0)).to_contain_text("sunk at A1–E1")
+    expect(ships.nth(4)).to_contain_text("sunk at F1–G1")
+    # Shift starts a new ship beside one however short: a cruiser, then the battleship.
+    for name in ("A3", "B3", "C3"):
+        cell(page, name).click()
+    cell(page, "D3").click(modifiers=["Shift"])
+    for name in ("E3", "F3", "G3"):
+        cell(page, name).click()
+    expect(ships.nth(2)).to_contain_text("sunk at A3–C3")
+    expect(ships.nth(1)).to_contain_text("sunk at D3–G3")
+    expect(page.locator("#ships-heading")).to_have_text("Ships afloat (1 of 5)")
+    expect(page.get_by_role("status")).not_to_contain_text("no ship in the fleet")
+    assert page.js_errors == []
+
+
 def test_russian_rules_show_water_around_a_sunk_ship(server, page):
     open_lab(page, server)
     page.select_option("#rules", "russian")

@@ -364,6 +364,16 @@ def test_replay_draws_the_pattern_for_parity_only_by_default():
     assert sum(row.count("+") for row in first_board) == 49  # 50 pattern cells, one shot
 
 
+@pytest.mark.parametrize("flag", ["--pattern", "--no-pattern"])
+def test_a_pattern_without_the_boards_is_refused_not_ignored(flag):
+    # Without --boards only the last board is drawn, with no ship afloat to hunt.
+    result = run("replay", "743", "--strategy", "hunt-target", flag)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"error: Invalid value: {flag} marks the boards --boards draws; give --boards too\n"
+    )
+
+
 def test_tournament_writes_its_matrix_as_json_a_file_and_a_chart(tmp_path):
     out, chart = tmp_path / "t.json", tmp_path / "t.png"
     args = ["--shooters", "parity,density", "--placers", "uniform,anti-density", "--games", "20"]

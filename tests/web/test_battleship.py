@@ -143,7 +143,7 @@ def test_game_ids_are_unguessable_and_seeds_differ(client):
         ([["A1", "B1", "C1", "D1", "D2"], *FLEET[1:]], "not a straight unbroken line"),
         ([["A1", "B1", "C1", "D1"], *FLEET[1:]], "Carrier is 5 cells long, not 4"),
         ([["A1", "C1", "D1", "E1", "F1"], *FLEET[1:]], "not a straight unbroken line"),
-        ([["A1", "A1", "A2", "A3", "A4"], *FLEET[1:]], "distinct cells"),
+        ([["A1", "A1", "A2", "A3", "A4"], *FLEET[1:]], "distinct cells, got A1,A1,A2,A3,A4"),
         ([*FLEET[:4], ["K1", "K2"]], "Destroyer: K1 is off the 10×10 board"),
         ([*FLEET[:4], ["J10", "J11"]], "J11 is off the 10×10 board"),
         ([*FLEET[:4], ["1A", "2A"]], "is not a cell name"),
@@ -469,8 +469,7 @@ def test_sunk_ships_under_no_touch_show_the_water_around(client):
     near = fire(client, game["id"], water)
     assert near.status_code == 400, near.text
     assert near.json() == {
-        "detail": f"{water} touches the sunk ship at {names(boat)[0]}, so it is water: "
-        "fire elsewhere",
+        "detail": f"{water} touches the sunk ship {names(boat)[0]}, so it is water: fire elsewhere",
         "code": "battleship.known_water",
         "params": {"cell": water, "ship": names(boat)[0]},
     }

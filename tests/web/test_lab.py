@@ -114,7 +114,7 @@ def test_lab_rules_list_the_fleets(client):
         ),
         (
             {"rules": "russian", "sunk": [["A1", "A2"]], "hit": ["B3"]},
-            "B3 (hit) touches the sunk ship at A1, but ships may not touch",
+            "B3 (hit) touches the sunk ship A1–A2, but ships may not touch",
         ),
         ({"miss": ["K1"]}, "K1 is off the 10×10 board"),
         ({"hit": ["A11"]}, "A11 is off the 10×10 board"),

@@ -274,10 +274,10 @@ def checked_shot(observation: Observation, cell, stored: bool = False) -> int:
     if mark == WATER and not stored:
         near = next(s for s in observation.sunk if cell in zone(rules, s.cells))
         raise ShotError(
-            "{cell} touches the sunk ship at {ship}, so it is water: fire elsewhere",
+            "{cell} touches the sunk ship {ship}, so it is water: fire elsewhere",
             code="battleship.known_water",
             cell=rules.grid.name(cell),
-            ship=rules.grid.name(near.cells[0]),
+            ship=near.named(rules.grid),
         )
     return cell
 
@@ -320,7 +320,7 @@ class Ocean:
         'sunk'
         >>> ocean.fire(1)
         Traceback (most recent call last):
-        hamle.battleship.errors.ShotError: B1 touches the sunk ship at A1, so it is water: ...
+        hamle.battleship.errors.ShotError: B1 touches the sunk ship A1, so it is water: ...
         """
         rules = self.fleet.rules
         if self.over:

@@ -61,6 +61,15 @@ class SunkShip:
         object.__setattr__(self, "length", int(self.length))
         object.__setattr__(self, "cells", tuple(sorted(int(cell) for cell in cells)))
 
+    def named(self, grid: Grid) -> str:
+        """Its first and last cells as messages name a ship.
+
+        >>> SunkShip(3, [2, 0, 1]).named(Grid(10, 10)), SunkShip(1, [5]).named(Grid(10, 10))
+        ('A1–C1', 'F1')
+        """
+        first, last = grid.name(self.cells[0]), grid.name(self.cells[-1])
+        return first if first == last else f"{first}–{last}"
+
 
 @dataclass(frozen=True, eq=False)
 class Observation:
@@ -317,11 +326,11 @@ def _touching(grid: Grid, cell: int, label: str, ship: SunkShip) -> MarksError:
     """The error for a ``label`` mark at ``cell`` beside the sunk ``ship`` under no-touch
     rules."""
     return MarksError(
-        "{cell} ({mark}) touches the sunk ship at {ship}, but ships may not touch",
+        "{cell} ({mark}) touches the sunk ship {ship}, but ships may not touch",
         code="battleship.touches_sunk",
         cell=grid.name(cell),
         mark=label,
-        ship=grid.name(ship.cells[0]),
+        ship=ship.named(grid),
     )
 
 
@@ -455,7 +464,7 @@ def _check_sunk_marks(rules: Rules, marks: np.ndarray, sunk: tuple[SunkShip, ...
                 raise _touching(grid, cell, LABELS[int(marks[cell])], ship)
             if marks[cell] == UNKNOWN:
                 raise MarksError(
-                    f"{grid.name(cell)} touches the sunk ship at {grid.name(ship.cells[0])}, "
+                    f"{grid.name(cell)} touches the sunk ship {ship.named(grid)}, "
                     "so it is water, not unknown (ships may not touch)"
                 )
 

@@ -265,7 +265,7 @@ def segment(rules: Rules, cells) -> tuple[int, ...]:
     (0, 1, 2)
     """
     ordered = tuple(sorted(set(cells)))
-    names = ",".join(rules.grid.name(c) for c in ordered)
+    names = ",".join(rules.grid.name(c) for c in sorted(cells))  # (a cell twice shown twice)
     if not ordered or len(ordered) != len(cells):
         raise RulesError(
             "a ship needs distinct cells, got {cells}",

@@ -184,7 +184,14 @@ def count(
     size: int = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
-    jobs: int = typer.Option(1, "--jobs", min=1, max=64, help="Processes to use."),
+    jobs: int = typer.Option(
+        1,
+        "--jobs",
+        min=1,
+        max=64,
+        help="Processes to enumerate fleets on (a count by the layout DP, as under no-touch "
+        "rules or on big boards, runs in one).",
+    ),
     as_json: bool = JSON,
 ) -> None:
     """Count every legal fleet exactly (ships labelled, and equal ships alike)."""
@@ -437,7 +444,9 @@ def replay(
     ),
     boards: bool = typer.Option(False, "--boards", help="Draw the board after every shot."),
     pattern: bool = typer.Option(
-        None, "--pattern/--no-pattern", help="Draw the hunt pattern (default: on for parity)."
+        None,
+        "--pattern/--no-pattern",
+        help="Mark the hunt pattern on the boards --boards draws (default: on for parity).",
     ),
     placer: str = typer.Option("uniform", "--placer", callback=stripped, help=PLACER_HELP),
     rules: str = RULES,
@@ -447,9 +456,13 @@ def replay(
     as_json: bool = JSON,
 ) -> None:
     """Replay one numbered game shot by shot (compare parity with hunt-target: the same
-    game with the pattern on and off)."""
+    game with the pattern on and off; under Russian rules, while a 1-cell ship is afloat,
+    the pattern is every cell)."""
     import hamle.battleship as bs
 
+    if pattern is not None and not boards:  # (the last board has nothing afloat to hunt)
+        flag = "--pattern" if pattern else "--no-pattern"
+        raise typer.BadParameter(f"{flag} marks the boards --boards draws; give --boards too")
     chosen = make_rules(rules, size, fleet, no_touch)
     with errors.get().status(f"playing game {game}") as status:
         record = bs.play_game(
@@ -718,6 +731,7 @@ def play(
     if no_touch:
         options.append("--no-touch")
     again = f"replay with {shlex.join(options)}"  # (every option that shapes the game)
+    label = shooter.name.partition("(")[0]  # (its settings said once, at the start)
     turns = 0
     while True:
         console.print(_boards(theirs, yours), highlight=False)
@@ -740,10 +754,10 @@ def play(
             console.print(again, highlight=False)
             return
         reply = yours.fire(reply_cell)
-        console.print(f"{shooter.name}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
+        console.print(f"{label}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
         if yours.over:
             console.print(_boards(theirs, yours), highlight=False)
-            console.print(f"[bold red]{shooter.name} wins in {counted(turns, 'shot')}.[/bold red]")
+            console.print(f"[bold red]{label} wins in {counted(turns, 'shot')}.[/bold red]")
             console.print(_fleet_of(theirs), highlight=False)
             console.print(again, highlight=False)
             return

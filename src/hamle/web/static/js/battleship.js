@@ -31,10 +31,11 @@ addTexts({
     "bs.level.hard": "Hard",
     "bs.level.expert": "Expert",
     "bs.level.info.easy": "Easy fires at random cells.",
-    "bs.level.info.normal": "Normal hunts on a checkerboard pattern, then sinks what it hits.",
+    "bs.level.info.normal":
+      "Normal hunts only on cells every ship afloat must cross (one diagonal in m, m the shortest ship's length: a checkerboard for 2, every cell while a 1-cell ship is afloat), then sinks what it hits.",
     "bs.level.info.hard": "Hard fires where the most ship placements fit — and you can watch its heat map.",
     "bs.level.info.expert":
-      "Expert plays its best few shots out to the end over a thousand fleets that fit what it has seen, and fires where the game ends soonest.",
+      "Expert plays its best few shots out to the end over thousands of fleets that fit what it has seen, and fires where the game ends soonest.",
     "bs.ships": "Ships",
     "bs.rotate": "Rotate (R): {dir}",
     "bs.rotate.nokeys": "Rotate: {dir}",
@@ -112,10 +113,11 @@ addTexts({
     "bs.level.hard": "Zor",
     "bs.level.expert": "Uzman",
     "bs.level.info.easy": "Kolay rastgele karelere atış yapar.",
-    "bs.level.info.normal": "Orta dama deseninde avlanır, sonra vurduğunu batırır.",
+    "bs.level.info.normal":
+      "Orta yalnızca yüzen her geminin geçmek zorunda olduğu karelerde avlanır (m en kısa geminin boyu olmak üzere m köşegenden biri: 2 için dama deseni, 1 karelik bir gemi yüzerken her kare), sonra vurduğunu batırır.",
     "bs.level.info.hard": "Zor en çok gemi yerleşiminin sığdığı yere atar — ısı haritasını da izleyebilirsin.",
     "bs.level.info.expert":
-      "Uzman en iyi birkaç atışını, gördüklerine uyan bin filo üzerinde sonuna kadar oynar ve oyunun en erken bittiği yere atar.",
+      "Uzman en iyi birkaç atışını, gördüklerine uyan binlerce filo üzerinde sonuna kadar oynar ve oyunun en erken bittiği yere atar.",
     "bs.ships": "Gemiler",
     "bs.rotate": "Döndür (R): {dir}",
     "bs.rotate.nokeys": "Döndür: {dir}",

@@ -32,7 +32,7 @@ export const ERRORS_TR = {
     "Açık isabetler ({hits}) en az {needed} gemi gerektiriyor, ama yüzen gemi sayısı {afloat}.",
   "battleship.hits_touch_corner":
     "{cell} ve {other} isabetleri yalnızca köşeden değiyor; oysa gemiler birbirine değemez.",
-  "battleship.known_water": "{cell}, {ship} karesindeki batık gemiye değiyor, yani su: başka yere at.",
+  "battleship.known_water": "{cell}, {ship} batık gemisine değiyor, yani su: başka yere at.",
   "battleship.marked_twice": "{cell} iki kez işaretlenmiş ({first|mark} ve {second|mark}).",
   "battleship.memory":
     "Bu tahtayı tam saymak yaklaşık {need} GiB bellek ister, izin verilen {limit} GiB'tan fazla; daha küçük bir tahta ya da filo dene.",
@@ -63,7 +63,7 @@ export const ERRORS_TR = {
   "battleship.too_wide":
     "{cols} kare genişliğinde, {longest} kareye kadar gemileri olan bir tahta tam sayım için fazla geniş.",
   "battleship.touches_sunk":
-    "{cell} ({mark|mark}), {ship} karesindeki batık gemiye değiyor; oysa gemiler birbirine değemez.",
+    "{cell} ({mark|mark}), {ship} batık gemisine değiyor; oysa gemiler birbirine değemez.",
   "battleship.you_won": "Oyun bitti: sen kazandın.",
 
   "mastermind.answer_numbers": "Siyah ve beyaz 0 ya da daha büyük tam sayılar olmalı, {black} {white} değil.",

@@ -30,7 +30,7 @@ addTexts({
     "lab.tool.erase": "Erase",
     "lab.board": "Board to mark",
     "lab.help":
-      "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark.",
+      "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark. A sunk cell joins the sunk ship beside it in line, up to the longest ship's length; hold Shift to start a new ship beside it.",
     "lab.low": "Low",
     "lab.high": "High",
     "lab.best.legend": "Highest density",
@@ -95,7 +95,7 @@ addTexts({
     "lab.tool.erase": "Sil",
     "lab.board": "İşaretleme tahtası",
     "lab.help":
-      "İşaretlemek için bir kareye tıkla ya da dokun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna bas. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar.",
+      "İşaretlemek için bir kareye tıkla ya da dokun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna bas. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar. Batık bir kare, yanında aynı hizadaki batık gemiye en uzun geminin boyuna kadar katılır; yanında yeni bir gemi başlatmak için Shift'e basılı tut.",
     "lab.low": "Düşük",
     "lab.high": "Yüksek",
     "lab.best.legend": "En yüksek yoğunluk",
@@ -266,17 +266,24 @@ function connected(names) {
   return groups;
 }
 
-// A sunk cell joins a neighbouring sunk ship when the ship stays a straight line
-// (bridging two ships in line merges them); otherwise it starts a new ship.
-function addSunk(name) {
-  const joinable = state.sunk.filter(
-    (group) => group.some((other) => touching(other, name)) && straight([...group, name]),
-  );
+// A sunk cell joins a neighbouring sunk ship when the ship stays a straight line no longer
+// than the fleet's longest (bridging two ships in line merges them); otherwise, or with
+// `apart` (Shift held), it starts a new ship: two ships may lie end to end.
+function addSunk(name, apart = false) {
+  const longest = Math.max(...rules().fleet.map((ship) => ship.length));
+  const joinable = apart
+    ? []
+    : state.sunk.filter(
+        (group) =>
+          group.some((other) => touching(other, name)) &&
+          straight([...group, name]) &&
+          group.length < longest,
+      );
   if (joinable.length === 0) {
     state.sunk.push([name]);
   } else {
     const merged = [...joinable.flat(), name];
-    if (joinable.length > 1 && straight(merged)) {
+    if (joinable.length > 1 && straight(merged) && merged.length <= longest) {
       const at = state.sunk.indexOf(joinable[0]);
       state.sunk = state.sunk.filter((group) => !joinable.includes(group));
       state.sunk.splice(at, 0, ordered(merged));
@@ -296,12 +303,12 @@ function unmark(name) {
   );
 }
 
-function mark(index) {
+function mark(index, event) {
   const name = cellName(index, rules().cols);
   const before = markOf(name);
   unmark(name);
   if (tool !== "erase" && before !== tool) {
-    if (tool === "sunk") addSunk(name);
+    if (tool === "sunk") addSunk(name, Boolean(event?.shiftKey));
     else state[tool].push(name);
   }
   // (the focused cell's new label is not read out again: a screen reader hears it here)

@@ -15,14 +15,14 @@ import {
 addTexts({
   en: {
     "st.intro":
-      "Every strategy plays the same numbered games (game g has the same fleet for all of them). The dotted line is the exact law of random shooting.",
+      "Every strategy plays the same numbered games (game g has the same fleet for all of them). The dotted line is the exact law of random shooting at any cell not fired at; Easy never fires at water beside a sunk ship, so under Russian rules it needs fewer shots.",
     "st.rules": "Rules",
     "st.games": "Games",
     "st.recompute": "Recompute",
     "st.compute": "Compute",
     "st.progress": "Progress",
     "st.progress.text": "{done} of {total} games played",
-    "st.missing": "Not computed yet for {games} games. Press Compute to play them (a few seconds).",
+    "st.missing": "Not computed yet for {games} games. Press Compute to play them (up to half a minute).",
     "st.running": "Computing…",
     "st.ready": "Computed over {games} games per strategy.",
     "st.failed": "The computation failed: {detail}",
@@ -68,14 +68,14 @@ addTexts({
   },
   tr: {
     "st.intro":
-      "Her strateji aynı numaralı oyunları oynar (g numaralı oyunda filo hepsi için aynıdır). Noktalı çizgi rastgele atışın kesin dağılımıdır.",
+      "Her strateji aynı numaralı oyunları oynar (g numaralı oyunda filo hepsi için aynıdır). Noktalı çizgi, atılmamış herhangi bir kareye rastgele atışın kesin dağılımıdır; Kolay, batık bir geminin yanındaki suya hiç atmaz, bu yüzden Rus kurallarında daha az atışla biter.",
     "st.rules": "Kurallar",
     "st.games": "Oyun sayısı",
     "st.recompute": "Yeniden hesapla",
     "st.compute": "Hesapla",
     "st.progress": "İlerleme",
     "st.progress.text": "{total} oyunun {done} tanesi oynandı",
-    "st.missing": "{games} oyun için henüz hesaplanmadı. Oynatmak için Hesapla'ya bas (birkaç saniye).",
+    "st.missing": "{games} oyun için henüz hesaplanmadı. Oynatmak için Hesapla'ya bas (yarım dakikaya kadar).",
     "st.running": "Hesaplanıyor…",
     "st.ready": "Strateji başına {games} oyun üzerinden hesaplandı.",
     "st.failed": "Hesaplama başarısız oldu: {detail}",
