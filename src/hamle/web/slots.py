@@ -101,16 +101,17 @@ class Turns:
     turn on the event loop (so that a wait holds no worker thread): for work that every
     request of a kind needs, which is not refused but must not crowd out the rest.
 
-    >>> async def moves(turns, clients):
+    >>> async def moves(clients):
+    ...     turns = Turns(2)
     ...     async def move(client):
     ...         async with turns.turn(client):
     ...             await asyncio.sleep(0.01)
     ...     await asyncio.gather(*(move(c) for c in clients))
     ...     return turns.most
-    >>> asyncio.run(moves(Turns(2), ["a", "a", "a", "b", "c"]))
-    2
-    >>> asyncio.run(moves(Turns(2), ["a", "a", "a"]))
-    1
+    >>> from concurrent.futures import ThreadPoolExecutor  # (an event loop of its own)
+    >>> with ThreadPoolExecutor(1) as thread:
+    ...     [thread.submit(asyncio.run, moves(c)).result() for c in ("aaabc", "aaa")]
+    [2, 1]
     """
 
     def __init__(self, size: int) -> None:
