@@ -20,11 +20,8 @@ PACKAGE = Path(__file__).parent
 
 def make_ready() -> Path | None:
     """Set ``NUMBA_CACHE_DIR`` to a private folder where numba would find nowhere to write
-    (and it is not set); that folder, or None where numba has its own.
-
-    >>> make_ready() is None or os.environ["NUMBA_CACHE_DIR"] != ""
-    True
-    """
+    (and it is not set); that folder, or None where numba has its own (here, where the
+    package's folder can be written, None)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
     user_cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
@@ -54,9 +51,12 @@ def writable(folder: Path) -> bool:
 
 def private_folder() -> Path:
     """``hamle-numba-UID`` in the temp folder, this user's alone (mode 700): a path
-    someone else holds there (a compiled kernel found there would be run) leaves it for a
-    new folder of a name no one could foresee."""
-    uid = os.getuid()
+    someone else holds there (a compiled kernel found there would be run), or a system
+    with no user ids, leaves it for a new folder of a name no one could foresee (so the
+    kernels are compiled again each run)."""
+    uid = getattr(os, "getuid", lambda: None)()
+    if uid is None:
+        return Path(tempfile.mkdtemp(prefix="hamle-numba-"))
     folder = Path(tempfile.gettempdir()) / f"hamle-numba-{uid}"
     try:
         folder.mkdir(mode=0o700)

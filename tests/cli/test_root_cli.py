@@ -226,6 +226,25 @@ def test_serve_says_its_address_once_it_answers_and_a_slow_start_first(tmp_path)
     assert health.json() == {"status": "ok"}
 
 
+def test_a_slow_start_with_no_room_for_its_output_is_one_error_line(tmp_path):
+    program = (
+        "import time, hamle.web.app as app\n"
+        "app.warm_up = lambda: time.sleep(3)\n"
+        "from hamle.start import main; main()\n"
+    )
+    args = ["serve", "--port", str(free_port()), "--db", str(tmp_path / "games.sqlite3")]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-c", program, *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "error: cannot write the output: No space left on device\n"
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

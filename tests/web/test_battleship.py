@@ -822,8 +822,8 @@ def test_names_are_taken_in_any_case(client):
 
 
 def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
-    # One client's three Expert games run one move at a time, and all Expert moves at most
-    # two at once; a move waits its turn (none is refused), and other levels never wait.
+    # One client's Expert moves run one at a time, one more waiting and a third refused;
+    # all Expert moves at most two at once; other levels never wait.
     import asyncio
 
     import httpx2 as httpx
@@ -831,7 +831,8 @@ def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
     from hamle.web.slots import Turns
 
     app = create_app(tmp_path / "hamle.sqlite3", warm=False, games_per_minute=0)
-    monkeypatch.setattr(web_bs, "EXPERT_MOVES", Turns(2))
+    turns = Turns(2)
+    monkeypatch.setattr(web_bs, "EXPERT_MOVES", turns)
     real, running, snapshots = web_bs._fire, set(), []
 
     def slow(store, game_id, body):
@@ -856,13 +857,18 @@ def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
                 body = {"rules": "classic", "level": level, "fleet": FLEET}
                 games.append((player, (await player.post(f"{API}/games", json=body)).json()))
             shots = [p.post(f"{API}/games/{g['id']}/shots", json={"cell": "E5"}) for p, g in games]
-            return await asyncio.gather(*shots), [g["id"] for _, g in games]
+            answers = await asyncio.gather(*shots)
+            kept = [dict(clients) for _, clients in turns._loops.values()]
+            return answers, [g["id"] for _, g in games], kept
 
-    answers, ids = asyncio.run(play())
-    assert [a.status_code for a in answers] == [200] * 5
-    assert all(a.json()["computer"] for a in answers)
+    answers, ids, kept = asyncio.run(play())
+    assert sorted(a.status_code for a in answers[:3]) == [200, 200, 409]  # (one client's third)
+    assert [a.status_code for a in answers[3:]] == [200, 200]
+    refused = next(a for a in answers if a.status_code == 409).json()
+    assert refused["code"] == "battleship.yours_busy"
     ones, experts = set(ids[:3]), set(ids[:4])
     assert all(len(now & ones) <= 1 for now in snapshots)  # one client: one at a time
     assert all(len(now & experts) <= 2 for now in snapshots)
     assert any(len(now & experts) == 2 for now in snapshots)  # two clients: at once
     assert any(ids[4] in now and len(now & experts) == 2 for now in snapshots)  # (no wait)
+    assert kept == [{}]  # (no client's lock is kept once its turns are over)

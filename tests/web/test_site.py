@@ -185,6 +185,8 @@ def test_a_malformed_request_names_its_first_twenty_problems(client):
     problems = response.json()["params"]["problems"]
     assert [p["field"] for p in problems] == sorted(f"p{n}" for n in range(2000))[:20]
     assert response.json()["detail"].count("unknown (it takes none)") == 20
+    assert response.json()["detail"].endswith("; and 1,980 more")
+    assert response.json()["params"]["more"] == 1980
     assert len(response.content) < 4000
 
 
@@ -505,6 +507,18 @@ def test_a_database_file_removed_while_serving_is_a_503_not_a_lost_game(tmp_path
             assert answer.status_code == 503 and answer.json()["code"] == "site.store_failed"
         said = new.json()["detail"]
         assert said.startswith(f"the game store failed: the database file {path} was removed")
+
+
+def test_a_database_named_by_a_relative_path_stays_found_in_another_folder(tmp_path, monkeypatch):
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    store = Store("games.sqlite3")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    game = store.create("tour", {"moves": ["A1"]})
+    with store.update("tour", game) as state:
+        state["moves"].append("B3")
+    assert store.load("tour", game) == {"moves": ["A1", "B3"]}
+    store.close()
 
 
 def test_a_game_changed_elsewhere_is_a_409_and_a_failing_store_a_503(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import sqlite3
@@ -9,6 +10,7 @@ import threading
 
 import typer
 
+from hamle.start import OutputError
 from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
 
 SLOW_START = 2.0  # seconds of warming up the engines before it is said
@@ -66,10 +68,7 @@ def serve(
     # The address is said once the engines are ready, so that it answers at once; where
     # that takes a while (numba compiling them, the first time after an install) the wait is
     # said first.
-    slow = threading.Timer(
-        SLOW_START,
-        lambda: console.print("getting the engines ready (compiled the first time: a minute)…"),
-    )
+    slow = threading.Timer(SLOW_START, _say_slow_start, [console])
     slow.start()
     try:
         warm_up()
@@ -83,6 +82,13 @@ def serve(
     )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
     server.run(sockets=[listening])
+
+
+def _say_slow_start(console) -> None:
+    """Say that the engines take a while (on a thread of its own: an output that cannot
+    be written is left for the main thread to say)."""
+    with contextlib.suppress(OSError, OutputError):
+        console.print("getting the engines ready (compiled the first time: a minute)…")
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -225,7 +225,8 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     ``LISTED_PROBLEMS``); ``params`` gives each problem's field (empty for the body as a
     whole), type and limit for the pages to say it."""
     problems, said = [], []
-    for error in exc.errors()[:LISTED_PROBLEMS]:  # (an answer need not outgrow its request)
+    errors = exc.errors()
+    for error in errors[:LISTED_PROBLEMS]:  # (an answer need not outgrow its request)
         if error["type"] == "json_invalid":
             said.append(f"the request body is not valid JSON ({error['ctx']['error']})")
             problems.append(_unreadable(error))
@@ -243,9 +244,9 @@ def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         said.append(sentence)
         limit = {k: v for k, v in error.get("ctx", {}).items() if isinstance(v, int | str)}
         problems.append({**problem, **limit})
-    body = {
-        "detail": "; ".join(said),
-        "code": "site.invalid_request",
-        "params": {"problems": problems},
-    }
+    params = {"problems": problems}
+    if more := len(errors) - len(problems):
+        said.append(f"and {more:,} more")
+        params["more"] = more
+    body = {"detail": "; ".join(said), "code": "site.invalid_request", "params": params}
     return JSONResponse(body, status_code=422)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+import anyio
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
@@ -25,6 +26,7 @@ from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_st
 
 from .common import GameId, Refused, Route, Strict, any_case, client_of, created, store_of
 from .slots import HEAVY, Kept, Turns
+from .store import Store
 
 router = APIRouter(prefix="/api/battleship", tags=["battleship"], route_class=Route)
 
@@ -56,8 +58,9 @@ SITE_SHOOTERS = ("random", "hunt-target", "parity", "density")
 # a heavy slot; the latest REPLAYS_KEPT of its games are kept).
 REPLAY_SHOOTERS = (*SITE_SHOOTERS, "expert")
 REPLAYS_KEPT = 64
-# The Expert level's moves computed at once (each on every core), and one a client: a
-# client's many games cannot crowd out the rest of the site, nor other players' moves.
+# The Expert level's replies, each on every core: two are worked out at once, and one of
+# each client, so that one client's many games crowd out neither the rest of the site nor
+# other players' replies.
 EXPERT_MOVES = Turns(2)
 CellName = Annotated[str, Field(min_length=2, max_length=8, examples=["E5"])]
 MAX_GAME = 10**9
@@ -465,16 +468,18 @@ def get_game(request: Request, game_id: GameId) -> GameOut:
 @router.post("/games/{game_id}/shots")
 async def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
     """Fire at a cell; the answer comes with the computer's reply (none if you won). The
-    Expert level's replies take every core for up to a few tenths of a second: they wait
-    their turn (``EXPERT_MOVES``), one client's one at a time."""
+    Expert level's replies, on every core for up to a few tenths of a second, wait their
+    turn: a client's one at a time, with one more waiting (a third is refused, 409)."""
     store = store_of(request)
-    if store.load(KIND, game_id)["level"] != "expert":
+    level = (await run_in_threadpool(store.load, KIND, game_id))["level"]
+    if level != "expert":
         return await run_in_threadpool(_fire, store, game_id, body)
     async with EXPERT_MOVES.turn(client_of(request)):
-        return await run_in_threadpool(_fire, store, game_id, body)
+        with anyio.CancelScope(shield=True):  # (a move under way ends before its turn does)
+            return await run_in_threadpool(_fire, store, game_id, body)
 
 
-def _fire(store, game_id: str, body: Target) -> FireOut:
+def _fire(store: Store, game_id: str, body: Target) -> FireOut:
     with store.update(KIND, game_id) as state:
         match = Match(state)
         shot, reply = match.fire(body.cell)

@@ -28,7 +28,10 @@ HEADERS = [
 DOCS = ("/docs", "/redoc")
 # The documentation pages run inline scripts, so only what they load is held to the site
 # (ReDoc would fetch its logo from the network).
-DOCS_CSP = "img-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'"
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; worker-src 'self' blob:; object-src 'none'; frame-ancestors 'none'"
+)
 
 
 class Guard:

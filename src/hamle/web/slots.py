@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -97,49 +98,56 @@ class Kept:
 
 
 class Turns:
-    """At most ``size`` runs at once, one client's one at a time, the others waiting their
-    turn on the event loop (so that a wait holds no worker thread): for work that every
-    request of a kind needs, which is not refused but must not crowd out the rest.
+    """At most ``size`` runs at once, one client's one at a time with one more waiting
+    (a third is refused with 409, as a game refuses a third request), the others waiting
+    their turn on the event loop, so that a wait holds no worker thread: for work a game
+    cannot do without, which must not crowd out the rest.
 
     >>> async def moves(clients):
-    ...     turns = Turns(2)
+    ...     turns, running, most = Turns(2), [], []
     ...     async def move(client):
     ...         async with turns.turn(client):
+    ...             running.append(client)
+    ...             most.append(len(running))
     ...             await asyncio.sleep(0.01)
+    ...             running.remove(client)
     ...     await asyncio.gather(*(move(c) for c in clients))
-    ...     return turns.most
+    ...     return max(most)
     >>> from concurrent.futures import ThreadPoolExecutor  # (an event loop of its own)
     >>> with ThreadPoolExecutor(1) as thread:
-    ...     [thread.submit(asyncio.run, moves(c)).result() for c in ("aaabc", "aaa")]
+    ...     [thread.submit(asyncio.run, moves(c)).result() for c in ("aabbc", "aa")]
     [2, 1]
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.most = 0  # the most runs seen at once
-        self._loop = None
-        self._running = 0
+        # Per event loop (its waits belong to it): the free runs, and each client's lock
+        # with the count of its turns under way.
+        self._loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     @asynccontextmanager
     async def turn(self, client: str) -> AsyncIterator[None]:
-        """This client's turn (after its earlier ones) while the block runs."""
+        """This client's turn (after its earlier one) while the block runs; Refused if it
+        has two under way already."""
         loop = asyncio.get_running_loop()
-        if loop is not self._loop:  # (the waits of a loop belong to it: a new one starts anew)
-            self._loop, self._free, self._clients = loop, asyncio.Semaphore(self.size), {}
-        lock, waiting = self._clients.setdefault(client, (asyncio.Lock(), [0]))
-        waiting[0] += 1
+        if loop not in self._loops:
+            self._loops[loop] = (asyncio.Semaphore(self.size), {})
+        free, clients = self._loops[loop]
+        lock, under_way = clients.setdefault(client, (asyncio.Lock(), [0]))
+        if under_way[0] >= 2:
+            raise Refused(
+                "the engine is still working on a request from your address; try again "
+                "once it is done",
+                code="battleship.yours_busy",
+            )
+        under_way[0] += 1
         try:
-            async with lock, self._free:
-                self._running += 1
-                self.most = max(self.most, self._running)
-                try:
-                    yield
-                finally:
-                    self._running -= 1
+            async with lock, free:
+                yield
         finally:
-            waiting[0] -= 1
-            if not waiting[0]:
-                del self._clients[client]
+            under_way[0] -= 1
+            if not under_way[0]:
+                del clients[client]
 
 
 HEAVY = Slots(2)

@@ -189,7 +189,9 @@ class Store:
             except BaseException:
                 self._db.close()
                 raise
-        self._file = None if self.path == ":memory:" else _identity(self.path)
+        # (its absolute path: the working directory may change while the store is open)
+        self._where = None if self.path == ":memory:" else os.path.abspath(self.path)
+        self._file = None if self._where is None else _identity(self._where)
         # (a second connection to ":memory:" would open another database)
         self._reader, self._read_lock = self._db, self._lock
         if self.path != ":memory:":
@@ -244,7 +246,7 @@ class Store:
     def _still_there(self) -> None:
         """sqlite3.OperationalError if the file was removed or replaced since the store
         opened it: what it wrote now would be lost when the server stops."""
-        if self._file is not None and _identity(self.path) != self._file:
+        if self._where is not None and _identity(self._where) != self._file:
             raise sqlite3.OperationalError(
                 f"the database file {self.path} was removed or replaced while the site ran; "
                 "nothing more is saved until the server is started again"
