@@ -313,6 +313,13 @@ def _twice(grid: Grid, cell: int, first: str, second: str) -> MarksError:
         return MarksError(
             "two sunk ships overlap at {cell}", code="battleship.sunk_overlap", cell=grid.name(cell)
         )
+    if first == second:
+        return MarksError(
+            "{cell} is given twice as a {mark}",
+            code="battleship.given_twice",
+            cell=grid.name(cell),
+            mark=first,
+        )
     return MarksError(
         "{cell} is marked twice ({first} and {second})",
         code="battleship.marked_twice",

@@ -33,6 +33,7 @@ export const ERRORS_TR = {
   "battleship.hits_touch_corner":
     "{cell} ve {other} isabetleri yalnızca köşeden değiyor; oysa gemiler birbirine değemez.",
   "battleship.known_water": "{cell}, {ship} batık gemisine değiyor, yani su: başka yere at.",
+  "battleship.given_twice": "{cell} iki kez {mark|mark} olarak verilmiş.",
   "battleship.marked_twice": "{cell} iki kez işaretlenmiş ({first|mark} ve {second|mark}).",
   "battleship.memory":
     "Bu tahtayı tam saymak yaklaşık {need} GiB bellek ister, izin verilen {limit} GiB'tan fazla; daha küçük bir tahta ya da filo dene.",
