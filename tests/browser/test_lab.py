@@ -97,7 +97,7 @@ def test_keyboard_moves_with_arrows_and_marks_with_enter_and_space(server, page)
 def test_contradictory_marks_show_the_engine_text(server, page):
     open_lab(page, server)
     status = page.get_by_role("status")
-    page.get_by_role("button", name="Sunk").click()
+    page.get_by_role("button", name="Sunk", exact=True).click()
     cell(page, "A1").click()
     expect(status).to_have_text("sunk ship A1 has length 1; no ship in the fleet has it")
     expect(page.locator("#best")).to_have_text("—")
@@ -117,7 +117,7 @@ def test_contradictory_marks_show_the_engine_text(server, page):
 
 def test_sunk_cells_form_ships_that_leave_the_afloat_list(server, page):
     open_lab(page, server)
-    page.get_by_role("button", name="Sunk").click()
+    page.get_by_role("button", name="Sunk", exact=True).click()
     cell(page, "A1").click()
     cell(page, "A2").click()
     expect(page.locator("#weight")).to_have_text("w = 31")
@@ -149,7 +149,7 @@ def test_two_sunk_ships_may_lie_end_to_end(server, page):
     """The destroyer F1-G1 joined the carrier A1-E1 into a ship of seven: a classic
     position the lab could not take."""
     open_lab(page, server)
-    page.get_by_role("button", name="Sunk").click()
+    page.get_by_role("button", name="Sunk", exact=True).click()
     for name in ("A1", "B1", "C1", "D1", "E1", "F1", "G1"):
         cell(page, name).click()  # (past the longest ship, a cell starts a new one)
     ships = page.locator("#ships li")
@@ -164,6 +164,18 @@ def test_two_sunk_ships_may_lie_end_to_end(server, page):
     expect(ships.nth(2)).to_contain_text("sunk at A3–C3")
     expect(ships.nth(1)).to_contain_text("sunk at D3–G3")
     expect(page.locator("#ships-heading")).to_have_text("Ships afloat (1 of 5)")
+    # On a touch screen: "New sunk ship" starts one, and Sunk goes on with it.
+    for name in ("A5", "B5", "C5"):
+        cell(page, name).click()
+    page.get_by_role("button", name="New sunk ship").click()
+    cell(page, "D5").click()
+    expect(page.get_by_role("button", name="Sunk", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    for name in ("E5", "F5"):
+        cell(page, name).click()
+    expect(ships.nth(3)).to_contain_text("sunk at A5–C5")
+    expect(page.get_by_role("status")).to_contain_text("too many sunk ships of length 3 (at D5)")
     expect(page.get_by_role("status")).not_to_contain_text("no ship in the fleet")
     assert page.js_errors == []
 
@@ -172,7 +184,7 @@ def test_russian_rules_show_water_around_a_sunk_ship(server, page):
     open_lab(page, server)
     page.select_option("#rules", "russian")
     expect(page.locator("#weight")).to_have_text("w = 41")
-    page.get_by_role("button", name="Sunk").click()
+    page.get_by_role("button", name="Sunk", exact=True).click()
     cell(page, "A1").click()
     expect(page.locator("#weight")).to_have_text("w = 39")
     for name in ("A2", "B1", "B2"):
@@ -271,7 +283,7 @@ def test_errors_follow_a_language_switch_in_both_modes(server, page):
     status = page.get_by_role("status")
     english = "sunk ship A1 has length 1; no ship in the fleet has it"
     turkish = "Batık gemi A1 1 kare uzunluğunda; filoda bu uzunlukta gemi yok."
-    page.get_by_role("button", name="Sunk").click()
+    page.get_by_role("button", name="Sunk", exact=True).click()
     cell(page, "A1").click()
     expect(status).to_have_text(english)
     page.click("#lang-switch")

@@ -27,10 +27,11 @@ addTexts({
     "lab.tool.miss": "Miss",
     "lab.tool.hit": "Hit",
     "lab.tool.sunk": "Sunk",
+    "lab.tool.new-ship": "New sunk ship",
     "lab.tool.erase": "Erase",
     "lab.board": "Board to mark",
     "lab.help":
-      "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark. A sunk cell joins the sunk ship beside it in line, up to the longest ship's length; hold Shift to start a new ship beside it.",
+      "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark. A sunk cell joins the sunk ship beside it in line, up to the longest ship's length; New sunk ship (or Shift held with Sunk) starts a new one beside it, and the cells marked Sunk next continue it.",
     "lab.low": "Low",
     "lab.high": "High",
     "lab.best.legend": "Highest density",
@@ -92,10 +93,11 @@ addTexts({
     "lab.tool.miss": "Iska",
     "lab.tool.hit": "İsabet",
     "lab.tool.sunk": "Battı",
+    "lab.tool.new-ship": "Yeni batık gemi",
     "lab.tool.erase": "Sil",
     "lab.board": "İşaretleme tahtası",
     "lab.help":
-      "İşaretlemek için bir kareye tıkla ya da dokun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna bas. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar. Batık bir kare, yanında aynı hizadaki batık gemiye en uzun geminin boyuna kadar katılır; yanında yeni bir gemi başlatmak için Shift'e basılı tut.",
+      "İşaretlemek için bir kareye tıkla ya da dokun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna bas. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar. Batık bir kare, yanında aynı hizadaki batık gemiye en uzun geminin boyuna kadar katılır; Yeni batık gemi (ya da Battı ile Shift'e basılı tutmak) yanında yeni bir gemi başlatır, sonra Battı ile işaretlenen kareler onu sürdürür.",
     "lab.low": "Düşük",
     "lab.high": "Yüksek",
     "lab.best.legend": "En yüksek yoğunluk",
@@ -307,10 +309,12 @@ function mark(index, event) {
   const name = cellName(index, rules().cols);
   const before = markOf(name);
   unmark(name);
-  if (tool !== "erase" && before !== tool) {
-    if (tool === "sunk") addSunk(name, Boolean(event?.shiftKey));
+  const newShip = tool === "new-ship";
+  if (tool !== "erase" && (before !== tool || newShip)) {
+    if (tool === "sunk" || newShip) addSunk(name, newShip || Boolean(event?.shiftKey));
     else state[tool].push(name);
   }
+  if (newShip) chooseTool("sunk"); // (the next cells continue the ship it started)
   // (the focused cell's new label is not read out again: a screen reader hears it here)
   const now = markOf(name) || "none";
   document.getElementById("marked").textContent = t("lab.marked", { cell: name, mark: t(`lab.mark.${now}`) });
