@@ -67,6 +67,8 @@ def test_without_user_ids_a_new_folder_is_made(nowhere, monkeypatch):
     folder = numba_cache.make_ready()
     assert folder.parent == nowhere and folder.name.startswith("hamle-numba-")
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    os.environ["NUMBA_CACHE_DIR"] = ""
+    assert numba_cache.make_ready() != folder  # (a name no one could foresee, each time)
 
 
 def test_a_given_cache_folder_or_a_writable_one_is_left_to_numba(monkeypatch, tmp_path):

@@ -180,6 +180,20 @@ def test_two_sunk_ships_may_lie_end_to_end(server, page):
     assert page.js_errors == []
 
 
+def test_a_ship_started_apart_is_not_bridged_to_its_neighbour(server, page):
+    open_lab(page, server)
+    page.get_by_role("button", name="Sunk", exact=True).click()
+    for name in ("A1", "A2", "A3"):
+        cell(page, name).click()
+    page.get_by_role("button", name="New sunk ship").click()
+    cell(page, "A5").click()
+    cell(page, "A4").click()  # (between the two: it goes on with the ship started apart)
+    ships = page.locator("#ships li")
+    expect(ships.nth(2)).to_contain_text("sunk at A1–A3")
+    expect(ships.nth(4)).to_contain_text("sunk at A4–A5")
+    assert page.js_errors == []
+
+
 def test_russian_rules_show_water_around_a_sunk_ship(server, page):
     open_lab(page, server)
     page.select_option("#rules", "russian")

@@ -183,3 +183,21 @@ def test_a_malformed_request_is_said_in_turkish_with_its_reason(server, turkish)
             assert said == f"Sunucu isteği anlamadı: {reason}", (path, sent)
             assert "  " not in said
     assert page.js_errors == []
+
+
+def test_a_list_cut_short_says_how_many_more_in_turkish(server, page):
+    page.goto(server.url + "/")
+    said = page.evaluate(
+        """async () => {
+            const { turkishError } = await import("/static/js/errors.js");
+            const problems = [{ field: "p0", type: "extra_forbidden" }];
+            return [
+                turkishError({ code: "site.invalid_request", params: { problems, more: 1980 } }),
+                turkishError({ code: "site.invalid_request", params: { problems } }),
+            ];
+        }"""
+    )
+    assert said == [
+        "Sunucu isteği anlamadı: p0 bilinmeyen bir alan ve 1980 tane daha",
+        "Sunucu isteği anlamadı: p0 bilinmeyen bir alan",
+    ]

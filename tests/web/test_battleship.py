@@ -825,6 +825,7 @@ def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
     # One client's Expert moves run one at a time, one more waiting and a third refused;
     # all Expert moves at most two at once; other levels never wait.
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     import httpx2 as httpx
 
@@ -861,7 +862,8 @@ def test_expert_moves_wait_their_turn_one_a_client(tmp_path, monkeypatch):
             kept = [dict(clients) for _, clients in turns._loops.values()]
             return answers, [g["id"] for _, g in games], kept
 
-    answers, ids, kept = asyncio.run(play())
+    with ThreadPoolExecutor(1) as thread:  # (an event loop of its own: a test before may
+        answers, ids, kept = thread.submit(asyncio.run, play()).result()  # leave one running)
     assert sorted(a.status_code for a in answers[:3]) == [200, 200, 409]  # (one client's third)
     assert [a.status_code for a in answers[3:]] == [200, 200]
     refused = next(a for a in answers if a.status_code == 409).json()

@@ -96,6 +96,7 @@ def test_the_api_docs_need_nothing_from_the_network(client):
         # (ReDoc's script would fetch its logo from the network: the policy keeps it home)
         policy = page.headers["content-security-policy"]
         assert "default-src 'self'" in policy and "img-src 'self' data:" in policy
+        assert "worker-src 'self' blob:" in policy  # (ReDoc's search)
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
         assert client.get(f"/docs/assets/{asset}").status_code == 200
     assert client.get("/openapi.json").json()["info"]["title"] == "hamle"

@@ -74,6 +74,7 @@ def serve(
         warm_up()
     finally:
         slow.cancel()
+        slow.join()  # (a line it is saying comes before the address)
     listening.listen(BACKLOG)  # (connections wait for the server, not refused, from here)
     console.print(
         f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",

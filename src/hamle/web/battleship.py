@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-import anyio
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
@@ -475,8 +474,7 @@ async def fire(request: Request, game_id: GameId, body: Target) -> FireOut:
     if level != "expert":
         return await run_in_threadpool(_fire, store, game_id, body)
     async with EXPERT_MOVES.turn(client_of(request)):
-        with anyio.CancelScope(shield=True):  # (a move under way ends before its turn does)
-            return await run_in_threadpool(_fire, store, game_id, body)
+        return await run_in_threadpool(_fire, store, game_id, body)
 
 
 def _fire(store: Store, game_id: str, body: Target) -> FireOut:

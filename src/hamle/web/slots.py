@@ -3,7 +3,7 @@ layout counts and the expert's playouts (its hints and replays). At most ``size`
 once, no two of one client; more are refused with 409 until one ends, so the rest of the
 site keeps answering and no one client holds them all. What the work found is ``Kept``,
 to be answered again at once, busy or not. The Expert level's moves, which a game cannot
-do without, wait their ``Turns`` instead."""
+do without, wait their ``Turns`` instead (one more a client; a third is refused)."""
 
 from __future__ import annotations
 

@@ -227,6 +227,7 @@ function fill(template, params, lists = false) {
 export function turkishError({ code, params = {} }) {
   const template = ERRORS_TR[code];
   if (!template) return null;
-  const text = fill(template, params).trim();
+  // (a list cut short gives the count of the rest as `more`)
+  const text = fill(template, params).trim() + (params.more ? ` ve ${params.more} tane daha` : "");
   return params.context ? `${word(params.context, "ship")}: ${text}` : text;
 }

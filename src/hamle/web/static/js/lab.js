@@ -167,6 +167,7 @@ let tool = "miss";
 let cells = [];
 let focused = "A1";
 let lastSunk = null;
+const startedApart = new Set(); // the cells that started a sunk ship apart from its neighbour
 let result = null;
 let asked = 0;
 let shown = null; // the status line: {text: () => string, kind}, re-run on a language switch
@@ -270,7 +271,8 @@ function connected(names) {
 
 // A sunk cell joins a neighbouring sunk ship when the ship stays a straight line no longer
 // than the fleet's longest (bridging two ships in line merges them); otherwise, or with
-// `apart` (Shift held), it starts a new ship: two ships may lie end to end.
+// `apart` (New sunk ship, or Shift held), it starts a new ship: two ships may lie end to
+// end. A ship so started is never bridged to the one beside it.
 function addSunk(name, apart = false) {
   const longest = Math.max(...rules().fleet.map((ship) => ship.length));
   const joinable = apart
@@ -283,9 +285,11 @@ function addSunk(name, apart = false) {
       );
   if (joinable.length === 0) {
     state.sunk.push([name]);
+    if (apart) startedApart.add(name);
   } else {
     const merged = [...joinable.flat(), name];
-    if (joinable.length > 1 && straight(merged) && merged.length <= longest) {
+    const bridges = !joinable.some((group) => group.some((cell) => startedApart.has(cell)));
+    if (joinable.length > 1 && straight(merged) && merged.length <= longest && bridges) {
       const at = state.sunk.indexOf(joinable[0]);
       state.sunk = state.sunk.filter((group) => !joinable.includes(group));
       state.sunk.splice(at, 0, ordered(merged));
@@ -298,6 +302,7 @@ function addSunk(name, apart = false) {
 }
 
 function unmark(name) {
+  startedApart.delete(name);
   state.miss = state.miss.filter((n) => n !== name);
   state.hit = state.hit.filter((n) => n !== name);
   state.sunk = state.sunk.flatMap((group) =>
@@ -310,7 +315,7 @@ function mark(index, event) {
   const before = markOf(name);
   unmark(name);
   const newShip = tool === "new-ship";
-  if (tool !== "erase" && (before !== tool || newShip)) {
+  if (tool !== "erase" && before !== tool) {
     if (tool === "sunk" || newShip) addSunk(name, newShip || Boolean(event?.shiftKey));
     else state[tool].push(name);
   }
