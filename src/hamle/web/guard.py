@@ -50,7 +50,7 @@ class Guard:
         if not declared.isdigit() or int(declared) > MAX_BODY:
             await _refuse(send)
             return
-        extra = [*HEADERS, _policy(DOCS_CSP if scope["path"].startswith(DOCS) else None)]
+        extra = [*HEADERS, _policy(DOCS_CSP if scope["path"].startswith(DOCS) else CSP)]
         head, api = scope["method"] == "HEAD", scope["path"].startswith("/api/")
         if head:  # the routes are declared for GET only, so that the API lists each once
             scope = {**scope, "method": "GET"}
@@ -92,8 +92,8 @@ class Guard:
             raise
 
 
-def _policy(policy: str | None = None) -> tuple[bytes, bytes]:
-    return (b"content-security-policy", (policy or CSP).encode())
+def _policy(policy: str) -> tuple[bytes, bytes]:
+    return (b"content-security-policy", policy.encode())
 
 
 async def _refuse(send) -> None:
@@ -105,6 +105,6 @@ async def _problem(send, status: int, detail: str, code: str, **params) -> None:
     """A refusal or failure as the site's problem JSON, with every response's headers."""
     body = json.dumps({"detail": detail, "code": code, "params": params}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    headers += [*HEADERS, _policy()]
+    headers += [*HEADERS, _policy(CSP)]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -39,11 +39,7 @@ class Slots:
         client holds one already."""
         with self._lock:
             if client in self._clients:
-                raise Refused(
-                    "the engine is still working on a request from your address; try again "
-                    "once it is done",
-                    code="battleship.yours_busy",
-                )
+                raise _yours_busy()
             if not self._free.acquire(blocking=False):
                 raise Refused(
                     "the engine is busy with other heavy requests; try again in a moment",
@@ -135,11 +131,7 @@ class Turns:
         free, clients = self._loops[loop]
         lock, under_way = clients.setdefault(client, (asyncio.Lock(), [0]))
         if under_way[0] >= 2:
-            raise Refused(
-                "the engine is still working on a request from your address; try again "
-                "once it is done",
-                code="battleship.yours_busy",
-            )
+            raise _yours_busy()
         under_way[0] += 1
         try:
             async with lock, free:
@@ -148,6 +140,14 @@ class Turns:
             under_way[0] -= 1
             if not under_way[0]:
                 del clients[client]
+
+
+def _yours_busy() -> Refused:
+    """The refusal of a client's request while its earlier ones are being worked on."""
+    return Refused(
+        "the engine is still working on a request from your address; try again once it is done",
+        code="battleship.yours_busy",
+    )
 
 
 HEAVY = Slots(2)
