@@ -6,6 +6,7 @@ import re
 import sqlite3
 from urllib.parse import parse_qs, urlparse
 
+import pytest
 from playwright.sync_api import expect
 
 import hamle.battleship as bs
@@ -636,3 +637,118 @@ def test_key_shortcuts_turned_off_leave_r_and_p_alone_and_the_help_stops_naming_
     page.keyboard.press("p")
     expect(page.locator("#pattern")).to_have_attribute("aria-pressed", "false")
     assert page.js_errors == []
+
+
+def test_a_slow_shot_is_shown_waiting_and_a_tap_meanwhile_is_told_to_wait(server, page):
+    page.goto(server.url + "/battleship")
+    start_game(page, "easy")
+    held = []
+    page.route("**/api/battleship/games/*/shots", lambda route: held.append(route))
+    page.click("#enemy-grid [data-cell=A1]")
+    a1 = page.locator("#enemy-grid [data-cell=A1]")
+    expect(a1).to_have_class(re.compile(r"\bpending\b"))
+    expect(a1).to_have_attribute("aria-busy", "true")
+    waiting = page.locator("#waiting")
+    expect(waiting).to_be_visible(timeout=5000)  # after a second and a half
+    expect(waiting).to_have_text("Waiting for the server…")
+    page.click("#enemy-grid [data-cell=C3]")
+    expect(page.locator("#status")).to_have_text(
+        "Your shot at A1 is still waiting for its answer; fire again once it comes."
+    )
+    held[0].continue_()
+    page.unroute("**/api/battleship/games/*/shots")
+    expect(a1).to_have_class(re.compile(r"\b(miss|hit|sunk)\b"))
+    expect(a1).not_to_have_attribute("aria-busy", "true")
+    expect(waiting).to_be_hidden()
+    expect(page.locator("#enemy-grid [data-cell=C3]")).to_have_class("cell")  # not fired
+    assert len(held) == 1 and page.js_errors == []
+
+
+def test_a_shot_the_server_never_answers_is_given_up_after_a_minute(server, page):
+    page.clock.install()
+    page.goto(server.url + "/battleship")
+    start_game(page, "easy")
+    held = []
+    page.route("**/api/battleship/games/*/shots", lambda route: held.append(route))
+    page.click("#enemy-grid [data-cell=A1]")
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_attribute("aria-busy", "true")
+    page.clock.fast_forward("00:59")
+    expect(page.locator("#waiting")).to_be_visible()
+    expect(page.locator("#status")).not_to_contain_text("minute")
+    page.clock.fast_forward("00:02")
+    status = page.locator("#status")
+    expect(status).to_have_text(
+        "The server has not answered for a minute, so the page stopped waiting. Try again."
+    )
+    expect(page.locator("#waiting")).to_be_hidden()
+    page.unroute("**/api/battleship/games/*/shots")
+    page.click("#enemy-grid [data-cell=A1]")  # the player may fire again
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile(r"\b(miss|hit)"))
+    assert page.js_errors == []
+
+
+def test_a_phone_held_sideways_shows_both_boards_and_keeps_the_answers_in_sight(server, browser):
+    context = browser.new_context(
+        viewport={"width": 750, "height": 340}, has_touch=True, is_mobile=True, locale="en-US"
+    )
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/battleship")
+        start_game(page, "easy")
+        board = page.locator("#enemy-grid").bounding_box()
+        assert board["height"] <= 340, board
+        own = page.locator("#own-grid").bounding_box()
+        assert own["y"] == board["y"], (own, board)  # side by side: the reply is in sight
+        page.locator("#enemy-grid").scroll_into_view_if_needed()
+        page.tap("#enemy-grid [data-cell=E5]")
+        expect(page.locator("#status")).to_contain_text("You fired at E5")
+        assert page.locator("#status").bounding_box()["y"] >= 0  # kept in sight
+        assert page.evaluate("document.documentElement.scrollWidth") <= 750
+    finally:
+        context.close()
+
+
+def test_forced_colours_keep_your_ships_and_a_placement_apart_from_the_sea(server, browser):
+    context = browser.new_context(forced_colors="active", viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/battleship")
+        page.click("#random-fleet")
+        expect(page.locator("#place-grid .cell.ship")).to_have_count(17)
+        background = "el => getComputedStyle(el).backgroundColor"
+        ship = page.locator("#place-grid .cell.ship").first.evaluate(background)
+        sea = page.locator("#place-grid .cell:not(.ship)").first.evaluate(background)
+        assert ship != sea
+    finally:
+        context.close()
+
+
+def _pointer(page, kind, selector, pointer_id=7):
+    """Send a touch pointer event of ``kind`` at the middle of ``selector``."""
+    box = page.locator(selector).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(
+        """([kind, selector, x, y, id]) => document.querySelector(selector).dispatchEvent(
+            new PointerEvent(kind, {bubbles: true, pointerId: id, pointerType: "touch",
+                                    clientX: x, clientY: y}))""",
+        [kind, selector, x, y, pointer_id],
+    )
+
+
+@pytest.mark.parametrize(("ending", "placed"), [("pointercancel", 0), ("pointerup", 5)])
+def test_a_drag_the_browser_takes_over_places_no_ship(server, phone, ending, placed):
+    phone.goto(server.url + "/battleship")
+    expect(phone.locator("#ships button")).to_have_count(5)
+    _pointer(phone, "pointerdown", "#ships li:first-child button .squares")
+    _pointer(phone, "pointermove", "#place-grid [data-cell=C3]")
+    _pointer(phone, ending, "#place-grid [data-cell=C3]")
+    expect(phone.locator("#place-grid .cell.ship")).to_have_count(placed)
+    expect(phone.locator("#place-grid .cell.preview")).to_have_count(0)
+
+
+def test_swiping_the_ship_list_scrolls_and_its_squares_drag(server, phone):
+    phone.goto(server.url + "/battleship")
+    expect(phone.locator("#ships button")).to_have_count(5)
+    action = "el => getComputedStyle(el).touchAction"
+    assert phone.locator("#ships button").first.evaluate(action) == "pan-y"
+    assert phone.locator("#ships .squares").first.evaluate(action) == "none"

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 
@@ -133,3 +134,42 @@ def test_the_first_tab_stop_skips_to_the_page(server, page):
         page.keyboard.press("Tab")  # the next stop is in the page, past the navigation
         assert page.evaluate("document.activeElement.closest('main') !== null")
     assert page.js_errors == []
+
+
+PAGES = ["/", "/battleship", "/battleship/lab", "/battleship/stats", "/battleship/replay"]
+PAGES += ["/mastermind", "/tour"]
+
+
+@pytest.mark.parametrize(
+    ("path", "script", "button"),
+    [
+        ("/mastermind", "mastermind.js", "#new-game"),
+        ("/tour", "tour.js", "#daily"),
+        ("/battleship/stats", "stats.js", "#compute"),
+    ],
+)
+def test_a_button_waits_for_its_script_so_no_early_tap_is_lost(server, page, path, script, button):
+    held = []
+    page.route(f"**/static/js/{script}", lambda route: held.append(route))
+    page.goto(server.url + path, wait_until="commit")  # (a module script holds DOMContentLoaded)
+    expect(page.locator(button)).to_be_visible()
+    expect(page.locator(button)).to_be_disabled()
+    held[0].continue_()
+    expect(page.locator(button)).to_be_enabled()
+    assert page.js_errors == []
+
+
+def test_without_javascript_every_page_says_it_needs_it(server, browser):
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    page = context.new_page()
+    try:
+        for path in PAGES:
+            page.goto(server.url + path)
+            note = page.locator("noscript p, p.noscript")
+            expect(note).to_be_visible()
+            expect(note).to_contain_text("This page needs JavaScript")
+            expect(note.locator("[lang=tr]")).to_have_text(
+                "Bu sayfa JavaScript gerektirir: aç ve sayfayı yenile."
+            )
+    finally:
+        context.close()

@@ -4,6 +4,7 @@ the phone layout; double clicks, answers arriving after a new game, messages fol
 change of language, and a move refused because the game ended elsewhere."""
 
 import re
+from urllib.parse import urlparse
 
 import httpx2 as httpx
 from playwright.sync_api import expect
@@ -322,7 +323,7 @@ def requests_to(page, action):
     sent = []
 
     def seen(request):
-        if request.url.endswith(action):
+        if urlparse(request.url).path.endswith(action):
             sent.append(request)
 
     page.on("request", seen)
@@ -372,9 +373,10 @@ def test_a_double_click_on_undo_takes_back_one_answer(server, page):
 
 
 def hold(page, action):
-    """Keep the answers to requests ending with ``action`` back; returns the held routes."""
+    """Keep the answers to requests to paths ending with ``action`` back; returns the held
+    routes."""
     held = []
-    page.route(f"**/{action}", lambda route: held.append(route))
+    page.route(re.compile(rf"/{action}(\?|$)"), lambda route: held.append(route))
     return held
 
 
@@ -409,7 +411,7 @@ def test_a_suggestion_answered_after_a_new_super_game_leaves_its_pegs_empty(serv
     page.select_option("#variant", "super")
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#slots .slot")).to_have_count(5)
-    with page.expect_response("**/suggest"):
+    with page.expect_response(re.compile(r"/suggest\?")):
         held[0].continue_()
     page.get_by_role("button", name="Candidates left").click()
     expect(page.locator("#candidates")).to_have_attribute("data-count", str(8**5))
@@ -543,3 +545,27 @@ def test_digits_do_nothing_once_key_shortcuts_are_off_until_turned_on_again(serv
     page.keyboard.type("6543")
     expect(page.locator("#slots")).to_have_attribute("data-code", "6543")
     assert page.js_errors == []
+
+
+def test_a_suggestion_asked_from_a_page_left_behind_is_refused_and_catches_up(server, browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="en-US")
+    first, second = context.new_page(), context.new_page()
+    try:
+        first.goto(server.url + "/mastermind")
+        first.get_by_role("button", name="New game").click()
+        expect(first.get_by_role("heading", name="Guess #1")).to_be_visible()
+        second.goto(first.url)
+        expect(second.get_by_role("heading", name="Guess #1")).to_be_visible()
+        first.locator("h1").click()
+        first.keyboard.type("1122")
+        first.get_by_role("button", name="Guess", exact=True).click()
+        expect(first.locator("#breaker-rows li")).to_have_count(1)
+        second.get_by_role("button", name="Suggest").click()
+        expect(second.get_by_role("status")).to_have_text(
+            "the game changed in another page since change 0 (it is at 1)"
+        )
+        expect(second.locator("#breaker-rows li")).to_have_count(1)  # loaded again
+        second.get_by_role("button", name="Suggest").click()
+        expect(second.get_by_role("status")).to_have_text(re.compile(r"suggests \d{4}\.$"))
+    finally:
+        context.close()

@@ -325,6 +325,20 @@ def test_an_undo_from_a_page_another_tab_left_behind_is_refused(client):
     assert undone.status_code == 200 and undone.json()["turns"] == seen_by_a["turns"]
 
 
+def test_a_question_from_a_page_left_behind_is_refused(client):
+    game = new_game(client)
+    paths = [f"{API}/games/{game['id']}/suggest", f"{API}/games/{game['id']}/candidates"]
+    before = [client.get(path, params={"changes": 0}).json() for path in paths]
+    post(client, game["id"], "guess", {"guess": "1122", "changes": 0})  # another tab guesses
+    for path, answer_before in zip(paths, before, strict=True):
+        stale = client.get(path, params={"changes": 0})
+        assert stale.status_code == 409 and stale.json()["code"] == "mastermind.changed"
+        fresh = client.get(path, params={"changes": 1})
+        assert fresh.status_code == 200 and fresh.json() != answer_before
+        assert client.get(path).json() == fresh.json()  # (a question naming no changes)
+    assert client.get(paths[0], params={"changes": -1}).status_code == 422
+
+
 def test_a_move_sent_twice_with_its_changes_is_applied_once(client):
     breaker = new_game(client)
     body = {"guess": "1234", "changes": 0}

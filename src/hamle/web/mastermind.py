@@ -67,6 +67,16 @@ Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
 # another tab (or a request sent twice) is refused rather than applied to a game it never
 # showed: an undo in one tab would otherwise take back an answer given in another.
 Changes = game_count("changes", 2)
+# The same for a question about the game (a suggestion, the candidates left), so that a
+# page left behind is not answered for guesses it never showed.
+ChangesQuery = Annotated[
+    int | None,
+    Query(
+        ge=0,
+        le=10**9,
+        description="The game's changes the question is about; refused (409) if it has moved on",
+    ),
+]
 
 
 class VariantInfo(BaseModel):
@@ -398,10 +408,12 @@ def guess(game_id: GameId, body: Guess, request: Request) -> MastermindGame:
 # they are answered on the event loop (no thread hop, no lock contention; a read of the store
 # waits for no write); larger ones go to a thread.
 @router.get("/games/{game_id}/suggest")
-async def suggest(game_id: GameId, request: Request) -> Suggestion:
-    """Codebreaker: the strategy's next guess after your guesses so far."""
+async def suggest(game_id: GameId, request: Request, changes: ChangesQuery = None) -> Suggestion:
+    """Codebreaker: the strategy's next guess after your guesses so far (409
+    ``mastermind.changed`` if the game is past ``changes``)."""
     state = store_of(request).load(KIND, game_id)
     _need(state, "breaker")
+    _refuse_unless_changes(state, changes)
     variant = VARIANTS[state["variant"]]
     if variant.size <= INLINE_CODES:
         guess = _next_guess(state)
@@ -415,9 +427,12 @@ def candidates(
     game_id: GameId,
     request: Request,
     limit: Annotated[int, Query(ge=0, le=MAX_LISTED)] = 50,
+    changes: ChangesQuery = None,
 ) -> Candidates:
-    """How many codes still fit every answer, and the first ``limit`` of them."""
+    """How many codes still fit every answer, and the first ``limit`` of them (409
+    ``mastermind.changed`` if the game is past ``changes``)."""
     state = store_of(request).load(KIND, game_id)
+    _refuse_unless_changes(state, changes)
     variant = VARIANTS[state["variant"]]
     found = _history(state).candidates()
     listed = [variant.format(int(code)) for code in found[:limit]]

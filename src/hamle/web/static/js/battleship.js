@@ -14,6 +14,7 @@ import {
   renderChrome,
   say,
   shortcutsOn,
+  SlowError,
   t,
 } from "./common.js";
 
@@ -21,9 +22,9 @@ addTexts({
   en: {
     "bs.setup.title": "Place your fleet",
     "bs.setup.help":
-      "Drag a ship onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
+      "Drag a ship by its squares onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
     "bs.setup.help.nokeys":
-      "Drag a ship onto the board (or pick it in the list and click a cell); the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
+      "Drag a ship by its squares onto the board (or pick it in the list and click a cell); the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
     "bs.rules": "Rules",
     "bs.level": "Level",
     "bs.level.easy": "Easy",
@@ -82,6 +83,7 @@ addTexts({
     "bs.they.fired": "The computer fired at {cell}: {answer}",
     "bs.your.turn": "Your turn: fire at a cell of the enemy's waters.",
     "bs.already": "You have already fired at {cell}.",
+    "bs.wait": "Your shot at {cell} is still waiting for its answer; fire again once it comes.",
     "bs.water": "{cell} touches a sunk ship, so it is water: fire elsewhere.",
     "bs.won": "You won in {n} shots! The computer's fleet is shown below.",
     "bs.lost": "The computer sank your whole fleet in {n} shots.",
@@ -103,9 +105,9 @@ addTexts({
   tr: {
     "bs.setup.title": "Filonu yerleştir",
     "bs.setup.help":
-      "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
+      "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
     "bs.setup.help.nokeys":
-      "Bir gemiyi tahtaya sürükle (ya da listeden seçip bir kareye tıkla); döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
+      "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye tıkla); döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
     "bs.rules": "Kurallar",
     "bs.level": "Seviye",
     "bs.level.easy": "Kolay",
@@ -164,6 +166,7 @@ addTexts({
     "bs.they.fired": "Bilgisayar {cell} karesine attı: {answer}",
     "bs.your.turn": "Sıra sende: düşman sularında bir kareye atış yap.",
     "bs.already": "{cell} karesine zaten atış yaptın.",
+    "bs.wait": "{cell} atışın hâlâ yanıt bekliyor; yanıt gelince yeniden ateş et.",
     "bs.water": "{cell} batmış bir gemiye değiyor, yani su: başka yere at.",
     "bs.won": "{n} atışta kazandın! Bilgisayarın filosu aşağıda.",
     "bs.lost": "Bilgisayar bütün filonu {n} atışta batırdı.",
@@ -205,7 +208,7 @@ const HEAT_KEY = "hamle.battleship.heat";
 const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
 let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
-let busy = false;
+let firing = null; // the cell of the shot awaiting its answer
 let advice = null; // the Expert's cell for your shots so far: {id, turn, cell}
 let status = null; // () => text, re-run when the language changes
 
@@ -444,6 +447,15 @@ function dragEnd(event) {
       place(drag.ship, drag.target.start, drag.target.vertical);
     }
   }
+  renderPlacement();
+}
+
+// The browser took the pointer over (to scroll the page, say): the ship stays where it was.
+function dragCancel(event) {
+  const drag = setup.drag;
+  if (!drag || event.pointerId !== drag.pointer) return;
+  setup.drag = null;
+  setup.preview = null;
   renderPlacement();
 }
 
@@ -755,7 +767,11 @@ async function toggleHeat() {
 }
 
 async function fire(index) {
-  if (!game || busy) return;
+  if (!game) return;
+  if (firing) {
+    setStatus(() => t("bs.wait", { cell: firing }));
+    return;
+  }
   const cell = cellName(index, game.cols);
   if (game.over) {
     setStatus(() => t("bs.over"), "error");
@@ -766,7 +782,10 @@ async function fire(index) {
     setStatus(() => t(mark === "water" ? "bs.water" : "bs.already", { cell }), "error");
     return;
   }
-  busy = true;
+  firing = cell;
+  const target = enemyCells[index];
+  target.classList.add("pending"); // (until the answer redraws the board)
+  target.setAttribute("aria-busy", "true");
   const id = game.id;
   try {
     const result = await api(`/api/battleship/games/${id}/shots`, {
@@ -784,12 +803,18 @@ async function fire(index) {
       if (game.over) lines.push(endText()); // (said where it is heard: the status is live)
       return lines.join(" · ");
     }, game.over ? (game.winner === "you" ? "good" : "error") : "info");
+    if (game.over) $("end").scrollIntoView({ block: "nearest" });
     await loadHeat();
   } catch (error) {
     setStatus(() => error.message, "error");
-    if (error.status === 400 || error.status === 409) await refresh(id); // moved on elsewhere?
+    // Moved on elsewhere, or the shot given up on may have landed after all?
+    if (error.status === 400 || error.status === 409 || error instanceof SlowError) {
+      await refresh(id);
+    }
   } finally {
-    busy = false;
+    firing = null;
+    target.classList.remove("pending");
+    target.removeAttribute("aria-busy");
   }
 }
 
@@ -854,7 +879,7 @@ async function init() {
   $("place-grid").addEventListener("pointerdown", startDragOnBoard);
   document.addEventListener("pointermove", dragMove);
   document.addEventListener("pointerup", dragEnd);
-  document.addEventListener("pointercancel", dragEnd);
+  document.addEventListener("pointercancel", dragCancel);
   document.addEventListener("keydown", (event) => {
     const typing = event.target.closest && event.target.closest("input, select, textarea");
     const placing = !$("setup").classList.contains("hidden");

@@ -21,6 +21,8 @@ const TEXTS = {
     "lang.label": "Language",
     "keys.switch": "Key shortcuts",
     "error.network": "The server did not answer. Is it running?",
+    "error.slow": "The server has not answered for a minute, so the page stopped waiting. Try again.",
+    "api.waiting": "Waiting for the server…",
     "bs.symbols": "• miss ✕ hit ■ sunk · water beside a sunk ship",
     "home.battleship": "Sink the computer's fleet before it sinks yours — four levels: Hard shows a heat map of its thinking, Expert plans ahead.",
     "home.lab":
@@ -56,6 +58,8 @@ const TEXTS = {
     "lang.label": "Dil",
     "keys.switch": "Tuş kısayolları",
     "error.network": "Sunucu yanıt vermedi. Çalışıyor mu?",
+    "error.slow": "Sunucu bir dakikadır yanıt vermedi, sayfa beklemeyi bıraktı. Yeniden dene.",
+    "api.waiting": "Sunucu bekleniyor…",
     "bs.symbols": "• ıska ✕ isabet ■ battı · batan geminin yanındaki su",
     "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor düşüncesinin ısı haritasını gösterir, Uzman ilerisini planlar.",
     "home.lab":
@@ -129,21 +133,69 @@ export function setLanguage(lang) {
   applyLanguage();
 }
 
-// Call the JSON API. Errors throw an ApiError, or an Error if the server did not answer.
+// A request unanswered for WAIT_NOTICE_MS shows "Waiting for the server…" until every
+// request has ended, and one unanswered for API_TIMEOUT_MS is given up (SlowError): a server
+// that hangs, rather than refuses, would otherwise never be reported.
+const WAIT_NOTICE_MS = 1500;
+const API_TIMEOUT_MS = 60000;
+let pending = 0;
+let noticeTimer = null;
+
+// Call the JSON API. Errors throw an ApiError, a SlowError if the server took too long, or
+// a NetworkError if it did not answer.
 export async function api(path, { method = "GET", body } = {}) {
-  let response;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
+  requestStarted();
   try {
-    response = await fetch(path, {
+    const response = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
     });
-  } catch {
-    throw new NetworkError();
+    let data = {};
+    try {
+      data = await response.json();
+    } catch {
+      if (controller.signal.aborted) throw new SlowError();
+    }
+    if (!response.ok) throw new ApiError(response, data);
+    return data;
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof SlowError) throw error;
+    throw controller.signal.aborted ? new SlowError() : new NetworkError();
+  } finally {
+    clearTimeout(timer);
+    requestEnded();
   }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response, data);
-  return data;
+}
+
+function requestStarted() {
+  pending += 1;
+  if (pending > 1) return;
+  noticeTimer = setTimeout(() => waitingNotice().classList.remove("hidden"), WAIT_NOTICE_MS);
+}
+
+function requestEnded() {
+  pending -= 1;
+  if (pending > 0) return;
+  clearTimeout(noticeTimer);
+  document.getElementById("waiting")?.classList.add("hidden");
+}
+
+function waitingNotice() {
+  let notice = document.getElementById("waiting");
+  if (!notice) {
+    notice = document.createElement("p");
+    notice.id = "waiting";
+    notice.className = "waiting hidden";
+    notice.setAttribute("aria-live", "polite");
+    notice.dataset.i18n = "api.waiting";
+    notice.textContent = t("api.waiting");
+    document.body.append(notice);
+  }
+  return notice;
 }
 
 // The API's answer, asked again every `wait` ms while the server is busy (409) and
@@ -183,6 +235,13 @@ export class ApiError extends Error {
 export class NetworkError extends Error {
   get message() {
     return t("error.network");
+  }
+}
+
+// No answer within API_TIMEOUT_MS: the request was given up (the server may still act on it).
+export class SlowError extends NetworkError {
+  get message() {
+    return t("error.slow");
   }
 }
 

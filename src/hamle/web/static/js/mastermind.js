@@ -560,7 +560,7 @@ async function submitGuess(event) {
 async function suggest(event) {
   const button = event.currentTarget;
   try {
-    const path = `/api/mastermind/games/${game.id}/suggest`;
+    const path = `/api/mastermind/games/${game.id}/suggest?changes=${game.changes}`;
     const suggestion = await request(button, path);
     if (!suggestion) return;
     guess = [...suggestion.guess].map((c) => colourOf(game.variant, c));
@@ -579,7 +579,7 @@ async function suggest(event) {
 
 async function showCandidates(event) {
   try {
-    const path = `/api/mastermind/games/${game.id}/candidates?limit=50`;
+    const path = `/api/mastermind/games/${game.id}/candidates?limit=50&changes=${game.changes}`;
     const found = await request(event.currentTarget, path);
     if (!found) return;
     candidates = found;
@@ -699,9 +699,11 @@ async function start() {
   fillPickers();
   for (const button of document.querySelectorAll("[data-mode]")) {
     button.addEventListener("click", () => chooseMode(button.dataset.mode));
+    button.disabled = false; // (disabled in the page until now, so that no tap is lost)
   }
   variantPicker.addEventListener("change", () => fillStrategies(strategyPicker.value));
   newGameButton.addEventListener("click", newGame);
+  newGameButton.disabled = false;
   document.getElementById("submit").addEventListener("click", submitGuess);
   document.getElementById("clear").addEventListener("click", () => {
     guess = guess.map(() => null);

@@ -486,6 +486,7 @@ async function init() {
     });
   }
   $("compute").addEventListener("click", compute);
+  $("compute").disabled = false; // (disabled in the page until now, so that no tap is lost)
   let resizing = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);

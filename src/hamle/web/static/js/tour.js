@@ -365,6 +365,7 @@ function savedDaily() {
 
 $("daily").addEventListener("click", () => act(startDaily));
 $("random").addEventListener("click", () => act(() => start({ kind: "free" })));
+$("daily").disabled = $("random").disabled = false; // (disabled in the page until now)
 $("hint").addEventListener("click", () => act(askHint));
 $("undo").addEventListener("click", () => act(undo));
 $("new").addEventListener("click", () => act(newGame));
