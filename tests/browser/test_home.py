@@ -173,3 +173,12 @@ def test_without_javascript_every_page_says_it_needs_it(server, browser):
             )
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_phone_with_text_twice_as_large_needs_no_sideways_scrolling(server, phone, path):
+    phone.goto(server.url + path)
+    expect(phone.locator("#top .brand")).to_be_visible()
+    phone.evaluate("document.documentElement.style.fontSize = '200%'")  # the browser's text size
+    phone.wait_for_timeout(100)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= phone.viewport_size["width"]
