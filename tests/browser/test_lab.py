@@ -71,6 +71,13 @@ def test_marking_again_with_the_same_tool_removes_the_mark(server, page):
     assert page.js_errors == []
 
 
+def test_a_tap_that_gives_no_focus_still_shows_the_cell_marked(server, page):
+    open_lab(page, server)
+    cell(page, "C3").evaluate("el => el.click()")  # as on iOS, where a tap focuses no button
+    expect(cell(page, "C3")).to_have_class(re.compile(r"\bmiss\b"))
+    expect(page.locator("#focus")).to_have_text("C3 · miss")
+
+
 def test_keyboard_moves_with_arrows_and_marks_with_enter_and_space(server, page):
     open_lab(page, server)
     page.get_by_role("button", name="Hit", exact=True).click()

@@ -312,6 +312,7 @@ function unmark(name) {
 
 function mark(index, event) {
   const name = cellName(index, rules().cols);
+  focused = name; // (a tap may not focus the cell: iOS gives buttons no focus)
   const before = markOf(name);
   unmark(name);
   const newShip = tool === "new-ship";
