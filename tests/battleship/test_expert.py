@@ -517,6 +517,10 @@ def test_too_many_fleets_a_decision_are_refused():
     ExpertShooter(rounds=4, fleets=250_000)
     with pytest.raises(BattleshipError, match="rounds × fleets must be at most 1,000,000"):
         ExpertShooter(rounds=4, fleets=250_001)
+    ExpertShooter(rounds=125)  # its default fleets: 8000 where ships may not touch
+    defaults = r"rounds × fleets \(8,000 fleets where ships may not touch\) must be at most"
+    with pytest.raises(BattleshipError, match=rf"{defaults} 1,000,000, not 1,008,000"):
+        ExpertShooter(rounds=126)
 
 
 def test_too_many_threads_are_refused():

@@ -296,13 +296,17 @@ def test_play_ends_after_thirty_guesses_as_on_the_site():
     )
 
 
-def test_ctrl_c_during_a_suggestion_gives_the_game_back(monkeypatch):
+@pytest.mark.parametrize("cut_short", ["search", "count"])
+def test_ctrl_c_during_a_suggestion_gives_the_game_back(monkeypatch, cut_short):
     import hamle.cli.mastermind as cli
 
-    def interrupted(strategy, history):
+    def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_next_guess", interrupted)
+    if cut_short == "search":
+        monkeypatch.setattr(cli, "_next_guess", interrupted)
+    else:  # the count of the codes left, before the search
+        monkeypatch.setattr(mm.History, "candidates", interrupted)
     result = run("play", "--game", "3", script="?\n1122\nq\n")
     assert result.exit_code == 0, result.output
     assert "no suggestion: stopped; the game goes on" in result.stdout

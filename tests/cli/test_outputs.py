@@ -6,6 +6,8 @@ import json
 import os
 import pathlib
 import stat
+import subprocess
+import sys
 
 import matplotlib.figure
 import pytest
@@ -125,6 +127,37 @@ def test_a_chart_that_fails_midway_leaves_the_old_one(tmp_path, monkeypatch, com
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert result.stderr == f"error: cannot write the chart to {chart}: File too large\n"
     assert chart.read_bytes() == b"\x89PNG the old chart" and listing(tmp_path) == ["old.png"]
+    assert "random" in result.stdout  # the run's figures are printed all the same
+
+
+def test_an_out_file_that_fails_after_the_run_loses_neither_figures_nor_chart(
+    tmp_path, monkeypatch
+):
+    import hamle.cli.battleship
+
+    def disk_full(path, text):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(hamle.cli.battleship, "write_whole", disk_full)
+    out, chart = tmp_path / "t.json", tmp_path / "t.png"
+    result = run(*TOURNAMENT, "--out", str(out), "--chart", str(chart))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: cannot write {out}: No space left on device\n"
+    assert "Mean shots" in result.stdout and f"written to {chart}" in result.stdout
+    assert chart.read_bytes().startswith(b"\x89PNG") and listing(tmp_path) == ["t.png"]
+
+
+def test_a_matplotlib_that_cannot_start_is_one_error_after_the_figures(tmp_path):
+    chart = tmp_path / "c.svg"
+    command = [sys.executable, "-m", "hamle", "battleship", "simulate", "--games", "2"]
+    command += ["--strategies", "random", "--chart", str(chart), "--json"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "bogus"}
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"error: cannot write the chart to {chart}: matplotlib cannot")
+    assert list(json.loads(done.stdout)["strategies"]) == ["random"]
+    assert listing(tmp_path) == []
 
 
 @pytest.fixture(scope="module")

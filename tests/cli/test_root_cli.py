@@ -509,3 +509,48 @@ def test_python_m_hamle_is_the_hamle_command():
         assert as_module.stderr == as_script.stderr
     assert as_module.returncode == 2 and "No such command 'nonsense'" in as_module.stderr
     assert "Usage: python -m hamle " in run(sys.executable, "-m", "hamle", "--help").stdout
+
+
+ENTRY = [sys.executable, str(pathlib.Path(sys.executable).with_name("hamle"))]
+
+
+def test_output_the_parent_left_non_blocking_is_written_whole():
+    """A pipe left non-blocking took a 64 KB part of the output and the rest was lost, with
+    status 0."""
+    command = [*ENTRY, "battleship", "sample", "--count", "3000", "--seed", "1", "--json"]
+    whole = subprocess.run(command, capture_output=True, check=True).stdout
+    reading, writing = os.pipe()
+    os.set_blocking(writing, False)
+    running = subprocess.Popen(command, stdout=writing, stderr=subprocess.PIPE)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as pipe:
+        threading.Event().wait(1.0)  # (the pipe fills before it is read)
+        read = pipe.read()
+    assert running.wait(60) == 0 and read == whole and len(whole) > 1_000_000
+
+
+def test_input_not_in_the_terminals_encoding_is_a_wrong_cell_not_the_end():
+    command = [*ENTRY, "battleship", "play", "--game", "5", "--level", "easy"]
+    done = subprocess.run(
+        command,
+        input=b"\xfd5\n\xef\xbb\xbfE5\nq\n",  # a Turkish \xfd from a legacy terminal; then a BOM
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},  # (strict, as any UTF-8 locale)
+        timeout=120,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert "'\ufffd5' is not a cell name" in done.stdout.decode()
+    assert "you: E5" in done.stdout.decode()
+
+
+@pytest.mark.parametrize("threads", ["0", "-3", " 0 "])
+def test_a_thread_count_numba_would_refuse_is_one_error_line(threads):
+    result = runner.invoke(app, ["battleship", "count"], env={"NUMBA_NUM_THREADS": threads})
+    assert result.exit_code == 2
+    assert result.stderr == f"error: NUMBA_NUM_THREADS must be 1 or more, not {threads.strip()!r}\n"
+
+
+def test_a_huge_terminal_width_pads_the_help_to_a_thousand_columns_at_most():
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "99999999999"})
+    assert result.exit_code == 0 and "battleship" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 1000

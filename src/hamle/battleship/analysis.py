@@ -116,6 +116,19 @@ def chart_file(path: str | os.PathLike) -> Path:
     return path
 
 
+def pyplot():
+    """matplotlib's pyplot, drawing to files (Agg); BattleshipError if matplotlib cannot
+    start (an unknown ``MPLBACKEND``, say)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except (ImportError, ValueError) as exc:
+        raise BattleshipError(f"matplotlib cannot draw the chart: {exc}") from None
+    return plt
+
+
 def save_chart(figure, path: Path, **options) -> None:
     """Save the matplotlib ``figure`` to ``path`` (a ``chart_file``) whole or not at all,
     then close it: it is saved to a file with a short name beside ``path``, then renamed
@@ -147,11 +160,7 @@ def chart(table, path: str | Path) -> Path:
         shown = repr(table) if len(repr(table)) <= 60 else f"{repr(table)[:60]}…"
         raise BattleshipError(f"chart takes the table simulate() gives, not {shown}")
     path = chart_file(path)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     rules = table.rules
     t = list(range(rules.cells + 1))
     fig, ax = plt.subplots(figsize=(8, 5), dpi=120)

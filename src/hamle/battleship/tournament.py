@@ -138,14 +138,10 @@ class TournamentTable:
         Traceback (most recent call last):
         hamle.battleship.errors.BattleshipError: a chart is a .png, .svg or .pdf file, not 'm.jpg'
         """
-        from .analysis import chart_file, save_chart
+        from .analysis import chart_file, pyplot, save_chart
 
         path = chart_file(path)
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         means = [[self.cell(s, p).row()["mean"] for p in self.placers] for s in self.shooters]
         added = [[mean - row[0] for mean in row] for row in means]
         reach = max(max(abs(x) for row in added for x in row), 1.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import sys
 from typing import TYPE_CHECKING
@@ -16,7 +17,11 @@ from .common import Command, shortened, speaks_unicode
 from .serve import serve
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import click
+
+WIDEST = 1000  # columns of output at most, whatever COLUMNS says
 
 # The games' sub-apps (modules of this package) and their one-line help.
 GAMES = {
@@ -34,11 +39,13 @@ class Root(TyperGroup):
         if any("\x00" in str(arg) for arg in (sys.argv[1:] if args is None else args)):
             sys.stderr.write("error: an argument holds a NUL byte, which no name or value may\n")
             sys.exit(2)
-        # An output of ASCII only shows × as ?, and what it cannot read is ? too (stderr
-        # writes \xd7 already).
-        for stream in (sys.stdout, sys.stdin):
-            if not speaks_unicode(stream) and hasattr(stream, "reconfigure"):
-                stream.reconfigure(errors="replace")
+        set_up_streams()
+        if problem := environment_problem(os.environ):
+            sys.stderr.write(f"error: {problem}\n")
+            sys.exit(2)
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdecimal() and int(columns) > WIDEST:  # (the help is padded to it)
+            os.environ["COLUMNS"] = str(WIDEST)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors, as typer carries them
@@ -66,6 +73,36 @@ class Root(TyperGroup):
             if plain or not (interrupted(exc) or ctrl_c_pressed()):
                 raise
             raise typer.Exit(say_interrupted()) from None
+
+
+def set_up_streams() -> None:
+    """Streams every command can rely on: an output of ASCII only shows × as ? (stderr
+    writes \\xd7 already); input not in the terminal's encoding (a Turkish ı from a legacy
+    terminal) is read as \ufffd, not an error that ends a game; and output left non-blocking
+    by the parent blocks, since a write the pipe takes only in part would be lost unsaid."""
+    if not speaks_unicode(sys.stdout) and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
+    for fd in (1, 2):
+        try:
+            if not os.get_blocking(fd):
+                os.set_blocking(fd, True)
+        except OSError:  # (closed: writing says so)
+            pass
+
+
+def environment_problem(environ: Mapping[str, str]) -> str | None:
+    """What is wrong with the environment for hamle, if anything: a thread count numba
+    would refuse with a traceback.
+
+    >>> environment_problem({"NUMBA_NUM_THREADS": "0"})
+    "NUMBA_NUM_THREADS must be 1 or more, not '0'"
+    """
+    threads = environ.get("NUMBA_NUM_THREADS", "").strip()
+    if re.fullmatch(r"[+-]?[0-9]+", threads) and int(threads) < 1:
+        return f"NUMBA_NUM_THREADS must be 1 or more, not {shortened(repr(threads))}"
+    return None
 
 
 def interrupted(exc: BaseException | None) -> bool:

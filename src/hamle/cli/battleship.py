@@ -35,6 +35,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import hamle.battleship as bs
 
 app = App(no_args_is_help=True)  # its help line is in hamle.cli.GAMES
@@ -263,14 +265,13 @@ def simulate(
     _check_path(chart, "--chart", bs.CHART_SUFFIXES)
     with progress_bar("playing", enabled=games * len(names) >= 200) as update:
         table = bs.simulate(chosen, names, games, first, jobs, update, hider, cluster)
-    _write_chart(lambda: bs.chart(table, chart), chart)
     data = table.as_dict()
+    # (the figures first: a chart that cannot be written, after a long run, loses nothing)
     if as_json:
         print_json(data)
-        return
-    print_table(data)
-    if chart is not None:
-        console.print(f"chart written to {visible(chart)}", markup=False, highlight=False)
+    else:
+        print_table(data)
+    _save([(chart, "the chart to ", lambda: bs.chart(table, chart))], quiet=as_json)
 
 
 @app.command()
@@ -321,11 +322,13 @@ def tournament(
             chosen, shooter_names, placer_names, games, first, jobs, update, cluster
         )
     data = table.as_dict()
-    if out is not None:
-        _write_whole(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    _write_chart(lambda: table.chart(chart), chart)
+    saves = [
+        (out, "", lambda: write_whole(out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")),
+        (chart, "the chart to ", lambda: table.chart(chart)),
+    ]
     if as_json:
         print_json(data)
+        _save(saves, quiet=True)
         return
     spread = " ± standard error" if data["games"] > 1 else ""  # (unknown over one game)
     console.print(f"Mean shots{spread}, {counted(data['games'], 'game')}, {data['rules']}")
@@ -338,9 +341,7 @@ def tournament(
                 if placer != "uniform" and (versus := row["versus_uniform"])
             ]
             console.print(f"{shooter} against uniform: " + ", ".join(added), markup=False)
-    for path in (out, chart):
-        if path is not None:
-            console.print(f"written to {visible(path)}", markup=False, highlight=False)
+    _save(saves)
 
 
 def _percent(ratio: float) -> str:
@@ -360,17 +361,26 @@ def _check_path(path: Path | None, option: str, suffixes: tuple[str, ...]) -> No
         raise bs.BattleshipError(wrong)
 
 
-def _write_chart(draw, chart: Path | None) -> None:
-    """Run ``draw`` (which writes the chart) if a chart was asked for; an OS error is
-    one clear error."""
+def _save(saves: list[tuple[Path | None, str, Callable[[], object]]], quiet: bool = False) -> None:
+    """Write each file asked for (path, what it holds, its writer; a path None is not asked
+    for), saying so unless ``quiet``; then one error naming each that could not be."""
     import hamle.battleship as bs
 
-    if chart is None:
-        return
-    try:
-        draw()
-    except OSError as exc:
-        raise bs.BattleshipError(f"cannot write the chart to {chart}: {exc.strerror}") from None
+    failed = []
+    for path, what, write in saves:
+        if path is None:
+            continue
+        try:
+            write()
+        except OSError as exc:
+            failed.append(f"cannot write {what}{path}: {exc.strerror}")
+        except bs.BattleshipError as exc:
+            failed.append(f"cannot write {what}{path}: {exc}")
+        else:
+            if not quiet:
+                console.print(f"written to {visible(path)}", markup=False, highlight=False)
+    if failed:
+        raise bs.BattleshipError("; ".join(failed))
 
 
 def _names(text: str, option: str) -> list[str]:
@@ -381,16 +391,6 @@ def _names(text: str, option: str) -> list[str]:
     if not names:
         raise typer.BadParameter(f"{option} names nothing")
     return names
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all; an OS error is one clear error."""
-    import hamle.battleship as bs
-
-    try:
-        write_whole(path, text)
-    except OSError as exc:
-        raise bs.BattleshipError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def print_table(data: dict) -> None:

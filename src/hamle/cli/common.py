@@ -122,7 +122,7 @@ def read_line() -> str:
     if len(line) > LONGEST_LINE and not line.endswith("\n"):
         print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")
         raise typer.Exit(2)
-    return line
+    return line.removeprefix("\ufeff")  # (a file saved with a byte order mark)
 
 
 def quits(line: str | None) -> bool:
@@ -155,11 +155,9 @@ def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:
                 print_error(exc)
                 raise typer.Exit(2) from None
             except MemoryError:  # (in this process or one of its --jobs)
-                errors.print(
-                    "[red]error:[/red] out of memory: fewer --jobs, or a smaller board or "
-                    "variant, need less",
-                    highlight=False,
-                    soft_wrap=True,
+                # (written plainly: rich, not yet imported, would need memory to print it)
+                sys.stderr.write(
+                    "error: out of memory: fewer --jobs, or a smaller board or variant, need less\n"
                 )
                 raise typer.Exit(1) from None
 

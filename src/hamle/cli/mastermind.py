@@ -450,19 +450,18 @@ def play(
             console.print(keys, highlight=False)
             continue
         if line == "?":
-            candidates = history.candidates()
-            _show_candidates(chosen, candidates)
-            try:
+            try:  # (a long count or search: Ctrl-C gives the game back, not ends it)
+                _show_candidates(chosen, history.candidates())
                 helper.check(chosen)
+                suggestion = _next_guess(helper, history)
             except mm.MastermindError as exc:
                 console.print(f"no suggestion: {exc}", style="red", markup=False, highlight=False)
-                continue
-            try:
-                suggestion = _next_guess(helper, history)
-            except KeyboardInterrupt:  # (a long search: Ctrl-C gives the game back, not ends it)
+            except KeyboardInterrupt:
                 console.print("\nno suggestion: stopped; the game goes on", highlight=False)
-                continue
-            console.print(f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False)
+            else:
+                console.print(
+                    f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False
+                )
             continue
         try:
             guess = chosen.parse(line)

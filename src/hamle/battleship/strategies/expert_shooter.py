@@ -176,10 +176,14 @@ class ExpertShooter:
             raise BattleshipError(
                 f"threads must be at most {MAX_THREADS}, not {_shown(self.threads)}"
             )
+        # (fleets left to the rules may be the larger default: the shooter plays either)
         fleets = APART_FLEETS if self.fleets is None else self.fleets
         if self.rounds * fleets > MAX_FLEETS:
+            default = f" ({APART_FLEETS:,} fleets where ships may not touch)" * (
+                self.fleets is None
+            )
             raise BattleshipError(
-                f"rounds × fleets must be at most {MAX_FLEETS:,}, "
+                f"rounds × fleets{default} must be at most {MAX_FLEETS:,}, "
                 f"not {_shown(self.rounds * fleets)}"
             )
         # Named by the settings it does not have by default, in the fields' order:
