@@ -637,3 +637,22 @@ def test_simulate_takes_one_placer_and_tournament_takes_strategies_as_shooters()
         for option in ("--shooters", "--strategies")
     ]
     assert by_either[0] == by_either[1] and list(by_either[0]["matrix"]) == ["density"]
+
+
+def test_the_simulation_table_in_a_narrow_terminal_folds_names_and_cuts_nothing(monkeypatch):
+    """At 80 columns the table cut names and figures short ("hunt-tar…", "45.5/19…")."""
+    import hamle.cli.battleship as cli
+    from hamle.cli.common import _Console
+
+    monkeypatch.setattr(cli, "console", _Console(width=80, emoji=False))
+    names = "hunt-target,parity"
+    result = run("simulate", "--games", "3", "--strategies", names)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "…" not in result.stdout and max(map(len, lines)) <= 80
+    data = run_json("simulate", "--games", "3", "--strategies", names)
+    for row in data["strategies"].values():
+        figures = f"{row['p10']}–{row['p90']}", f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}"
+        assert all(figure in result.stdout for figure in figures)
+    first_column = "".join(line.split(" ")[0] for line in lines[3:])
+    assert first_column == "hunt-targetparityrandom(exactlaw)"

@@ -395,15 +395,17 @@ def _names(text: str, option: str) -> list[str]:
 
 def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
+    from rich import box
     from rich.table import Table
 
     title = f"Shots to sink the whole fleet, {counted(data['games'], 'game')}, {data['rules']}"
     if data["placer"] != "uniform":
         title += f", fleets hidden by {data['placer']}"
-    table = Table(title=title)
-    for column in ("strategy", "mean", "median", "p10–p90", "best", "worst", "±se", "≤50"):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    table.add_column("hunt/target", justify="right")
+    # Where the terminal is narrow the names fold and the figures stay whole: none is cut.
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    table.add_column("strategy", overflow="fold")
+    for column in ("mean", "median", "p10–p90", "best", "worst", "±se", "≤50", "hunt/target"):
+        table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
         table.add_row(
             row["strategy"],
