@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from hamle.errors import HamleError
 
 _CELL = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
+_TURKISH_I = str.maketrans({"İ": "i", "ı": "i"})  # (a Turkish keyboard's two i's)
 MAX_SIDE = 26
 QUOTED_AT_MOST = 40  # characters of text quoted in a message
 
@@ -63,12 +64,13 @@ class Grid:
         return self.rows * self.cols
 
     def index(self, name: str) -> int:
-        """The index of a cell name such as ``"E5"`` (case and spaces ignored).
+        """The index of a cell name such as ``"E5"`` (case and spaces ignored, a Turkish
+        İ or ı read as I).
 
-        >>> Grid(10, 10).index("a1"), Grid(10, 10).index("J1")
-        (0, 9)
+        >>> Grid(10, 10).index("a1"), Grid(10, 10).index("J1"), Grid(10, 10).index("ı2")
+        (0, 9, 18)
         """
-        match = _CELL.match(name) if isinstance(name, str) else None
+        match = _CELL.match(name.translate(_TURKISH_I)) if isinstance(name, str) else None
         if not match:
             raise CellError(
                 "{name} is not a cell name (write a column letter and a row number, like E5)",
@@ -189,6 +191,16 @@ def is_whole(value) -> bool:
     except TypeError:
         return False
     return not isinstance(value, bool)
+
+
+def name_key(text: str) -> str:
+    """A name as hamle's lists of names read it: without the spaces around it, in lower
+    case, a Turkish dotted İ or dotless ı read as i (a Turkish keyboard types RUSSİAN).
+
+    >>> name_key(" RUSSİAN "), name_key("parıty")
+    ('russian', 'parity')
+    """
+    return text.strip().translate(_TURKISH_I).lower()
 
 
 def cut(text: str) -> str:

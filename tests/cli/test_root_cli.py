@@ -126,6 +126,35 @@ def test_names_are_taken_in_any_case():
 
 
 @pytest.mark.parametrize(
+    ("turkish", "english"),
+    [
+        (["battleship", "replay", "7", "--strategy", "PARİTY"], ["--strategy", "parity"]),
+        (["battleship", "replay", "7", "--strategy", "parıty"], ["--strategy", "parity"]),
+        (["battleship", "count", "--rules", "RUSSİAN", "--size", "5"], ["--rules", "russian"]),
+        (["battleship", "density", "--hit", "İ5", "--miss", "ı6"], ["--hit", "I5", "--miss", "I6"]),
+        (
+            ["mastermind", "evaluate", "--strategy", "MİNİMAX", "--pegs", "2"],
+            ["--strategy", "minimax"],
+        ),
+        (["tour", "hint", "--start", "E5", "--mode", "QUİCK"], ["--mode", "quick"]),
+    ],
+)
+def test_a_turkish_keyboards_i_reads_as_i(turkish, english):
+    """Caps on a Turkish keyboard types İ (RUSSİAN), and its lower-case ı is a letter too."""
+    said = runner.invoke(app, [*turkish, "--json"])
+    assert said.exit_code == 0, said.output
+    plain = list(turkish)
+    plain[plain.index(english[0]) + 1] = english[1]
+    if len(english) == 4:
+        plain[plain.index(english[2]) + 1] = english[3]
+    timeless = [
+        {**json.loads(run.stdout), "seconds": None}
+        for run in (said, runner.invoke(app, [*plain, "--json"]))
+    ]
+    assert timeless[0] == timeless[1]
+
+
+@pytest.mark.parametrize(
     "spaced",
     [
         ["battleship", "replay", "7", "--strategy", " hard ", "--json"],

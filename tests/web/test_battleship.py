@@ -817,6 +817,8 @@ def test_names_are_taken_in_any_case(client):
     assert client.get(f"{API}/fleet", params={"rules": "Russian"}).status_code == 200
     density = client.post(f"{API}/density", json={"rules": "Russian", "hit": ["E5"]})
     assert density.status_code == 200 and density.json()["rules"] == "russian"
+    turkish = new_game(client, "EXPERT", RUSSIAN_FLEET, "RUSSİAN")  # a Turkish keyboard's İ
+    assert (turkish["level"], turkish["rules"]) == ("expert", "russian")
     refused = client.get(f"{API}/fleet", params={"rules": "Chess"})
     assert refused.status_code == 422 and "'classic' or 'russian'" in refused.json()["detail"]
 

@@ -9,7 +9,7 @@ line: the shooter each level fires with and the placer that hides its fleet.
 
 from __future__ import annotations
 
-from hamle.grid import quoted
+from hamle.grid import name_key, quoted
 
 from .errors import BattleshipError
 from .placers import Placer, get_placer
@@ -60,6 +60,6 @@ def level_placer(level: str, rules: Rules) -> Placer:
 
 def _level(level: str) -> str:
     """``level`` in lower case (``"Hard"`` is hard), or a BattleshipError naming it."""
-    if isinstance(level, str) and level.strip().lower() in LEVELS:
-        return level.strip().lower()
+    if isinstance(level, str) and name_key(level) in LEVELS:
+        return name_key(level)
     raise BattleshipError(f"unknown level {quoted(level)}; choose one of: {', '.join(LEVELS)}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from hamle.grid import quoted
+from hamle.grid import name_key, quoted
 
 from .errors import BattleshipError
 
@@ -48,9 +48,9 @@ def read_named(text: str) -> tuple[str, dict[str, str]]:
             raise BattleshipError(
                 f"{quoted(part.strip())} in {quoted(text)} is not a setting like fleets=1000"
             )
-        if key.lower() in settings:
+        if name_key(key) in settings:
             raise BattleshipError(f"{key} is set twice in {quoted(text)}")
-        settings[key.lower()] = value
+        settings[name_key(key)] = value
     return whole[1], settings
 
 
@@ -107,8 +107,8 @@ def setting_value(key: str, text: str) -> object:
     >>> setting_value("fleets", "1000"), setting_value("z", ".5"), setting_value("x", "None")
     (1000, 0.5, None)
     """
-    if text.lower() in _WORDS:
-        return _WORDS[text.lower()]
+    if name_key(text) in _WORDS:
+        return _WORDS[name_key(text)]
     if _WHOLE.fullmatch(text):
         if len(text.lstrip("+-")) > LONGEST:
             raise BattleshipError(f"{key} is a number of {len(text.lstrip('+-')):,} digits")

@@ -36,7 +36,7 @@ from functools import cache
 
 import numpy as np
 
-from hamle.grid import quoted
+from hamle.grid import name_key, quoted
 
 from .density import density
 from .errors import BattleshipError
@@ -194,12 +194,12 @@ def get_placer(name: str) -> Placer:
     >>> get_placer("edges(strength=6)").strength, get_placer("mixed(spread=1, edges=3)").parts
     (6.0, (('edges', 3.0), ('spread', 1.0)))
     """
-    if isinstance(name, str) and name.lower() in PLACERS:
-        return PLACERS[name.lower()]
+    if isinstance(name, str) and name_key(name) in PLACERS:
+        return PLACERS[name_key(name)]
     base, settings = read_named(name) if isinstance(name, str) else (name, {})
-    if not isinstance(base, str) or base.lower() not in PLACERS:
+    if not isinstance(base, str) or name_key(base) not in PLACERS:
         raise BattleshipError(f"unknown placer {quoted(base)}; choose one of: {', '.join(PLACERS)}")
-    placer = PLACERS[base.lower()]
+    placer = PLACERS[name_key(base)]
     if not settings:
         return placer
     if placer.kind == "mixture":  # weights in the registry's order: one name for each mixture

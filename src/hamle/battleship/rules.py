@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 
-from hamle.grid import CellError, Grid, quoted
+from hamle.grid import CellError, Grid, name_key, quoted
 
 from .errors import RulesError
 
@@ -165,7 +165,7 @@ class Rules:
         False
         """
         presets = {"classic": cls.classic, "russian": cls.russian}
-        key = name.strip().lower() if isinstance(name, str) else None
+        key = name_key(name) if isinstance(name, str) else None
         if key not in presets:
             raise RulesError(f"unknown rules {quoted(name)}; choose one of: {', '.join(presets)}")
         return presets[key]()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hamle.grid import QUOTED_AT_MOST, CellError, Grid, quoted
+from hamle.grid import QUOTED_AT_MOST, CellError, Grid, name_key, quoted
 
 from .common import (
     CLUSTER,
@@ -706,7 +706,7 @@ def play(
     from hamle.rng import FLEET_STREAM, PLAYER_FLEET_STREAM, SHOOTER_STREAM, game_stream
 
     chosen = make_rules(rules, size, fleet, no_touch)
-    if level.lower() in bs.LEVELS:
+    if name_key(level) in bs.LEVELS:
         shooter, placer = bs.level_shooter(level, chosen), bs.level_placer(level, chosen)
     else:
         shooter, placer = bs.get_shooter(level), bs.get_placer("uniform")
@@ -724,7 +724,7 @@ def play(
         f"{PLAY_KEY}; you fire at the left board, the computer at yours (right)", highlight=False
     )
     options = ["--game", str(number), "--level", level]
-    if rules.lower() != "classic":
+    if name_key(rules) != "classic":
         options += ["--rules", rules]
     if size is not None:
         options += ["--size", str(size)]

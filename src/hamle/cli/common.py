@@ -19,7 +19,7 @@ import typer
 from typer.core import TyperCommand, TyperOption
 
 from hamle.files import spare_beside, written_whole
-from hamle.grid import quoted
+from hamle.grid import name_key, quoted
 
 try:  # typer 0.2x carries its own click
     from typer._click.exceptions import NoSuchOption
@@ -132,7 +132,7 @@ def quits(line: str | None) -> bool:
     >>> quits(" Exit "), quits(""), quits("E5")
     (True, True, False)
     """
-    return not line or line.strip().lower() in ("q", "quit", "exit")
+    return not line or name_key(line) in ("q", "quit", "exit")
 
 
 def clean_errors(kinds: Callable[[], tuple[type[Exception], ...]]) -> Callable:

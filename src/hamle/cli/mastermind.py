@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from hamle.grid import name_key
+
 from .common import (
     CLUSTER,
     App,
@@ -396,7 +398,7 @@ def _apply(variant: mm.Variant, history: mm.History, guess: int, line: str) -> m
     """The history after a typed answer or command (undo, fix N B W)."""
     import hamle.mastermind as mm
 
-    words = line.lower().split()
+    words = name_key(line).split()
     if words == ["undo"]:
         if not history.turns:
             raise mm.MastermindError("nothing to undo")
@@ -446,7 +448,7 @@ def play(
         if quits(line):
             console.print(f"\nthe secret was {chosen.format(secret)}; {again}")
             return
-        if line.strip().lower() in ("help", "h"):
+        if name_key(line) in ("help", "h"):
             console.print(keys, highlight=False)
             continue
         if line == "?":

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from hamle.grid import name_key
+
 from .common import (
     App,
     clean_errors,
@@ -146,7 +148,7 @@ def play(
         )
         line = read_line()
         text = line.strip()
-        command = text.lower()
+        command = name_key(text)
         if quits(line):
             console.print()  # (the prompt's line ends, as in the other games)
             break

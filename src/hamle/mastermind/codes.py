@@ -18,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from hamle.grid import cut, quoted
+from hamle.grid import cut, name_key, quoted
 
 from . import _vector
 from .errors import AnswerError, CodeError, VariantError
@@ -85,7 +85,7 @@ class Variant:
         """
         if not isinstance(name, str):
             raise VariantError(f"a variant name is a string, like 'classic', not {quoted(name)}")
-        key = name.strip().lower()
+        key = name_key(name)
         if key not in PRESETS:
             raise VariantError(f"unknown variant {name!r}; choose one of: {', '.join(PRESETS)}")
         return cls(*PRESETS[key])

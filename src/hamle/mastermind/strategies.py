@@ -21,6 +21,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from hamle.grid import name_key
+
 from . import _vector
 from ._vector import FEWER_PARTS, MAX_PART, SUM_N_LOG_N, SUM_SQUARES, TIE
 from .codes import (
@@ -289,7 +291,7 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy(" MiniMax").name
     'minimax'
     """
-    key = name.strip().lower() if isinstance(name, str) else None
+    key = name_key(name) if isinstance(name, str) else None
     if key not in STRATEGIES:
         raise MastermindError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
     return STRATEGIES[key]

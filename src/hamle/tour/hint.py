@@ -30,6 +30,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from hamle.grid import name_key
+
 from .board import CELLS, GRID, TARGETS, Position, need_position
 from .errors import MoveError, TourError
 
@@ -107,12 +109,12 @@ class Hint:
 
 def hint(position: Position, mode: str = "hint") -> Hint:
     """The best move from ``position`` in mode ``hint`` (120 rollouts) or ``quick`` (30)."""
-    if not isinstance(mode, str) or mode.strip().lower() not in ROLLOUTS:
+    if not isinstance(mode, str) or name_key(mode) not in ROLLOUTS:
         raise TourError(
             "unknown hint mode {mode!r}; choose hint or quick", code="tour.hint_mode", mode=mode
         )
     need_position(position)
-    mode = mode.strip().lower()
+    mode = name_key(mode)
     if position.count == CELLS:
         raise MoveError("the tour is complete: every cell is filled", code="tour.done")
     moves = position.legal_moves()

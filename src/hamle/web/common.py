@@ -14,6 +14,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from hamle.errors import HamleError
+from hamle.grid import name_key
 
 from .limit import client_key
 from .store import Store
@@ -53,7 +54,7 @@ def any_case(names: object) -> object:
 
 
 def _lower(value: object) -> object:
-    return value.strip().lower() if isinstance(value, str) else value
+    return name_key(value) if isinstance(value, str) else value
 
 
 class Strict(BaseModel):

@@ -27,6 +27,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 import hamle.mastermind as mm
+from hamle.grid import name_key
 from hamle.mastermind import optimal
 
 from .common import (
@@ -327,7 +328,7 @@ def new_game(body: NewMastermindGame, request: Request, response: Response) -> M
     info = _info(name)
     offered = [*info.strategies, *(info.maker_strategies if body.mode == "maker" else [])]
     strategy = body.strategy or info.default_strategy
-    if (key := strategy.strip().lower()) in mm.STRATEGIES:
+    if (key := name_key(strategy)) in mm.STRATEGIES:
         strategy = key
     if strategy == "optimal" and body.mode == "breaker":
         raise Unoffered(

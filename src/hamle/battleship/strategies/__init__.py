@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from hamle.grid import quoted
+from hamle.grid import name_key, quoted
 
 from ..density import density
 from ..errors import BattleshipError, ShotError
@@ -91,10 +91,10 @@ def get_shooter(name: str) -> Shooter:
     """
     if not isinstance(name, str):
         raise BattleshipError(f"a strategy's name is text, not {quoted(name)}")
-    if name.lower() in SHOOTERS or name.lower() in ALIASES:
-        return SHOOTERS[ALIASES.get(name.lower(), name.lower())]
+    if name_key(name) in SHOOTERS or name_key(name) in ALIASES:
+        return SHOOTERS[ALIASES.get(name_key(name), name_key(name))]
     base, settings = read_named(name)
-    key = ALIASES.get(base.lower(), base.lower())
+    key = ALIASES.get(name_key(base), name_key(base))
     if key not in SHOOTERS:
         known = ", ".join([*SHOOTERS, *ALIASES])
         raise BattleshipError(f"unknown strategy {quoted(base)}; choose one of: {known}")
