@@ -303,6 +303,32 @@ def test_play_goes_on_after_text_that_looks_like_markup():
     assert "stopped after 0 shots" in result.stdout
 
 
+def test_ctrl_c_in_play_says_how_to_replay_and_where_the_fleet_was(monkeypatch):
+    import hamle.cli.battleship as cli
+
+    typed = iter(["E5\n"])
+
+    def typing():
+        line = next(typed, None)
+        if line is None:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr(cli, "read_line", typing)
+    result = runner.invoke(app, ["battleship", "play", "--game", "9", "--level", "easy"])
+    assert result.exit_code == 130
+    assert "stopped after 1 shot; replay with --game 9 --level easy\n" in result.stdout
+    assert "the computer's fleet: Carrier" in result.stdout
+    assert result.stderr.endswith("interrupted\n")
+
+
+def test_play_answers_an_empty_line_or_help_with_its_keys():
+    result = runner.invoke(app, ["battleship", "play", "--game", "9"], "\n  \nHELP\n?\nq\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("type a cell (like E5) to fire, q to quit") == 4
+    assert "is not a cell name" not in result.stdout
+
+
 def test_play_stops_cleanly_at_end_of_input():
     result = runner.invoke(app, ["battleship", "play", "--game", "9"], "A1\n")
     assert result.exit_code == 0

@@ -735,35 +735,48 @@ def play(
     again = f"replay with {shlex.join(options)}"  # (every option that shapes the game)
     label = shooter.name.partition("(")[0]  # (its settings said once, at the start)
     turns = 0
-    while True:
-        console.print(_boards(theirs, yours), highlight=False)
-        console.print("your shot: ", end="")
-        line = read_line()
-        if quits(line):
-            console.print(f"\nstopped after {counted(turns, 'shot')}; {again}", highlight=False)
-            console.print(_fleet_of(theirs), highlight=False)
-            raise typer.Exit(0)
-        try:
-            shot = theirs.fire(grid.index(line.strip()))
-        except (CellError, bs.ShotError) as exc:
-            console.print(visible(exc), style="red", markup=False, highlight=False)
-            continue
-        turns += 1
-        console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)
-        if theirs.over:
+
+    def stopped() -> None:
+        console.print(f"\nstopped after {counted(turns, 'shot')}; {again}", highlight=False)
+        console.print(_fleet_of(theirs), highlight=False)
+
+    try:
+        while True:
             console.print(_boards(theirs, yours), highlight=False)
-            console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
-            console.print(again, highlight=False)
-            return
-        reply = yours.fire(reply_cell)
-        console.print(f"{label}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
-        if yours.over:
-            console.print(_boards(theirs, yours), highlight=False)
-            console.print(f"[bold red]{label} wins in {counted(turns, 'shot')}.[/bold red]")
-            console.print(_fleet_of(theirs), highlight=False)
-            console.print(again, highlight=False)
-            return
-        reply_cell = shooter.choose(yours.observation, rng)
+            console.print("your shot: ", end="")
+            line = read_line()
+            if quits(line):
+                stopped()
+                raise typer.Exit(0)
+            if name_key(line) in ("", "help", "h", "?"):
+                console.print(
+                    f"type a cell (like E5) to fire, q to quit; {PLAY_KEY}", highlight=False
+                )
+                continue
+            try:
+                shot = theirs.fire(grid.index(line.strip()))
+            except (CellError, bs.ShotError) as exc:
+                console.print(visible(exc), style="red", markup=False, highlight=False)
+                continue
+            turns += 1
+            console.print(f"you: {grid.name(shot.cell)} {_answer(shot)}", highlight=False)
+            if theirs.over:
+                console.print(_boards(theirs, yours), highlight=False)
+                console.print(f"[bold green]you win in {counted(turns, 'shot')}![/bold green]")
+                console.print(again, highlight=False)
+                return
+            reply = yours.fire(reply_cell)
+            console.print(f"{label}: {grid.name(reply.cell)} {_answer(reply)}", highlight=False)
+            if yours.over:
+                console.print(_boards(theirs, yours), highlight=False)
+                console.print(f"[bold red]{label} wins in {counted(turns, 'shot')}.[/bold red]")
+                console.print(_fleet_of(theirs), highlight=False)
+                console.print(again, highlight=False)
+                return
+            reply_cell = shooter.choose(yours.observation, rng)
+    except KeyboardInterrupt:  # (Ctrl-C: as q, then "interrupted" and status 130)
+        stopped()
+        raise
 
 
 PLAY_KEY = ". not fired at, o miss, X hit, # sunk, ~ water beside a sunk ship, S your ship"
