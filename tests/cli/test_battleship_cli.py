@@ -644,7 +644,16 @@ def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     assert b"10\\u00d710" in done.stdout
     done = subprocess.run(args, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
-    assert b"2 games, 10?10, fleet 5,4,3,3,2" in done.stdout
+    assert b"2 games, 10x10, fleet 5,4,3,3,2" in done.stdout and b"p10-p90" in done.stdout
+    header = next(line for line in done.stdout.splitlines() if line.startswith(b"strategy"))
+    row = next(line for line in done.stdout.splitlines() if line.startswith(b"density"))
+    assert [m.start() for m in re.finditer(b"[|]", header)] == [
+        m.start() for m in re.finditer(b"[|]", row)
+    ]  # (columns as wide as what the output writes)
+    done = subprocess.run(
+        [hamle, "battleship", "density", "--hit", "Z9"], capture_output=True, env=env
+    )
+    assert done.returncode == 2 and done.stderr == b"error: Z9 is off the 10x10 board\n"
     typed = "ğ\nq\n".encode()  # (what an ASCII terminal cannot read is ?, not a traceback)
     done = subprocess.run(
         [hamle, "tour", "play", "--start", "A1"], input=typed, capture_output=True, env=env

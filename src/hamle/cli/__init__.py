@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 import re
@@ -75,13 +76,36 @@ class Root(TyperGroup):
             raise typer.Exit(say_interrupted()) from None
 
 
+# What an output that is not Unicode (ASCII, Latin-1) writes for the characters hamle
+# prints that it lacks; any other is a ?.
+PLAIN = {"×": "x", "…": "...", "·": ".", "±": "+/-", "→": "->", "–": "-", "—": "-", "−": "-"}
+PLAIN |= {"≤": "<=", "≥": ">=", "²": "^2", "ü": "u", "ı": "i", "İ": "I", "∞": "inf"}
+
+
+def plainly(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler ``hamle.plain``: each character an output cannot write as
+    ``PLAIN`` says, or ?.
+
+    >>> "10×10 ± 0.5".encode("ascii", errors="hamle.plain")
+    b'10x10 +/- 0.5'
+    """
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    lacking = error.object[error.start : error.end]
+    return "".join(PLAIN.get(character, "?") for character in lacking), error.end
+
+
+codecs.register_error("hamle.plain", plainly)
+
+
 def set_up_streams() -> None:
-    """Streams every command can rely on: an output of ASCII only shows × as ? (stderr
-    writes \\xd7 already); input not in the terminal's encoding (a Turkish ı from a legacy
+    """Streams every command can rely on: an output that is not Unicode writes × as x and
+    the like (``PLAIN``); input not in the terminal's encoding (a Turkish ı from a legacy
     terminal) is read as \ufffd, not an error that ends a game; and output left non-blocking
     by the parent blocks, since a write the pipe takes only in part would be lost unsaid."""
-    if not speaks_unicode(sys.stdout) and hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(errors="replace")
+    for stream in (sys.stdout, sys.stderr):
+        if not speaks_unicode(stream) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="hamle.plain")
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     for fd in (1, 2):

@@ -404,7 +404,9 @@ def print_table(data: dict) -> None:
     # Where the terminal is narrow the names fold and the figures stay whole: none is cut.
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("strategy", overflow="fold")
-    for column in ("mean", "median", "p10–p90", "best", "worst", "±se", "≤50", "hunt/target"):
+    unicode = console.encoding.lower().startswith("utf")  # (else its own width: see PLAIN)
+    spread, within = ("±se", "≤50") if unicode else ("+/-se", "<=50")
+    for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
         table.add_row(
