@@ -306,3 +306,30 @@ def test_a_chart_that_meets_a_pipe_at_write_time_is_one_error_line(tmp_path, mon
         f"error: cannot write the chart to {tmp_path / 'pipe.png'}: not a regular file\n"
     )
     assert stat.S_ISFIFO((tmp_path / "pipe.png").lstat().st_mode)
+
+
+def test_a_folder_that_is_a_link_round_in_a_loop_is_said_to_be_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pathlib.Path("loop").symlink_to("loop")  # (one that leads nowhere: the folder is missing)
+    problem = common.unwritable(pathlib.Path("loop", "t.json"))
+    assert problem == "the folder loop is a symbolic link that leads to no folder"
+
+
+def test_a_read_only_file_system_is_named_as_such(tmp_path, monkeypatch):
+    real = os.statvfs
+
+    class ReadOnly:
+        def __init__(self, stats):
+            self.stats = stats
+
+        def __getattr__(self, name):
+            return (
+                os.ST_RDONLY | self.stats.f_flag if name == "f_flag" else getattr(self.stats, name)
+            )
+
+    monkeypatch.setattr(os, "statvfs", lambda path: ReadOnly(real(path)))
+    problem = common.unwritable(tmp_path / "t.json")
+    assert (
+        problem
+        == f"{tmp_path / 't.json'} cannot be written: {tmp_path} is on a read-only file system"
+    )

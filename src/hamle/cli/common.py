@@ -361,6 +361,8 @@ def unwritable(path: Path) -> str | None:
     if not os.path.isdir(folder):
         if os.path.exists(folder):
             return f"{named.parent} is not a folder"
+        if os.path.lexists(folder):  # (a link that leads nowhere, or round in a loop)
+            return f"the folder {named.parent} is a symbolic link that leads to no folder"
         return f"the folder {named.parent} does not exist"
     if os.path.islink(target):
         return f"{path} is a symbolic link that leads back to itself"
@@ -369,6 +371,8 @@ def unwritable(path: Path) -> str | None:
         return f"the file name {named.name[:20]}… is too long ({size} bytes, at most {longest})"
     if len(os.fsencode(target)) >= (longest := os.pathconf(folder, "PC_PATH_MAX")):
         return f"the path {str(target)[:20]}… is too long (at most {longest - 1} bytes)"
+    if os.statvfs(folder).f_flag & os.ST_RDONLY:
+        return f"{path} cannot be written: {folder} is on a read-only file system"
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         return f"{path} cannot be written (permission denied)"
     spare = spare_beside(target)
