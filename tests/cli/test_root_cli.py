@@ -218,7 +218,15 @@ def test_serve_says_an_address_or_a_database_as_typed(tmp_path):
     missing = tmp_path / "[bold]no" / "games.sqlite3"
     db = serve("--port", str(free_port()), "--db", str(missing))
     assert db.returncode == 2 and db.stdout == "" and "Traceback" not in db.stderr
-    assert db.stderr.startswith(f"error: cannot open the database {missing}:")
+    assert db.stderr == (
+        f"error: cannot open the database {missing}: the folder {missing.parent} does not exist\n"
+    )
+    long_name = tmp_path / ("a" * 300 + ".sqlite3")
+    db = serve("--port", str(free_port()), "--db", str(long_name))
+    assert db.returncode == 2 and "the file name aaaaaaaaaaaaaaaaaaaa… is too long" in db.stderr
+    (tmp_path / "not.sqlite3").write_text("not a database")
+    db = serve("--port", str(free_port()), "--db", str(tmp_path / "not.sqlite3"))
+    assert db.returncode == 2 and db.stderr.endswith(": file is not a database\n")
 
 
 @pytest.mark.parametrize("empty", ["", "  "])

@@ -7,6 +7,7 @@ import os
 import socket
 import sqlite3
 import threading
+from pathlib import Path
 
 import typer
 
@@ -41,7 +42,7 @@ def serve(
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
 
-    from hamle.cli.common import console, print_error, visible
+    from hamle.cli.common import console, print_error, unwritable, visible
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB, warm_up
 
@@ -63,7 +64,8 @@ def serve(
         app = create_app(path, warm=False, games_per_minute=games_per_minute, max_games=max_games)
     except sqlite3.Error as exc:
         listening.close()
-        print_error(f"cannot open the database {path}: {exc}")
+        why = unwritable(Path(path)) or exc  # (SQLite says "unable to open" for most causes)
+        print_error(f"cannot open the database {path}: {why}")
         raise typer.Exit(2) from None
     # The address is said once the engines are ready, so that it answers at once; where
     # that takes a while (numba compiling them, the first time after an install) the wait is
