@@ -421,6 +421,29 @@ def test_russian_rules_show_water_around_a_sunk_boat(server, page):
     assert page.js_errors == []
 
 
+def test_ships_sunk_one_after_another_are_shaded_apart(server, page):
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "easy")
+    grid = CLASSIC.grid
+    first, second = hidden_fleet(server, game_id).ships[-2:]
+    for ship in (first, second):
+        for cell in ship:
+            fire(page, grid.name(cell))
+    for ship, shaded in ((first, False), (second, True)):
+        for cell in ship:
+            marked = page.locator(f"#enemy-grid [data-cell={grid.name(cell)}]")
+            expect(marked).to_have_class(re.compile(r"\bsunk\b"))
+            assert ("alt" in marked.get_attribute("class").split()) is shaded
+    colours = {
+        page.locator(f"#enemy-grid [data-cell={grid.name(ship[0])}]").evaluate(
+            "el => getComputedStyle(el).backgroundColor"
+        )
+        for ship in (first, second)
+    }
+    assert len(colours) == 2
+    assert page.js_errors == []
+
+
 def test_expert_level_plays_without_a_heat_map(server, page):
     page.goto(server.url + "/battleship")
     page.check("input[name=level][value=expert]")

@@ -603,16 +603,27 @@ function paint(cell, mark, extra = []) {
   cell.textContent = MARK_SYMBOLS[mark] || "";
 }
 
+// The cells of every other sunk ship, shaded apart so that ships sunk side by side are told
+// apart (as in the lab).
+function alternateSunk(side) {
+  const alternate = new Set();
+  side.sunk.forEach((ship, i) => {
+    if (i % 2) for (const c of ship.cells) alternate.add(cellIndex(c, game.cols));
+  });
+  return alternate;
+}
+
 function renderGame() {
   const cols = game.cols;
   const revealed = new Set();
   for (const ship of game.enemy_fleet || []) {
     for (const c of ship.cells) revealed.add(cellIndex(c, cols));
   }
+  const enemyAlternate = alternateSunk(game.enemy);
   enemyCells.forEach((cell, i) => {
     const mark = game.enemy.marks[i];
     const shown = mark === "unknown" && revealed.has(i);
-    paint(cell, mark, shown ? ["revealed"] : []);
+    paint(cell, mark, [...(shown ? ["revealed"] : []), ...(enemyAlternate.has(i) ? ["alt"] : [])]);
     const what = shown ? "bs.mark.revealed" : `bs.mark.${mark}`;
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${t(what)}`);
     if (expertCell() === cell.dataset.cell) cell.classList.add("expert");
@@ -620,10 +631,11 @@ function renderGame() {
   });
   const mine = new Set();
   for (const ship of game.fleet) for (const c of ship.cells) mine.add(cellIndex(c, cols));
+  const ownAlternate = alternateSunk(game.own);
   ownCells.forEach((cell, i) => {
     const mark = game.own.marks[i];
     const ship = mark === "unknown" && mine.has(i);
-    paint(cell, mark, ship ? ["ship"] : []);
+    paint(cell, mark, [...(ship ? ["ship"] : []), ...(ownAlternate.has(i) ? ["alt"] : [])]);
     const what = t(ship ? "bs.mark.ship" : `bs.mark.${mark}`);
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${what}`);
   });
