@@ -634,7 +634,7 @@ def test_sample_count_is_a_range_the_help_gives_from_the_engine_limit():
 
 def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     """Where stdout takes ASCII only, JSON escapes the rest (so nothing is lost) and a
-    table shows what it cannot write as ?, where both stopped on an encoding error."""
+    table writes × as x and the like, where both stopped on an encoding error."""
     hamle = Path(sys.executable).with_name("hamle")
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     args = [hamle, "battleship", "simulate", "--games", "2", "--strategies", "density"]

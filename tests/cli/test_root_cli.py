@@ -3,6 +3,7 @@ and `serve` refusing an address it cannot listen on before it prints anything.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -559,11 +560,16 @@ def test_output_the_parent_left_non_blocking_is_written_whole():
     reading, writing = os.pipe()
     os.set_blocking(writing, False)
     running = subprocess.Popen(command, stdout=writing, stderr=subprocess.PIPE)
-    os.close(writing)
+    read = []
     with os.fdopen(reading, "rb") as pipe:
+        reader = threading.Thread(target=lambda: read.append(pipe.read()))
         threading.Event().wait(1.0)  # (the pipe fills before it is read)
-        read = pipe.read()
-    assert running.wait(60) == 0 and read == whole and len(whole) > 1_000_000
+        reader.start()
+        assert running.wait(60) == 0
+        assert not os.get_blocking(writing)  # (as the parent left it: the flag is shared)
+        os.close(writing)  # (the end of the output)
+        reader.join(60)
+    assert read == [whole] and len(whole) > 1_000_000
 
 
 def test_input_not_in_the_terminals_encoding_is_a_wrong_cell_not_the_end():
@@ -580,7 +586,7 @@ def test_input_not_in_the_terminals_encoding_is_a_wrong_cell_not_the_end():
     assert "you: E5" in done.stdout.decode()
 
 
-@pytest.mark.parametrize("threads", ["0", "-3", " 0 "])
+@pytest.mark.parametrize("threads", ["0", "-3", " 0 ", "٠"])
 def test_a_thread_count_numba_would_refuse_is_one_error_line(threads):
     result = runner.invoke(app, ["battleship", "count"], env={"NUMBA_NUM_THREADS": threads})
     assert result.exit_code == 2
@@ -591,3 +597,35 @@ def test_a_huge_terminal_width_pads_the_help_to_a_thousand_columns_at_most():
     result = runner.invoke(app, ["--help"], env={"COLUMNS": "99999999999"})
     assert result.exit_code == 0 and "battleship" in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) <= 1000
+
+
+@pytest.mark.parametrize("columns", ["0", "5"])
+def test_a_terminal_width_too_narrow_to_print_in_is_not_taken(columns):
+    """In a terminal said to be 0 columns wide, the table was not printed at all."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    command = [*ENTRY, "battleship", "simulate", "--games", "2", "--strategies", "random"]
+    done = subprocess.run(
+        command, stdout=terminal, stderr=terminal, env={**os.environ, "COLUMNS": columns}
+    )
+    os.close(terminal)
+    shown = b""
+    with contextlib.suppress(OSError):  # (the end of a terminal's output)
+        while chunk := os.read(leader, 4096):
+            shown += chunk
+    os.close(leader)
+    assert done.returncode == 0 and b"random (exact law)" in shown
+
+
+def test_an_error_on_an_ascii_only_stderr_escapes_what_it_cannot_write(tmp_path):
+    chart = tmp_path / "ç" / "c.png"
+    command = [*ENTRY, "battleship", "simulate", "--games", "2", "--chart", str(chart)]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(command, capture_output=True, env=env)
+    assert done.returncode == 2
+    assert done.stderr == f"error: --chart: the folder {tmp_path}/\\xe7 does not exist\n".encode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import codecs
 import importlib
 import os
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     import click
 
 WIDEST = 1000  # columns of output at most, whatever COLUMNS says
+NARROWEST = 20  # a COLUMNS below it is not taken
 
 # The games' sub-apps (modules of this package) and their one-line help.
 GAMES = {
@@ -47,6 +49,8 @@ class Root(TyperGroup):
         columns = os.environ.get("COLUMNS", "")
         if columns.isdecimal() and int(columns) > WIDEST:  # (the help is padded to it)
             os.environ["COLUMNS"] = str(WIDEST)
+        elif columns.isdecimal() and int(columns) < NARROWEST:  # (nothing would be printed)
+            del os.environ["COLUMNS"]  # (the terminal says its width)
         try:
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as exc:  # click's errors, as typer carries them
@@ -82,20 +86,36 @@ PLAIN = {"×": "x", "…": "...", "·": ".", "±": "+/-", "→": "->", "–": "-
 PLAIN |= {"≤": "<=", "≥": ">=", "²": "^2", "ü": "u", "ı": "i", "İ": "I", "∞": "inf"}
 
 
-def plainly(error: UnicodeError) -> tuple[str, int]:
-    """The codec error handler ``hamle.plain``: each character an output cannot write as
-    ``PLAIN`` says, or ?.
+def written_plainly(otherwise: str):
+    r"""A codec error handler writing each character an output lacks as ``PLAIN`` says, or
+    by the handler named ``otherwise``.
 
-    >>> "10×10 ± 0.5".encode("ascii", errors="hamle.plain")
-    b'10x10 +/- 0.5'
+    >>> "10×10 ± 0.5 ç".encode("ascii", errors="hamle.plain")
+    b'10x10 +/- 0.5 ?'
+    >>> "ç".encode("ascii", errors="hamle.plain-escaped")
+    b'\\xe7'
     """
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    lacking = error.object[error.start : error.end]
-    return "".join(PLAIN.get(character, "?") for character in lacking), error.end
+    fallback = codecs.lookup_error(otherwise)
+
+    def handle(error: UnicodeError) -> tuple[str, int]:
+        if not isinstance(error, UnicodeEncodeError):
+            raise error
+        written = []
+        for at in range(error.start, error.end):
+            character = error.object[at]
+            if character in PLAIN:
+                written.append(PLAIN[character])
+            else:
+                lacking = UnicodeEncodeError(error.encoding, error.object, at, at + 1, error.reason)
+                written.append(fallback(lacking)[0])
+        return "".join(written), error.end
+
+    return handle
 
 
-codecs.register_error("hamle.plain", plainly)
+codecs.register_error("hamle.plain", written_plainly("replace"))
+# (an error message says which character a file name has that the output cannot write)
+codecs.register_error("hamle.plain-escaped", written_plainly("backslashreplace"))
 
 
 def set_up_streams() -> None:
@@ -103,15 +123,16 @@ def set_up_streams() -> None:
     the like (``PLAIN``); input not in the terminal's encoding (a Turkish ı from a legacy
     terminal) is read as \ufffd, not an error that ends a game; and output left non-blocking
     by the parent blocks, since a write the pipe takes only in part would be lost unsaid."""
-    for stream in (sys.stdout, sys.stderr):
+    for stream, errors in ((sys.stdout, "hamle.plain"), (sys.stderr, "hamle.plain-escaped")):
         if not speaks_unicode(stream) and hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="hamle.plain")
+            stream.reconfigure(errors=errors)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     for fd in (1, 2):
         try:
             if not os.get_blocking(fd):
                 os.set_blocking(fd, True)
+                atexit.register(os.set_blocking, fd, False)  # (shared with the parent)
         except OSError:  # (closed: writing says so)
             pass
 
@@ -123,10 +144,16 @@ def environment_problem(environ: Mapping[str, str]) -> str | None:
     >>> environment_problem({"NUMBA_NUM_THREADS": "0"})
     "NUMBA_NUM_THREADS must be 1 or more, not '0'"
     """
-    threads = environ.get("NUMBA_NUM_THREADS", "").strip()
-    if re.fullmatch(r"[+-]?[0-9]+", threads) and int(threads) < 1:
-        return f"NUMBA_NUM_THREADS must be 1 or more, not {shortened(repr(threads))}"
-    return None
+    threads = environ.get("NUMBA_NUM_THREADS", "")
+    try:
+        refused = int(threads) < 1  # (as numba reads it)
+    except ValueError:  # (numba ignores it)
+        refused = False
+    return (
+        f"NUMBA_NUM_THREADS must be 1 or more, not {shortened(repr(threads.strip()))}"
+        if refused
+        else None
+    )
 
 
 def interrupted(exc: BaseException | None) -> bool:
