@@ -6,6 +6,7 @@ import re
 import sqlite3
 from urllib.parse import parse_qs, urlparse
 
+import httpx2 as httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -214,8 +215,6 @@ def test_hard_heat_map_paints_your_board_on_a_phone(server, phone, screenshot):
 
 def test_the_heat_map_goes_once_the_game_is_over(server, page):
     """It said "no cell left to fire at" over a board of cells never fired at."""
-    import httpx2 as httpx
-
     page.goto(server.url + "/battleship")
     game_id = start_game(page, "hard")
     page.click("#heat-toggle")
@@ -421,26 +420,36 @@ def test_russian_rules_show_water_around_a_sunk_boat(server, page):
     assert page.js_errors == []
 
 
-def test_ships_sunk_one_after_another_are_shaded_apart(server, page):
+def test_sunk_ships_that_touch_are_shaded_apart(server, page):
     page.goto(server.url + "/battleship")
     game_id = start_game(page, "easy")
+    view = httpx.get(f"{server.url}/api/battleship/games/{game_id}").json()
+    ships = [["A1", "B1"], ["A2", "B2", "C2"], ["E5", "F5"], ["C3", "C4", "C5"]]
+    names = ["Destroyer", "Cruiser", "Destroyer", "Submarine"]
     grid = CLASSIC.grid
-    first, second = hidden_fleet(server, game_id).ships[-2:]
-    for ship in (first, second):
-        for cell in ship:
-            fire(page, grid.name(cell))
-    for ship, shaded in ((first, False), (second, True)):
-        for cell in ship:
-            marked = page.locator(f"#enemy-grid [data-cell={grid.name(cell)}]")
-            expect(marked).to_have_class(re.compile(r"\bsunk\b"))
-            assert ("alt" in marked.get_attribute("class").split()) is shaded
-    colours = {
-        page.locator(f"#enemy-grid [data-cell={grid.name(ship[0])}]").evaluate(
+    for cells in ships:
+        for cell in cells:
+            view["enemy"]["marks"][grid.index(cell)] = "sunk"
+    view["enemy"]["sunk"] = [
+        {"name": name, "length": len(cells), "cells": cells}
+        for name, cells in zip(names, ships, strict=True)
+    ]
+    # (a view the server could not give, to draw one arrangement: the page shades what it gets)
+    page.route(f"**/api/battleship/games/{game_id}", lambda route: route.fulfill(json=view))
+    page.reload()
+    expect(page.locator("#enemy-grid .cell.sunk")).to_have_count(10)
+    alternate = page.eval_on_selector_all(
+        "#enemy-grid .cell.sunk.alt", "cells => cells.map(c => c.dataset.cell)"
+    )
+    # A2–C2 touches A1–B1; E5–F5 touches none; C3–C5 touches A2–C2 (shaded apart) only.
+    assert sorted(alternate) == ["A2", "B2", "C2"]
+    plain, other = (
+        page.locator(f"#enemy-grid [data-cell={cell}]").evaluate(
             "el => getComputedStyle(el).backgroundColor"
         )
-        for ship in (first, second)
-    }
-    assert len(colours) == 2
+        for cell in ("A1", "A2")
+    )
+    assert plain != other
     assert page.js_errors == []
 
 
@@ -710,6 +719,114 @@ def test_a_shot_the_server_never_answers_is_given_up_after_a_minute(server, page
     assert page.js_errors == []
 
 
+def test_a_shot_given_up_on_that_landed_after_all_is_said_to_have(server, page):
+    page.clock.install()
+    page.goto(server.url + "/battleship")
+    start_game(page, "easy")
+    landed = []
+
+    def land_but_never_answer(route):
+        landed.append(route.fetch())  # (the server plays the shot; its answer is held back)
+
+    page.route("**/api/battleship/games/*/shots", land_but_never_answer)
+    page.click("#enemy-grid [data-cell=A1]")
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_attribute("aria-busy", "true")
+    page.wait_for_timeout(500)
+    assert len(landed) == 1
+    page.clock.fast_forward("01:01")
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^Your shot at A1 was played after all: (miss|hit)\.$")
+    )
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile(r"\b(miss|hit)"))
+    page.unroute("**/api/battleship/games/*/shots")
+    page.click("#enemy-grid [data-cell=B1]")  # no shot is waiting any more
+    expect(page.locator("#enemy-grid [data-cell=B1]")).to_have_class(re.compile(r"\b(miss|hit)"))
+    assert page.js_errors == []
+
+
+def test_a_shot_left_waiting_by_the_last_game_does_not_hold_up_the_next(server, page):
+    page.goto(server.url + "/battleship")
+    start_game(page, "easy")
+    held = []
+
+    def hold_the_first(route):
+        route.continue_() if held else held.append(route)
+
+    page.route("**/api/battleship/games/*/shots", hold_the_first)
+    page.click("#enemy-grid [data-cell=A1]")
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_attribute("aria-busy", "true")
+    page.click("#new-game")
+    start_game(page, "easy")
+    expect(page.locator("#enemy-grid [aria-busy]")).to_have_count(0)
+    answered = re.compile(r"\b(miss|hit|sunk)\b")
+    page.click("#enemy-grid [data-cell=C3]")
+    expect(page.locator("#enemy-grid [data-cell=C3]")).to_have_class(answered)
+    held[0].continue_()
+    page.wait_for_timeout(300)
+    expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class("cell")  # (the old game's)
+    page.click("#enemy-grid [data-cell=D4]")
+    expect(page.locator("#enemy-grid [data-cell=D4]")).to_have_class(answered)
+    assert page.js_errors == []
+
+
+def test_the_shot_waiting_stays_marked_through_a_redraw_and_the_heat_map_holds_up_nothing(
+    server, page
+):
+    page.goto(server.url + "/battleship")
+    start_game(page, "hard")
+    page.click("#heat-toggle")
+    held = []
+    page.route("**/api/battleship/games/*/shots", lambda route: held.append(route))
+    page.click("#enemy-grid [data-cell=A1]")
+    a1 = page.locator("#enemy-grid [data-cell=A1]")
+    expect(a1).to_have_class(re.compile(r"\bpending\b"))
+    page.click("#lang-switch")  # the board is drawn again in Turkish
+    expect(a1).to_have_class(re.compile(r"\bpending\b"))
+    expect(a1).to_have_attribute("aria-busy", "true")
+    page.click("#lang-switch")
+    heat = []
+    page.route("**/heat", lambda route: heat.append(route))
+    held[0].continue_()
+    expect(a1).to_have_class(re.compile(r"\b(miss|hit)"))
+    page.unroute("**/api/battleship/games/*/shots")
+    page.click("#enemy-grid [data-cell=F6]")  # while the heat map is on its way
+    expect(page.locator("#enemy-grid [data-cell=F6]")).to_have_class(re.compile(r"\b(miss|hit)"))
+    assert heat  # (held all along)
+    for route in heat:
+        route.continue_()
+    page.unroute("**/heat")
+    assert page.js_errors == []
+
+
+def test_a_cell_moved_to_by_keys_is_not_hidden_under_the_status(server, browser):
+    context = browser.new_context(viewport={"width": 750, "height": 340}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/battleship")
+        start_game(page, "easy")
+        page.click("#enemy-grid [data-cell=J10]")
+        expect(page.locator("#status")).to_contain_text("You fired at J10")
+        page.focus("#enemy-grid [data-cell=B3]")
+        # The first row just under the top of the screen, where the status sticks.
+        page.evaluate(
+            "scrollTo(0, document.querySelector('#enemy-grid [data-cell=B1]')"
+            ".getBoundingClientRect().top + scrollY - 5)"
+        )
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowUp")
+        focused = page.locator("#enemy-grid [data-cell=B1]")
+        expect(focused).to_be_focused()
+        page.wait_for_timeout(200)
+        box = focused.bounding_box()
+        on_top = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.dataset.cell ?? null",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert on_top == "B1"
+    finally:
+        context.close()
+
+
 def test_a_phone_held_sideways_shows_both_boards_and_keeps_the_answers_in_sight(server, browser):
     context = browser.new_context(
         viewport={"width": 750, "height": 340}, has_touch=True, is_mobile=True, locale="en-US"
@@ -770,8 +887,25 @@ def test_a_drag_the_browser_takes_over_places_no_ship(server, phone, ending, pla
 
 
 def test_swiping_the_ship_list_scrolls_and_its_squares_drag(server, phone):
+    """Read from the styles, since headless Chromium scrolls on no synthetic swipe: the
+    browser may pan the page from a ship's button (and then cancels the drag, above), and
+    from its squares it may not."""
     phone.goto(server.url + "/battleship")
     expect(phone.locator("#ships button")).to_have_count(5)
     action = "el => getComputedStyle(el).touchAction"
     assert phone.locator("#ships button").first.evaluate(action) == "pan-y"
     assert phone.locator("#ships .squares").first.evaluate(action) == "none"
+
+
+def test_forced_colours_keep_a_pressed_button_apart_from_the_others(server, browser):
+    context = browser.new_context(forced_colors="active", locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/mastermind")
+        pressed = page.locator("[data-mode][aria-pressed=true]")
+        expect(pressed).to_be_enabled()
+        background = "el => getComputedStyle(el).backgroundColor"
+        other = page.locator("[data-mode][aria-pressed=false]")
+        assert pressed.evaluate(background) != other.evaluate(background)
+    finally:
+        context.close()

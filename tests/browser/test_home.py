@@ -146,6 +146,7 @@ PAGES += ["/mastermind", "/tour"]
         ("/mastermind", "mastermind.js", "#new-game"),
         ("/tour", "tour.js", "#daily"),
         ("/battleship/stats", "stats.js", "#compute"),
+        ("/battleship/lab", "lab.js", "[data-tool=hit]"),
     ],
 )
 def test_a_button_waits_for_its_script_so_no_early_tap_is_lost(server, page, path, script, button):

@@ -50,10 +50,10 @@ def created(request: Request, response: Response, kind: str, state: dict) -> str
 def any_case(names: object) -> object:
     """``names`` (a Literal of lower-case names) taken in any case, spaces around them
     ignored, as the library and the command line take names: ``Hard``, `` RUSSIAN``."""
-    return Annotated[names, BeforeValidator(_lower)]
+    return Annotated[names, BeforeValidator(_name_key)]
 
 
-def _lower(value: object) -> object:
+def _name_key(value: object) -> object:
     return name_key(value) if isinstance(value, str) else value
 
 

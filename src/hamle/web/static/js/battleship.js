@@ -84,6 +84,7 @@ addTexts({
     "bs.your.turn": "Your turn: fire at a cell of the enemy's waters.",
     "bs.already": "You have already fired at {cell}.",
     "bs.wait": "Your shot at {cell} is still waiting for its answer; fire again once it comes.",
+    "bs.late": "Your shot at {cell} was played after all: {answer}.",
     "bs.water": "{cell} touches a sunk ship, so it is water: fire elsewhere.",
     "bs.won": "You won in {n} shots! The computer's fleet is shown below.",
     "bs.lost": "The computer sank your whole fleet in {n} shots.",
@@ -167,6 +168,7 @@ addTexts({
     "bs.your.turn": "Sıra sende: düşman sularında bir kareye atış yap.",
     "bs.already": "{cell} karesine zaten atış yaptın.",
     "bs.wait": "{cell} atışın hâlâ yanıt bekliyor; yanıt gelince yeniden ateş et.",
+    "bs.late": "{cell} atışın yine de yapılmış: {answer}.",
     "bs.water": "{cell} batmış bir gemiye değiyor, yani su: başka yere at.",
     "bs.won": "{n} atışta kazandın! Bilgisayarın filosu aşağıda.",
     "bs.lost": "Bilgisayar bütün filonu {n} atışta batırdı.",
@@ -208,7 +210,7 @@ const HEAT_KEY = "hamle.battleship.heat";
 const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
 let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
-let firing = null; // the cell of the shot awaiting its answer
+let firing = null; // the shot awaiting its answer: {id, index, cell}
 let advice = null; // the Expert's cell for your shots so far: {id, turn, cell}
 let status = null; // () => text, re-run when the language changes
 
@@ -551,6 +553,7 @@ function showSetup(fleet = null) {
   game = null;
   $("play").classList.add("hidden");
   $("setup").classList.remove("hidden");
+  keepStatusInSight(false);
   chooseRules(rules ? rules.name : "classic", fleet);
   renderLevelInfo();
 }
@@ -560,6 +563,14 @@ function renderLevelInfo() {
 }
 
 // ---- playing ---------------------------------------------------------------------
+
+// While a game is played the status (the last shots' answers) sticks to the top of the
+// screen, and the page keeps a cell it scrolls to (by keys) clear of it.
+function keepStatusInSight(playing) {
+  document.body.classList.toggle("playing", playing);
+  const height = playing ? $("status").offsetHeight : 0;
+  document.documentElement.style.scrollPaddingTop = height ? `${height}px` : "";
+}
 
 // A game started here is a new entry of the history, so Back after "New game" returns to it.
 function remember(id, started = false) {
@@ -579,6 +590,7 @@ function showPlay() {
   rules = options.rules.find((r) => r.name === game.rules) || options.rules[0];
   $("setup").classList.add("hidden");
   $("play").classList.remove("hidden");
+  keepStatusInSight(true);
   enemyCells = makeGrid($("enemy-grid"), {
     rows: game.rows,
     cols: game.cols,
@@ -603,13 +615,21 @@ function paint(cell, mark, extra = []) {
   cell.textContent = MARK_SYMBOLS[mark] || "";
 }
 
-// The cells of every other sunk ship, shaded apart so that ships sunk side by side are told
-// apart (as in the lab).
+// The cells of the sunk ships shaded apart: each ship takes the other shade from a sunk ship
+// it touches (side or corner), so that ships sunk side by side are told apart.
 function alternateSunk(side) {
   const alternate = new Set();
-  side.sunk.forEach((ship, i) => {
-    if (i % 2) for (const c of ship.cells) alternate.add(cellIndex(c, game.cols));
-  });
+  const shaded = []; // [cells, alternate?] of the ships shaded so far
+  const near = (a, b) =>
+    Math.abs(Math.floor(a / game.cols) - Math.floor(b / game.cols)) <= 1 &&
+    Math.abs((a % game.cols) - (b % game.cols)) <= 1;
+  for (const ship of side.sunk) {
+    const cells = ship.cells.map((c) => cellIndex(c, game.cols));
+    const touching = shaded.filter(([other]) => other.some((a) => cells.some((b) => near(a, b))));
+    const other = touching.some(([, alt]) => !alt) && !touching.some(([, alt]) => alt);
+    shaded.push([cells, other]);
+    if (other) for (const c of cells) alternate.add(c);
+  }
   return alternate;
 }
 
@@ -639,6 +659,7 @@ function renderGame() {
     const what = t(ship ? "bs.mark.ship" : `bs.mark.${mark}`);
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${what}`);
   });
+  renderPending();
   renderCounts();
   renderHeat();
   renderEnd();
@@ -780,8 +801,8 @@ async function toggleHeat() {
 
 async function fire(index) {
   if (!game) return;
-  if (firing) {
-    setStatus(() => t("bs.wait", { cell: firing }));
+  if (firing && firing.id === game.id) {
+    setStatus(() => t("bs.wait", { cell: firing.cell }));
     return;
   }
   const cell = cellName(index, game.cols);
@@ -794,40 +815,57 @@ async function fire(index) {
     setStatus(() => t(mark === "water" ? "bs.water" : "bs.already", { cell }), "error");
     return;
   }
-  firing = cell;
-  const target = enemyCells[index];
-  target.classList.add("pending"); // (until the answer redraws the board)
-  target.setAttribute("aria-busy", "true");
   const id = game.id;
+  const shot = { id, index, cell };
+  firing = shot;
+  renderPending();
+  let result;
   try {
-    const result = await api(`/api/battleship/games/${id}/shots`, {
-      method: "POST",
-      body: { cell },
-    });
-    if (!game || game.id !== id) return; // a new game began meanwhile
-    game = result.game;
-    renderGame();
-    const you = result.you;
-    const reply = result.computer;
-    setStatus(() => {
-      const lines = [t("bs.you.fired", { cell: you.cell, answer: answerText(you) })];
-      if (reply) lines.push(t("bs.they.fired", { cell: reply.cell, answer: answerText(reply) }));
-      if (game.over) lines.push(endText()); // (said where it is heard: the status is live)
-      return lines.join(" · ");
-    }, game.over ? (game.winner === "you" ? "good" : "error") : "info");
-    if (game.over) $("end").scrollIntoView({ block: "nearest" });
-    await loadHeat();
+    result = await api(`/api/battleship/games/${id}/shots`, { method: "POST", body: { cell } });
   } catch (error) {
+    settle(shot);
+    if (!game || game.id !== id) return; // a new game began meanwhile
     setStatus(() => error.message, "error");
     // Moved on elsewhere, or the shot given up on may have landed after all?
     if (error.status === 400 || error.status === 409 || error instanceof SlowError) {
       await refresh(id);
+      const landed = game?.id === id && game.enemy.shots.find((s) => s.cell === cell);
+      if (error instanceof SlowError && landed) {
+        setStatus(() => t("bs.late", { cell, answer: answerText(landed) }));
+      }
     }
-  } finally {
-    firing = null;
-    target.classList.remove("pending");
-    target.removeAttribute("aria-busy");
+    return;
   }
+  settle(shot);
+  if (!game || game.id !== id) return; // a new game began meanwhile
+  game = result.game;
+  renderGame();
+  const you = result.you;
+  const reply = result.computer;
+  setStatus(() => {
+    const lines = [t("bs.you.fired", { cell: you.cell, answer: answerText(you) })];
+    if (reply) lines.push(t("bs.they.fired", { cell: reply.cell, answer: answerText(reply) }));
+    if (game.over) lines.push(endText()); // (said where it is heard: the status is live)
+    return lines.join(" · ");
+  }, game.over ? (game.winner === "you" ? "good" : "error") : "info");
+  if (game.over) $("end").scrollIntoView({ block: "nearest" });
+  await loadHeat();
+}
+
+// The shot has its answer (or none will come): another may be fired.
+function settle(shot) {
+  if (firing === shot) firing = null;
+  renderPending();
+}
+
+// The cell of the shot awaiting its answer, marked (kept through a redraw of the board).
+function renderPending() {
+  const waiting = firing && game && firing.id === game.id ? firing.index : -1;
+  enemyCells.forEach((cell, i) => {
+    cell.classList.toggle("pending", i === waiting);
+    if (i === waiting) cell.setAttribute("aria-busy", "true");
+    else cell.removeAttribute("aria-busy");
+  });
 }
 
 // The game as the server has it now (another tab may have played on), if it is still shown.
@@ -857,6 +895,9 @@ function newGame() {
 
 async function init() {
   renderChrome({ shortcuts: true });
+  new ResizeObserver(() => keepStatusInSight(!$("play").classList.contains("hidden"))).observe(
+    $("status"),
+  );
   try {
     options = await api("/api/battleship/options");
   } catch (error) {

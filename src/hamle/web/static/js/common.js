@@ -123,6 +123,8 @@ export function applyLanguage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
   }
+  const waiting = document.getElementById("waiting");
+  if (waiting?.textContent) waiting.textContent = t("api.waiting");
   const page = NAV.find(([href]) => href === location.pathname && href !== "/");
   document.title = page ? `${t(page[1])} · hamle` : "hamle";
   document.dispatchEvent(new CustomEvent("languagechange"));
@@ -174,25 +176,25 @@ export async function api(path, { method = "GET", body } = {}) {
 function requestStarted() {
   pending += 1;
   if (pending > 1) return;
-  noticeTimer = setTimeout(() => waitingNotice().classList.remove("hidden"), WAIT_NOTICE_MS);
+  noticeTimer = setTimeout(() => (waitingNotice().textContent = t("api.waiting")), WAIT_NOTICE_MS);
 }
 
 function requestEnded() {
   pending -= 1;
   if (pending > 0) return;
   clearTimeout(noticeTimer);
-  document.getElementById("waiting")?.classList.add("hidden");
+  waitingNotice().textContent = "";
 }
 
+// The notice's live region, there (empty, unseen) from the start, so that its text is heard
+// when it comes.
 function waitingNotice() {
   let notice = document.getElementById("waiting");
   if (!notice) {
     notice = document.createElement("p");
     notice.id = "waiting";
-    notice.className = "waiting hidden";
+    notice.className = "waiting";
     notice.setAttribute("aria-live", "polite");
-    notice.dataset.i18n = "api.waiting";
-    notice.textContent = t("api.waiting");
     document.body.append(notice);
   }
   return notice;
@@ -293,6 +295,7 @@ export function renderChrome({ shortcuts = false } = {}) {
   });
   header.append(skip, brand, nav, switcher);
   if (shortcuts) header.append(shortcutSwitch());
+  waitingNotice();
   applyLanguage();
   showCurrentLink(nav);
 }

@@ -669,6 +669,7 @@ async function start() {
   renderChrome();
   for (const button of document.querySelectorAll("[data-tool]")) {
     button.addEventListener("click", () => chooseTool(button.dataset.tool));
+    button.disabled = false; // (disabled in the page until now, so that no tap is lost)
   }
   try {
     presets = await api("/api/battleship/lab/rules");
@@ -693,10 +694,12 @@ async function start() {
   rulesPicker.disabled = false;
   exactBox.disabled = false;
   askButton.disabled = false;
-  document.getElementById("reset").addEventListener("click", () => {
+  const reset = document.getElementById("reset");
+  reset.addEventListener("click", () => {
     state = emptyBoard(state.rules, state.exact);
     update();
   });
+  reset.disabled = false;
   document.addEventListener("languagechange", () => {
     board.setAttribute("aria-label", t("lab.board"));
     render();
