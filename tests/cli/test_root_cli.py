@@ -219,9 +219,7 @@ def test_serve_says_an_address_or_a_database_as_typed(tmp_path):
     missing = tmp_path / "[bold]no" / "games.sqlite3"
     db = serve("--port", str(free_port()), "--db", str(missing))
     assert db.returncode == 2 and db.stdout == "" and "Traceback" not in db.stderr
-    assert db.stderr == (
-        f"error: cannot open the database {missing}: the folder {missing.parent} does not exist\n"
-    )
+    assert db.stderr.startswith(f"error: cannot open the database {missing}:")
     long_name = tmp_path / ("a" * 300 + ".sqlite3")
     db = serve("--port", str(free_port()), "--db", str(long_name))
     assert db.returncode == 2 and "the file name aaaaaaaaaaaaaaaaaaaa… is too long" in db.stderr

@@ -64,7 +64,9 @@ def serve(
         app = create_app(path, warm=False, games_per_minute=games_per_minute, max_games=max_games)
     except sqlite3.Error as exc:
         listening.close()
-        why = unwritable(Path(path)) or exc  # (SQLite says "unable to open" for most causes)
+        why = exc
+        if "unable to open" in str(exc):  # (all SQLite says for most causes)
+            why = unwritable(Path(path)) or exc
         print_error(f"cannot open the database {path}: {why}")
         raise typer.Exit(2) from None
     # The address is said once the engines are ready, so that it answers at once; where
