@@ -240,7 +240,7 @@ def test_easy_game_has_no_heat_map(server, page):
 
 def test_statistics_recompute_with_progress_table_and_chart(server, page, phone, screenshot):
     page.goto(server.url + "/battleship/stats")
-    expect(page.locator("#status")).to_contain_text("Not computed yet for 1000 games")
+    expect(page.locator("#status")).to_contain_text("Not computed yet for 1,000 games")
     page.select_option("#games", "10")
     expect(page.locator("#status")).to_contain_text("Not computed yet for 10 games")
     page.click("#compute")

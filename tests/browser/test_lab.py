@@ -375,7 +375,7 @@ def test_the_expert_says_where_it_would_fire_and_forgets_it_when_the_marks_chang
     expect(page.get_by_text("Expert's target")).to_be_visible()
     screenshot(page, "lab-expert")
     page.click("#lang-switch")
-    expect(page.locator("#expert-answer")).to_have_text(f"Uzman seviye {chosen} karesine atar.")
+    expect(page.locator("#expert-answer")).to_have_text(f"Uzman seviyesi {chosen} karesine atar.")
     page.click("#lang-switch")
     cell(page, "J10").click()  # other marks: the answer is no longer theirs
     expect(page.locator("#expert")).to_be_hidden()

@@ -98,7 +98,7 @@ def test_codemaker_breaks_a_code_and_explains_a_contradiction(server, page, scre
     page.select_option("#strategy", "expected-size")
     page.get_by_role("button", name="New game").click()
     expect(page.get_by_role("heading", name="The computer's guess #1")).to_be_visible()
-    expect(page.locator("#left")).to_have_text("1296 codes still fit your answers.")
+    expect(page.locator("#left")).to_have_text("1,296 codes still fit your answers.")
     turns = []
     contradicted = False
     for turn in range(1, 9):

@@ -14,6 +14,11 @@ from playwright.sync_api import expect
 import hamle.tour as tour
 
 
+def long_date(day: dt.date) -> str:
+    """A date as the English page writes it: 7 December 2026."""
+    return f"{day.day} {day:%B} {day.year}"
+
+
 def names(cells) -> list[str]:
     return sorted(tour.GRID.name(c) for c in cells)
 
@@ -39,7 +44,7 @@ def test_daily_puzzle_hint_move_keyboard_undo_and_reload(server, page, screensho
     start = cell(page, puzzle.start_name)
     expect(start).to_have_text("1")
     expect(start).to_have_class(re.compile(r"\bcurrent\b"))
-    expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {puzzle.date.isoformat()}")
+    expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {long_date(puzzle.date)}")
     assert "?game=" in page.url
     position = tour.Position.start(puzzle.start)
     legal = page.locator("#board .cell.legal")
@@ -203,10 +208,11 @@ def test_a_page_left_open_past_midnight_starts_and_shows_the_new_day(server, pag
 
     page.route("**/api/tour/daily", first_is_yesterdays)
     page.goto(server.url + "/tour")
-    expect(page.locator("#daily-info")).to_contain_text(f"{yesterday.date}, today in Turkey")
+    said = long_date(yesterday.date)
+    expect(page.locator("#daily-info")).to_contain_text(f"{said}, today in Turkey")
     page.click("#daily")
-    expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {today.isoformat()}")
-    expect(page.locator("#daily-info")).to_contain_text(f"{today.isoformat()}, today in Turkey")
+    expect(page.locator("#game-title")).to_have_text(f"Daily puzzle {long_date(today)}")
+    expect(page.locator("#daily-info")).to_contain_text(f"{long_date(today)}, today in Turkey")
     assert page.js_errors == []
 
 

@@ -60,7 +60,7 @@ def test_mastermind_explains_contradicting_answers_and_a_finished_game(server, t
     expect(status(page)).to_have_text(
         re.compile(
             r"^Yanıt kaydedilmedi: Hiçbir gizli kod bu yanıtların hepsini vermez: "
-            r"#1 \(1122 → 0 siyah, 0 beyaz\).* birlikte doğru olamaz"
+            r"1\. tahmin \(1122 → 0 siyah, 0 beyaz\).* birlikte doğru olamaz"
         )
     )
     page.click("#lang-switch")
@@ -150,7 +150,7 @@ MALFORMED = [  # (method, path, what is sent), the reason in Turkish
     ),
     (
         ("POST", DENSITY, {"content": '{"miss": ' + "9" * 5000 + "}", **JSON}),
-        "istek gövdesindeki bir sayının 4300 basamaktan fazlası var",
+        "istek gövdesindeki bir sayının 4.300 basamaktan fazlası var",
     ),
     (
         ("POST", DENSITY, {"content": b'{"hit": ["\xff"]}', **JSON}),

@@ -115,12 +115,12 @@ addTexts({
     "bs.level.normal": "Orta",
     "bs.level.hard": "Zor",
     "bs.level.expert": "Uzman",
-    "bs.level.info.easy": "Kolay rastgele karelere atış yapar.",
+    "bs.level.info.easy": "Kolay seviye rastgele karelere atış yapar.",
     "bs.level.info.normal":
-      "Orta yalnızca yüzen her geminin geçmek zorunda olduğu karelerde avlanır (m en kısa geminin boyu olmak üzere m köşegenden biri: 2 için dama deseni, 1 karelik bir gemi yüzerken her kare), sonra vurduğunu batırır.",
-    "bs.level.info.hard": "Zor en çok gemi yerleşiminin sığdığı yere atar — ısı haritasını da izleyebilirsin.",
+      "Orta seviye yalnızca yüzen her geminin geçmek zorunda olduğu karelerde avlanır (m en kısa geminin boyu olmak üzere m köşegenden biri: 2 için dama deseni, 1 karelik bir gemi yüzerken her kare), sonra vurduğunu batırır.",
+    "bs.level.info.hard": "Zor seviye, en çok gemi yerleşiminin sığdığı yere atar — ısı haritasını da izleyebilirsin.",
     "bs.level.info.expert":
-      "Uzman en iyi birkaç atışını, gördüklerine uyan binlerce filo üzerinde sonuna kadar oynar ve oyunun en erken bittiği yere atar.",
+      "Uzman seviye, en iyi birkaç atışını, gördüklerine uyan binlerce filo üzerinde sonuna kadar oynar ve oyunun en erken bittiği yere atar.",
     "bs.ships": "Gemiler",
     "bs.rotate": "Döndür (R): {dir}",
     "bs.rotate.nokeys": "Döndür: {dir}",

@@ -61,7 +61,7 @@ const TEXTS = {
     "error.slow": "Sunucu bir dakikadır yanıt vermedi, sayfa beklemeyi bıraktı. Yeniden dene.",
     "api.waiting": "Sunucu bekleniyor…",
     "bs.symbols": "• ıska ✕ isabet ■ battı · batan geminin yanındaki su",
-    "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor düşüncesinin ısı haritasını gösterir, Uzman ilerisini planlar.",
+    "home.battleship": "Bilgisayarın filosunu o seninkini batırmadan batır — dört seviye: Zor seviye düşüncesinin ısı haritasını gösterir, Uzman seviye ilerisini planlar.",
     "home.lab":
       "Iska, isabet ve batan gemileri işaretle; yoğunluk motorunun sıradaki atışını izle ya da her dizilişi tam olarak say, iki kural setinde de.",
     "home.stats": "Her stratejinin kaç atışa ihtiyaç duyduğu, bin numaralı oyun üzerinden.",
@@ -107,7 +107,14 @@ export function shortcutsOn() {
 export function t(key, vars = {}) {
   if (!shortcutsOn() && `${key}.nokeys` in TEXTS.en) key = `${key}.nokeys`;
   const text = TEXTS[language()][key] ?? TEXTS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? written(vars[name]) : `{${name}}`));
+}
+
+// A value as a text shows it: a whole number of 1000 or more with the language's thousands
+// separator (1,296; 1.296 in Turkish).
+export function written(value) {
+  if (!Number.isInteger(value) || Math.abs(value) < 1000) return String(value);
+  return value.toLocaleString(language() === "tr" ? "tr-TR" : "en-US");
 }
 
 // Fill every [data-i18n] element's text and [data-i18n-label] element's aria-label,

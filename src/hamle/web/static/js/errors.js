@@ -56,9 +56,9 @@ export const ERRORS_TR = {
   "battleship.sunk_overlap": "İki batık gemi {cell} karesinde üst üste biniyor.",
   "battleship.too_many_hits":
     "{hits} açık isabet var, ama yüzen gemilerin toplam {cells} karesi var.",
-  "battleship.too_many_layouts": "Bu işaretlere tam olarak birini seçmek için fazla çok diziliş uyuyor.",
+  "battleship.too_many_layouts": "Bu işaretlere tam olarak birini seçmek için çok fazla diziliş uyuyor.",
   "battleship.too_many_profiles":
-    "Bu tahta ve filonun tam sayım için fazla çok yarım dizilişi var; daha küçük bir tahta ya da filo dene.",
+    "Bu tahta ve filonun tam sayım için çok fazla yarım dizilişi var; daha küçük bir tahta ya da filo dene.",
   "battleship.too_many_sunk":
     "{length} karelik batık gemi sayısı fazla ({cell} karesinde): filoda {have} tane var.",
   "battleship.too_wide":
@@ -131,7 +131,7 @@ export const ERRORS_TR = {
 
 // Per list-valued param, how one item reads: a template, or a function of the item giving it.
 const LISTED = {
-  answers: "#{turn} ({guess} → {black} siyah, {white} beyaz)",
+  answers: "{turn}. tahmin ({guess} → {black} siyah, {white} beyaz)",
   // A problem with a field names it; one with the body as a whole (field "") says its own.
   problems: (problem) =>
     problem.field ? "{field} {type|problem}" : BODY_PROBLEMS[problem.type] ?? "{type|problem}",
@@ -219,7 +219,9 @@ function fill(template, params, lists = false) {
         })
         .join(", ");
     }
-    return word(value, words);
+    return Number.isInteger(value) && Math.abs(value) >= 1000
+      ? value.toLocaleString("tr-TR") // (1.296: the thousands separator)
+      : word(value, words);
   });
 }
 

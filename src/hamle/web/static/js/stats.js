@@ -68,7 +68,7 @@ addTexts({
   },
   tr: {
     "st.intro":
-      "Her strateji aynı numaralı oyunları oynar (g numaralı oyunda filo hepsi için aynıdır). Noktalı çizgi, atılmamış herhangi bir kareye rastgele atışın kesin dağılımıdır; Kolay, batık bir geminin yanındaki suya hiç atmaz, bu yüzden Rus kurallarında daha az atışla biter.",
+      "Her strateji aynı numaralı oyunları oynar (g numaralı oyunda filo hepsi için aynıdır). Noktalı çizgi, atılmamış herhangi bir kareye rastgele atışın kesin dağılımıdır; Kolay seviye, batık bir geminin yanındaki suya hiç atmaz, bu yüzden Rus kurallarında daha az atışla biter.",
     "st.rules": "Kurallar",
     "st.games": "Oyun sayısı",
     "st.recompute": "Yeniden hesapla",
@@ -177,7 +177,7 @@ function renderTable() {
       fixed(row.mean),
       fixed(row.stderr, 2),
       fixed(row.stderr * Math.sqrt(row.games)),
-      String(row.median),
+      fixed(row.median, Number.isInteger(row.median) ? 0 : 1), // (59.5 between two games)
       `${row.p10}–${row.p90}`,
       String(row.best),
       String(row.worst),
@@ -192,7 +192,7 @@ function renderTable() {
     fixed(exact.mean, 2),
     "",
     fixed(exact.stdev),
-    String(exact.median),
+    fixed(exact.median, 0),
     `${exact.p10}–${exact.p90}`,
     String(exact.best),
     String(exact.worst),

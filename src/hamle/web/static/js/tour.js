@@ -78,9 +78,9 @@ addTexts({
     "tour.chooseStart": "Günün bulmacasını ya da bir başlangıç karesi seç.",
     "tour.yourMove": "Yeşil bir kareye (○) sıçra.",
     "tour.comboUp": "Kombo {combo}! Motor da bu hamleyi yapardı.",
-    "tour.hintFull": "{cell} dene: oradan tahtanın tamamı hâlâ dolabilir.",
-    "tour.hintExact": "{cell} dene: oradan en fazla {value} kare doldurulabilir.",
-    "tour.hintValue": "{cell} dene: motorun oradan oynadığı oyunlar ortalama {value} kare dolduruyor.",
+    "tour.hintFull": "{cell} karesini dene: oradan tahtanın tamamı hâlâ dolabilir.",
+    "tour.hintExact": "{cell} karesini dene: oradan en fazla {value} kare doldurulabilir.",
+    "tour.hintValue": "{cell} karesini dene: motorun oradan oynadığı oyunlar ortalama {value} kare dolduruyor.",
     "tour.undone": "Hamle geri alındı.",
     "tour.complete": "Tam tur!",
     "tour.over": "Oyun bitti",
@@ -88,7 +88,7 @@ addTexts({
     "tour.endOver": "Oyun bitti: sıçrayacak kare kalmadı. 100 karenin {score} tanesini doldurdun.",
     "tour.result": "100 karenin {score} tanesini doldurdun.",
     "tour.copied": "Kopyalandı.",
-    "tour.selected": "Seçildi: kopyalamak için Ctrl+C (ya da ⌘C) bas.",
+    "tour.selected": "Seçildi: kopyalamak için Ctrl+C'ye (ya da ⌘C'ye) bas.",
     "tour.cellNumber": "{cell}: {number}",
     "tour.cellLegal": "{cell}: sıradaki sıçrama",
     "tour.cellHint": "{cell}: ipucu",
@@ -213,7 +213,7 @@ function render() {
   renderBoard();
   if (!game) return;
   $("game-title").textContent = game.kind === "daily"
-    ? t("tour.titleDaily", { date: game.date })
+    ? t("tour.titleDaily", { date: longDate(game.date) })
     : t("tour.titleFree", { start: game.start });
   $("count").textContent = game.count;
   $("combo").textContent = game.combo.current;
@@ -334,8 +334,15 @@ async function showDaily() {
   const puzzle = await api("/api/tour/daily");
   $("daily-info").dataset.date = puzzle.date;
   $("daily-info").dataset.start = puzzle.start;
-  $("daily-info").textContent = t("tour.dailyInfo", puzzle);
+  $("daily-info").textContent = t("tour.dailyInfo", { ...puzzle, date: longDate(puzzle.date) });
   return puzzle;
+}
+
+// A date (YYYY-MM-DD) as the page's language writes it: 7 December 2026, 7 Aralık 2026.
+function longDate(date) {
+  const day = new Date(`${date}T00:00:00Z`);
+  const style = { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" };
+  return day.toLocaleDateString(language() === "tr" ? "tr-TR" : "en-GB", style);
 }
 
 // Today's puzzle as of the click (a page left open past midnight in Turkey moves on to the
@@ -374,7 +381,9 @@ window.addEventListener("popstate", (event) => run(() => load(event)));
 document.addEventListener("languagechange", () => {
   render();
   const info = $("daily-info");
-  if (info.dataset.date) info.textContent = t("tour.dailyInfo", { ...info.dataset });
+  if (info.dataset.date) {
+    info.textContent = t("tour.dailyInfo", { ...info.dataset, date: longDate(info.dataset.date) });
+  }
   if (shown) say(status, shown.text(), shown.kind);
 });
 
