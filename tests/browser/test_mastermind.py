@@ -219,7 +219,11 @@ def test_a_code_typed_after_a_refused_one_is_a_new_guess_and_enter_sends_it(serv
     page.locator("#variant").select_option("bulls-and-cows")
     page.get_by_role("button", name="New game").click()
     status = page.get_by_role("status")
-    expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    expect(status).to_have_text("Type or pick 4 digits, then press Guess (or Enter).")
+    # Bulls and Cows is played with digits, not colours.
+    expect(page.get_by_role("group", name="Digits")).to_be_visible()
+    expect(page.get_by_role("button", name="digit 0", exact=True)).to_be_visible()
+    expect(page.locator("#compose-help")).to_contain_text("Pick a peg, then a digit")
     playing = "This game: Bulls and Cows: 4 digits 0–9, no repeats; Suggest uses Minimax (Knuth)."
     expect(page.locator("#playing")).to_have_text(playing)
     page.locator("#variant").select_option("classic")  # a choice for the next game
@@ -228,7 +232,7 @@ def test_a_code_typed_after_a_refused_one_is_a_new_guess_and_enter_sends_it(serv
     page.keyboard.press("Enter")
     expect(status).to_have_text("Fill all 4 pegs first.")
     page.keyboard.type("1123")
-    expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    expect(status).to_have_text("Type or pick 4 digits, then press Guess (or Enter).")
     page.keyboard.press("Enter")
     expect(status).to_contain_text("repeat")  # bulls and cows: no colour twice
     page.keyboard.type("0123")

@@ -61,6 +61,12 @@ addTexts({
     "mm.playing.maker": "This game: {variant}; the computer plays {strategy}.",
     "mm.first": "Type or pick {n} colours, then press Guess (or Enter).",
     "mm.first.nokeys": "Pick {n} colours, then press Guess.",
+    "mm.first.digits": "Type or pick {n} digits, then press Guess (or Enter).",
+    "mm.first.digits.nokeys": "Pick {n} digits, then press Guess.",
+    "mm.palette.digits": "Digits",
+    "mm.colour.digits": "digit {digit}",
+    "mm.compose.help.digits": "Pick a peg, then a digit; or type the digits. Backspace clears a peg.",
+    "mm.compose.help.digits.nokeys": "Pick a peg, then a digit. Backspace clears a peg.",
     "mm.answered": "Guess {n}: {code}, {black} black, {white} white.",
     "mm.answer": "{black} black, {white} white",
     "mm.secret": "The secret",
@@ -134,6 +140,13 @@ addTexts({
     "mm.playing.maker": "Oynanan tür: {variant}. Bilgisayar {strategy} stratejisiyle oynar.",
     "mm.first": "{n} renk yaz ya da seç, sonra Tahmin et'e (ya da Enter'a) bas.",
     "mm.first.nokeys": "{n} renk seç, sonra Tahmin et'e bas.",
+    "mm.first.digits": "{n} rakam yaz ya da seç, sonra Tahmin et'e (ya da Enter'a) bas.",
+    "mm.first.digits.nokeys": "{n} rakam seç, sonra Tahmin et'e bas.",
+    "mm.palette.digits": "Rakamlar",
+    "mm.colour.digits": "{digit} rakamı",
+    "mm.compose.help.digits":
+      "Bir pim seç, sonra bir rakam; ya da rakamları yaz. Geri tuşu bir pimi temizler.",
+    "mm.compose.help.digits.nokeys": "Bir pim seç, sonra bir rakam. Geri tuşu bir pimi temizler.",
     "mm.answered": "{n}. tahmin: {code}, {black} siyah, {white} beyaz.",
     "mm.answer": "{black} siyah, {white} beyaz",
     "mm.secret": "Gizli kod",
@@ -398,7 +411,7 @@ function render() {
   else if (ending) say(status, ending.text, ending.kind);
   else if (note) say(status, note.text(), note.kind);
   else if (game.mode === "breaker" && !game.turns.length)
-    say(status, t("mm.first", { n: game.variant.pegs }), "info");
+    say(status, t(named("mm.first"), { n: game.variant.pegs }), "info");
   else say(status, "");
 }
 
@@ -417,8 +430,19 @@ function endText() {
   return null;
 }
 
+// A text's key for the game's variant: Bulls and Cows is played with digits, not colours.
+function named(key) {
+  return game?.variant.name === "bulls-and-cows" ? `${key}.digits` : key;
+}
+
 function renderBreaker() {
   const variant = game.variant;
+  const palette = document.getElementById("palette");
+  palette.dataset.i18nLabel = named("mm.palette"); // (and so named again on a switch of language)
+  palette.setAttribute("aria-label", t(palette.dataset.i18nLabel));
+  const help = document.getElementById("compose-help");
+  help.dataset.i18n = named("mm.compose.help");
+  help.textContent = t(help.dataset.i18n);
   renderRows(document.getElementById("breaker-rows"));
   document.getElementById("compose").classList.toggle("hidden", game.over);
   const secretBox = document.getElementById("secret-box");
@@ -429,14 +453,13 @@ function renderBreaker() {
   document.getElementById("compose-title").textContent = t("mm.compose.title", { n: game.turn + 1 });
   renderSlots();
   renderCandidates();
-  const palette = document.getElementById("palette");
   palette.innerHTML = "";
   for (let colour = 0; colour < variant.colours; colour++) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "peg";
     button.textContent = digit(variant, colour);
-    button.setAttribute("aria-label", t("mm.colour", { digit: digit(variant, colour) }));
+    button.setAttribute("aria-label", t(named("mm.colour"), { digit: digit(variant, colour) }));
     paint(button, colour);
     button.addEventListener("click", () => put(colour));
     palette.append(button);
@@ -462,7 +485,7 @@ function renderSlots() {
     } else {
       paint(slot, colour);
       slot.textContent = digit(variant, colour);
-      const name = t("mm.colour", { digit: digit(variant, colour) });
+      const name = t(named("mm.colour"), { digit: digit(variant, colour) });
       slot.setAttribute("aria-label", t("mm.slot", { n: i + 1, colour: name }));
     }
     slot.addEventListener("click", () => {
