@@ -188,7 +188,7 @@ def test_hard_heat_map_paints_your_board_on_a_phone(server, phone, screenshot):
     expect(phone.locator("#own-grid .cell.heat")).to_have_count(100)
     expect(phone.locator("#own-grid .cell.best")).to_have_count(4)
     expect(phone.locator("#heat-info")).to_have_text(
-        "The computer's best cells: E5, F5, E6, F6 (d = 34); w = 35."
+        "The computer's best cells: E5, F5, E6, and F6 (d = 34); w = 35."
     )
     hottest = phone.locator("#own-grid [data-cell=E5]")
     coldest = phone.locator("#own-grid [data-cell=A1]")

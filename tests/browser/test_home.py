@@ -114,8 +114,10 @@ def test_turkish_pages_have_turkish_titles_and_one_voice(server, page):
 def test_an_address_that_names_no_page_says_so_in_both_languages(server, page):
     page.goto(server.url + "/Tour")
     expect(page.get_by_role("heading", name="No such page")).to_be_visible()
+    expect(page).to_have_title("No such page · hamle")
     page.click("#lang-switch")
     expect(page.get_by_role("heading", name="Böyle bir sayfa yok")).to_be_visible()
+    expect(page).to_have_title("Böyle bir sayfa yok · hamle")
     page.get_by_role("link", name="Ana sayfaya git").click()
     expect(page).to_have_url(server.url + "/")
     assert page.js_errors == []

@@ -9,6 +9,7 @@ import {
   cellName,
   describeRules,
   focusBackTo,
+  language,
   makeGrid,
   MARK_SYMBOLS,
   renderChrome,
@@ -149,7 +150,7 @@ addTexts({
     "bs.own": "Senin filon",
     "bs.enemy.fleet": "Bilgisayarın filosu",
     "bs.afloat": "Yüzen gemiler: {n} / {total}",
-    "bs.turn": "Tur {n}",
+    "bs.turn": "{n}. el",
     "bs.yourshots": "Senin atışların: {n}",
     "bs.theirshots": "Bilgisayarın atışları: {n}",
     "bs.against": "Seviye: {level}",
@@ -163,11 +164,11 @@ addTexts({
     "bs.answer.miss": "ıska",
     "bs.answer.hit": "isabet",
     "bs.answer.sunk": "battı — {ship}!",
-    "bs.you.fired": "Sen {cell} karesine attın: {answer}",
-    "bs.they.fired": "Bilgisayar {cell} karesine attı: {answer}",
+    "bs.you.fired": "{cell} karesine ateş ettin: {answer}",
+    "bs.they.fired": "Bilgisayar {cell} karesine ateş etti: {answer}",
     "bs.your.turn": "Sıra sende: düşman sularında bir kareye atış yap.",
     "bs.already": "{cell} karesine zaten atış yaptın.",
-    "bs.wait": "{cell} atışın hâlâ yanıt bekliyor; yanıt gelince yeniden ateş et.",
+    "bs.wait": "{cell} karesine yaptığın atış hâlâ yanıt bekliyor; yanıt gelince yeniden ateş et.",
     "bs.late": "{cell} atışın yine de yapılmış: {answer}.",
     "bs.water": "{cell} batmış bir gemiye değiyor, yani su: başka yere at.",
     "bs.won": "{n} atışta kazandın! Bilgisayarın filosu aşağıda.",
@@ -770,9 +771,11 @@ function renderHeat() {
     cell.title = t("bs.heat.cell", { d: heat.d[i] });
     cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, ${cell.title}`);
   });
-  const listed = heat.best.slice(0, HEAT_LISTED).join(", ");
   const more = heat.best.length - HEAT_LISTED;
-  const cells = more > 0 ? t("bs.heat.more", { cells: listed, more }) : listed;
+  const cells =
+    more > 0
+      ? t("bs.heat.more", { cells: heat.best.slice(0, HEAT_LISTED).join(", "), more })
+      : new Intl.ListFormat(language(), { type: "conjunction" }).format(heat.best); // (as the lab)
   info.textContent = heat.best.length
     ? t("bs.heat.info", { cells, d: heat.best_d, w: heat.w })
     : t("bs.heat.none");

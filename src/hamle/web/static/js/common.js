@@ -133,7 +133,8 @@ export function applyLanguage(root = document) {
   const waiting = document.getElementById("waiting");
   if (waiting?.textContent) waiting.textContent = t("api.waiting");
   const page = NAV.find(([href]) => href === location.pathname && href !== "/");
-  document.title = page ? `${t(page[1])} · hamle` : "hamle";
+  const named = document.body.dataset.title || page?.[1]; // (a page outside the navigation)
+  document.title = named ? `${t(named)} · hamle` : "hamle";
   document.dispatchEvent(new CustomEvent("languagechange"));
 }
 

@@ -123,7 +123,7 @@ export const ERRORS_TR = {
   "site.store_failed": "Sunucu oyunları saklayamadı; biraz sonra yeniden dene.",
   "site.failed": "Sunucu bu istekte bir hataya düştü.",
   "site.too_large": "İstek gövdesi {limit} baytı aşıyor.",
-  "site.too_many_games": "Bu adres dakikada en çok {limit} yeni oyun başlatabilir; sonrakini {seconds} saniye sonra başlat.",
+  "site.too_many_games": "Bu adresten dakikada en çok {limit} yeni oyun başlatılabilir; sonrakini {seconds} saniye sonra başlat.",
   "site.http_400": "Sunucu istek gövdesini okuyamadı.",
   "site.http_404": "Böyle bir adres yok.",
   "site.http_405": "Bu adres bu isteği kabul etmiyor.",

@@ -88,7 +88,7 @@ addTexts({
   tr: {
     "lab.title": "Yoğunluk laboratuvarı",
     "lab.intro":
-      "Kafandaki oyunun ıskalarını, isabetlerini ve batan gemilerini işaretle; motor su üstündeki gemilerin hâlâ nerede durabileceğini sayar ve Zor seviyenin sıradaki atışını, istersen Uzmanınkini de gösterir.",
+      "Kafandaki oyunun ıskalarını, isabetlerini ve batan gemilerini işaretle; motor yüzen gemilerin hâlâ nerede durabileceğini sayar ve Zor seviyenin sıradaki atışını, istersen Uzmanınkini de gösterir.",
     "lab.tools": "İşaretleme aracı",
     "lab.tool.miss": "Iska",
     "lab.tool.hit": "İsabet",
@@ -105,7 +105,7 @@ addTexts({
     "lab.best.none": "su üstünde gemi yok",
     "lab.cell": "Kare",
     "lab.weight": "Bir isabetin ağırlığı",
-    "lab.ships": "Su üstündeki gemiler ({total} gemiden {n})",
+    "lab.ships": "Yüzen gemiler ({total} gemiden {n})",
     "lab.ships.help":
       "Düz bir çizgideki “Battı” kareleri bir gemi olur ve gemi listeden kendiliğinden çıkar. İşaretlemediğin bir yerde batan gemiyi buradan kaldır.",
     "lab.cells": "{n} kare",
@@ -118,7 +118,7 @@ addTexts({
     "lab.on.board": "{cells} karelerinde battı",
     "lab.on.cell": "{cells} karesinde battı",
     "lab.rules": "Kurallar",
-    "lab.exact": "Kesin sayım: su üstündeki gemilerin her dizilişi",
+    "lab.exact": "Kesin sayım: yüzen gemilerin her dizilişi",
     "lab.exact.best": "En olası kare",
     "lab.exact.legend": "En olası",
     "lab.exact.total": "Uyan dizilişler",

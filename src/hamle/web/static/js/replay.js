@@ -97,7 +97,7 @@ addTexts({
     "rp.mark.fleet": "gemi",
     "strategy.random": "Rastgele (Kolay)",
     "strategy.hunt-target": "Av ve hedef",
-    "strategy.parity": "Parite (Orta)",
+    "strategy.parity": "Dama deseni (Orta)",
     "strategy.density": "Yoğunluk (Zor)",
     "strategy.expert": "Uzman",
     "rp.ship.Carrier": "Uçak gemisi",

@@ -75,7 +75,7 @@ addTexts({
     "st.compute": "Hesapla",
     "st.progress": "İlerleme",
     "st.progress.text": "{total} oyunun {done} tanesi oynandı",
-    "st.missing": "{games} oyun için henüz hesaplanmadı. Oynatmak için Hesapla'ya bas (yarım dakikaya kadar).",
+    "st.missing": "{games} oyun için henüz hesaplanmadı. Oyunları oynatmak için Hesapla'ya bas (yarım dakikaya kadar).",
     "st.running": "Hesaplanıyor…",
     "st.ready": "Strateji başına {games} oyun üzerinden hesaplandı.",
     "st.failed": "Hesaplama başarısız oldu: {detail}",
@@ -102,7 +102,7 @@ addTexts({
     "st.mean": "ortalama {mean}",
     "strategy.random": "Rastgele (Kolay)",
     "strategy.hunt-target": "Av ve hedef",
-    "strategy.parity": "Parite (Orta)",
+    "strategy.parity": "Dama deseni (Orta)",
     "strategy.density": "Yoğunluk (Zor)",
     "st.matrix.title": "Filo nereye saklanıyor ({games} oyun, {rules})",
     "st.matrix.intro":
