@@ -374,6 +374,8 @@ def test_replay_steps_and_toggles_the_pattern(server, page, phone, screenshot):
     )
     assert page.js_errors == []
 
+    phone.goto(server.url + "/battleship/replay?game=12345&strategy=random")
+    expect(phone.locator("#summary")).to_contain_text("Game 12345, Random")  # (as typed)
     phone.goto(server.url + "/battleship/replay?game=12&strategy=density")
     expect(phone.locator("#summary")).to_contain_text("Game 12, Density (Hard)")
     for _ in range(20):
@@ -424,8 +426,10 @@ def test_sunk_ships_that_touch_are_shaded_apart(server, page):
     page.goto(server.url + "/battleship")
     game_id = start_game(page, "easy")
     view = httpx.get(f"{server.url}/api/battleship/games/{game_id}").json()
-    ships = [["A1", "B1"], ["A2", "B2", "C2"], ["E5", "F5"], ["C3", "C4", "C5"]]
-    names = ["Destroyer", "Cruiser", "Destroyer", "Submarine"]
+    # Sunk in this order, each touching the one before but A1–B1 and F2–G2 (so shading by
+    # the order of sinking alone would give D3–E3 and F2–G2 one shade); I5–I6 touches none.
+    ships = [["A1", "B1"], ["A2", "B2", "C2"], ["F2", "G2"], ["D3", "E3"], ["I5", "I6"]]
+    names = ["Destroyer", "Cruiser", "Submarine", "Battleship", "Carrier"]
     grid = CLASSIC.grid
     for cells in ships:
         for cell in cells:
@@ -437,12 +441,22 @@ def test_sunk_ships_that_touch_are_shaded_apart(server, page):
     # (a view the server could not give, to draw one arrangement: the page shades what it gets)
     page.route(f"**/api/battleship/games/{game_id}", lambda route: route.fulfill(json=view))
     page.reload()
-    expect(page.locator("#enemy-grid .cell.sunk")).to_have_count(10)
-    alternate = page.eval_on_selector_all(
-        "#enemy-grid .cell.sunk.alt", "cells => cells.map(c => c.dataset.cell)"
+    expect(page.locator("#enemy-grid .cell.sunk")).to_have_count(11)
+    alternate = set(
+        page.eval_on_selector_all(
+            "#enemy-grid .cell.sunk.alt", "cells => cells.map(c => c.dataset.cell)"
+        )
     )
-    # A2–C2 touches A1–B1; E5–F5 touches none; C3–C5 touches A2–C2 (shaded apart) only.
-    assert sorted(alternate) == ["A2", "B2", "C2"]
+    shaded = [{cell in alternate for cell in cells} for cells in ships]
+    assert all(len(shades) == 1 for shades in shaded)  # a ship is one shade
+    indices = [[grid.index(cell) for cell in cells] for cells in ships]
+
+    def touch(a, b):
+        return any(abs(x // 10 - y // 10) <= 1 and abs(x % 10 - y % 10) <= 1 for x in a for y in b)
+
+    pairs = [(i, j) for i in range(5) for j in range(i + 1, 5) if touch(indices[i], indices[j])]
+    assert pairs == [(0, 1), (1, 3), (2, 3)]
+    assert all(shaded[i] != shaded[j] for i, j in pairs)
     plain, other = (
         page.locator(f"#enemy-grid [data-cell={cell}]").evaluate(
             "el => getComputedStyle(el).backgroundColor"
@@ -735,7 +749,7 @@ def test_a_shot_given_up_on_that_landed_after_all_is_said_to_have(server, page):
     assert len(landed) == 1
     page.clock.fast_forward("01:01")
     expect(page.locator("#status")).to_have_text(
-        re.compile(r"^Your shot at A1 was played after all: (miss|hit)\.$")
+        re.compile(r"^Your shot at A1 was played after all: (miss|hit)$")
     )
     expect(page.locator("#enemy-grid [data-cell=A1]")).to_have_class(re.compile(r"\b(miss|hit)"))
     page.unroute("**/api/battleship/games/*/shots")
@@ -909,3 +923,35 @@ def test_forced_colours_keep_a_pressed_button_apart_from_the_others(server, brow
         assert pressed.evaluate(background) != other.evaluate(background)
     finally:
         context.close()
+
+
+def test_a_heat_map_that_comes_late_is_not_drawn_over_the_newer_one(server, page):
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "hard")
+    page.click("#heat-toggle")
+    expect(page.locator("#own-grid .cell.best")).to_have_count(4)
+    held = []
+
+    def hold_the_first(route):  # (its answer, for the game as it was, held back)
+        route.continue_() if held else held.append((route, route.fetch()))
+
+    page.route("**/heat", hold_the_first)
+    answered = re.compile(r"\b(miss|hit|sunk)\b")
+    for cell in ("A1", "J10"):
+        page.click(f"#enemy-grid [data-cell={cell}]")
+        expect(page.locator(f"#enemy-grid [data-cell={cell}]")).to_have_class(answered)
+    newest = httpx.get(f"{server.url}/api/battleship/games/{game_id}/heat").json()
+    titles = "cells => cells.map(c => [c.dataset.cell, c.title])"
+
+    def drawn():
+        return page.eval_on_selector_all("#own-grid .cell.heat", titles)
+
+    expected = [[CLASSIC.grid.name(i), f"d = {d}"] for i, d in enumerate(newest["d"])]
+    expected = [pair for pair in expected if pair[0] in {cell for cell, _ in drawn()}]
+    assert drawn() == expected  # the map after J10's reply
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the map after A1's, now late
+    page.wait_for_timeout(500)
+    assert drawn() == expected
+    page.unroute("**/heat")
+    assert page.js_errors == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import codecs
 import importlib
 import os
@@ -80,20 +79,22 @@ class Root(TyperGroup):
             raise typer.Exit(say_interrupted()) from None
 
 
-# What an output that is not Unicode (ASCII, Latin-1) writes for the characters hamle
-# prints that it lacks; any other is a ?.
+# What an output that is not Unicode (ASCII, Latin-1) writes for the symbols hamle prints
+# that it lacks (and for the letters, on the standard output only: an error's file name is
+# written as it is, escaped).
 PLAIN = {"×": "x", "…": "...", "·": ".", "±": "+/-", "→": "->", "–": "-", "—": "-", "−": "-"}
-PLAIN |= {"≤": "<=", "≥": ">=", "²": "^2", "ü": "u", "ı": "i", "İ": "I", "∞": "inf"}
+PLAIN |= {"≤": "<=", "≥": ">=", "²": "^2", "∞": "inf"}
+PLAIN_LETTERS = PLAIN | {"ü": "u", "ı": "i", "İ": "I"}
 
 
-def written_plainly(otherwise: str):
-    r"""A codec error handler writing each character an output lacks as ``PLAIN`` says, or
+def written_plainly(plain: dict[str, str], otherwise: str):
+    r"""A codec error handler writing each character an output lacks as ``plain`` says, or
     by the handler named ``otherwise``.
 
-    >>> "10×10 ± 0.5 ç".encode("ascii", errors="hamle.plain")
-    b'10x10 +/- 0.5 ?'
-    >>> "ç".encode("ascii", errors="hamle.plain-escaped")
-    b'\\xe7'
+    >>> "10×10 ± 0.5 ç ı".encode("ascii", errors="hamle.plain")
+    b'10x10 +/- 0.5 ? i'
+    >>> "× ı".encode("ascii", errors="hamle.plain-escaped")
+    b'x \\u0131'
     """
     fallback = codecs.lookup_error(otherwise)
 
@@ -103,8 +104,8 @@ def written_plainly(otherwise: str):
         written = []
         for at in range(error.start, error.end):
             character = error.object[at]
-            if character in PLAIN:
-                written.append(PLAIN[character])
+            if character in plain:
+                written.append(plain[character])
             else:
                 lacking = UnicodeEncodeError(error.encoding, error.object, at, at + 1, error.reason)
                 written.append(fallback(lacking)[0])
@@ -113,9 +114,8 @@ def written_plainly(otherwise: str):
     return handle
 
 
-codecs.register_error("hamle.plain", written_plainly("replace"))
-# (an error message says which character a file name has that the output cannot write)
-codecs.register_error("hamle.plain-escaped", written_plainly("backslashreplace"))
+codecs.register_error("hamle.plain", written_plainly(PLAIN_LETTERS, "replace"))
+codecs.register_error("hamle.plain-escaped", written_plainly(PLAIN, "backslashreplace"))
 
 
 def set_up_streams() -> None:
@@ -130,9 +130,8 @@ def set_up_streams() -> None:
         sys.stdin.reconfigure(errors="replace")
     for fd in (1, 2):
         try:
-            if not os.get_blocking(fd):
+            if not os.get_blocking(fd):  # (left so for good: a process beside it may count on it)
                 os.set_blocking(fd, True)
-                atexit.register(os.set_blocking, fd, False)  # (shared with the parent)
         except OSError:  # (closed: writing says so)
             pass
 

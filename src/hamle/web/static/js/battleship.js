@@ -85,7 +85,7 @@ addTexts({
     "bs.your.turn": "Your turn: fire at a cell of the enemy's waters.",
     "bs.already": "You have already fired at {cell}.",
     "bs.wait": "Your shot at {cell} is still waiting for its answer; fire again once it comes.",
-    "bs.late": "Your shot at {cell} was played after all: {answer}.",
+    "bs.late": "Your shot at {cell} was played after all: {answer}",
     "bs.water": "{cell} touches a sunk ship, so it is water: fire elsewhere.",
     "bs.won": "You won in {n} shots! The computer's fleet is shown below.",
     "bs.lost": "The computer sank your whole fleet in {n} shots.",
@@ -169,7 +169,7 @@ addTexts({
     "bs.your.turn": "Sıra sende: düşman sularında bir kareye atış yap.",
     "bs.already": "{cell} karesine zaten atış yaptın.",
     "bs.wait": "{cell} karesine yaptığın atış hâlâ yanıt bekliyor; yanıt gelince yeniden ateş et.",
-    "bs.late": "{cell} atışın yine de yapılmış: {answer}.",
+    "bs.late": "{cell} karesine yaptığın atış yine de yapılmış: {answer}",
     "bs.water": "{cell} batmış bir gemiye değiyor, yani su: başka yere at.",
     "bs.won": "{n} atışta kazandın! Bilgisayarın filosu aşağıda.",
     "bs.lost": "Bilgisayar bütün filonu {n} atışta batırdı.",
@@ -616,22 +616,31 @@ function paint(cell, mark, extra = []) {
   cell.textContent = MARK_SYMBOLS[mark] || "";
 }
 
-// The cells of the sunk ships shaded apart: each ship takes the other shade from a sunk ship
-// it touches (side or corner), so that ships sunk side by side are told apart.
+// The cells of the sunk ships in the second shade: ships that touch (side or corner) take
+// different shades wherever two shades can do it, so that ships sunk side by side are told
+// apart (shades spread from ship to touching ship, in the order they sank).
 function alternateSunk(side) {
-  const alternate = new Set();
-  const shaded = []; // [cells, alternate?] of the ships shaded so far
+  const ships = side.sunk.map((ship) => ship.cells.map((c) => cellIndex(c, game.cols)));
   const near = (a, b) =>
     Math.abs(Math.floor(a / game.cols) - Math.floor(b / game.cols)) <= 1 &&
     Math.abs((a % game.cols) - (b % game.cols)) <= 1;
-  for (const ship of side.sunk) {
-    const cells = ship.cells.map((c) => cellIndex(c, game.cols));
-    const touching = shaded.filter(([other]) => other.some((a) => cells.some((b) => near(a, b))));
-    const other = touching.some(([, alt]) => !alt) && !touching.some(([, alt]) => alt);
-    shaded.push([cells, other]);
-    if (other) for (const c of cells) alternate.add(c);
-  }
-  return alternate;
+  const touch = (i, j) => i !== j && ships[i].some((a) => ships[j].some((b) => near(a, b)));
+  const shade = ships.map(() => null);
+  ships.forEach((_, first) => {
+    if (shade[first] !== null) return;
+    shade[first] = 0;
+    const queue = [first];
+    while (queue.length) {
+      const i = queue.shift();
+      ships.forEach((_, j) => {
+        if (shade[j] === null && touch(i, j)) {
+          shade[j] = 1 - shade[i];
+          queue.push(j);
+        }
+      });
+    }
+  });
+  return new Set(ships.flatMap((cells, i) => (shade[i] ? cells : [])));
 }
 
 function renderGame() {
@@ -783,8 +792,11 @@ function renderHeat() {
 
 async function loadHeat() {
   if (!heatOn || !game || game.shooter !== "density" || game.over) return;
+  const { id, turn } = game;
   try {
-    heat = await api(`/api/battleship/games/${game.id}/heat`);
+    const answer = await api(`/api/battleship/games/${id}/heat`);
+    if (game?.id !== id || game.turn !== turn) return; // (a later shot's map is on its way)
+    heat = answer;
     renderGame();
   } catch (error) {
     setStatus(() => error.message, "error");
@@ -834,7 +846,8 @@ async function fire(index) {
       await refresh(id);
       const landed = game?.id === id && game.enemy.shots.find((s) => s.cell === cell);
       if (error instanceof SlowError && landed) {
-        setStatus(() => t("bs.late", { cell, answer: answerText(landed) }));
+        const ending = game.over ? ` · ${endText()}` : "";
+        setStatus(() => t("bs.late", { cell, answer: answerText(landed) }) + ending);
       }
     }
     return;

@@ -206,6 +206,9 @@ function word(value, words) {
   return numbered && numbered[1] in table ? table[numbered[1]] + numbered[2] : String(value);
 }
 
+// Params that repeat what was sent, shown as sent (a code 1296 is no count of 1.296).
+const AS_SENT = new Set(["value", "guess", "code", "index", "game", "seed", "date", "number"]);
+
 function fill(template, params, lists = false) {
   return template.replace(/\{(\w+)(?:\|(\w+))?\}/g, (whole, name, words) => {
     if (!(name in params)) return whole;
@@ -219,7 +222,7 @@ function fill(template, params, lists = false) {
         })
         .join(", ");
     }
-    return Number.isInteger(value) && Math.abs(value) >= 1000
+    return Number.isInteger(value) && Math.abs(value) >= 1000 && !AS_SENT.has(name)
       ? value.toLocaleString("tr-TR") // (1.296: the thousands separator)
       : word(value, words);
   });

@@ -158,7 +158,7 @@ function render() {
   $("counter").textContent =
     step === 0 ? t("rp.start", { total }) : counterText(record.shots[step - 1], total);
   $("summary").textContent = t("rp.summary", {
-    game: record.game,
+    game: String(record.game), // (a number as typed: no thousands separator)
     strategy: strategyName(record.strategy),
     shots: record.shots_fired,
     hunt: record.hunt,
