@@ -653,7 +653,7 @@ function renderGame() {
   enemyCells.forEach((cell, i) => {
     const mark = game.enemy.marks[i];
     const shown = mark === "unknown" && revealed.has(i);
-    paint(cell, mark, [...(shown ? ["revealed"] : []), ...(enemyAlternate.has(i) ? ["alt"] : [])]);
+    paint(cell, mark, [shown && "revealed", enemyAlternate.has(i) && "alt"].filter(Boolean));
     const what = shown ? "bs.mark.revealed" : `bs.mark.${mark}`;
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${t(what)}`);
     if (expertCell() === cell.dataset.cell) cell.classList.add("expert");
@@ -665,7 +665,7 @@ function renderGame() {
   ownCells.forEach((cell, i) => {
     const mark = game.own.marks[i];
     const ship = mark === "unknown" && mine.has(i);
-    paint(cell, mark, [...(ship ? ["ship"] : []), ...(ownAlternate.has(i) ? ["alt"] : [])]);
+    paint(cell, mark, [ship && "ship", ownAlternate.has(i) && "alt"].filter(Boolean));
     const what = t(ship ? "bs.mark.ship" : `bs.mark.${mark}`);
     cell.setAttribute("aria-label", `${cell.dataset.cell}, ${what}`);
   });
