@@ -554,7 +554,7 @@ function showSetup(fleet = null) {
   game = null;
   $("play").classList.add("hidden");
   $("setup").classList.remove("hidden");
-  keepStatusInSight(false);
+  keepStatusInSight();
   chooseRules(rules ? rules.name : "classic", fleet);
   renderLevelInfo();
 }
@@ -567,7 +567,8 @@ function renderLevelInfo() {
 
 // While a game is played the status (the last shots' answers) sticks to the top of the
 // screen, and the page keeps a cell it scrolls to (by keys) clear of it.
-function keepStatusInSight(playing) {
+function keepStatusInSight() {
+  const playing = !$("play").classList.contains("hidden");
   document.body.classList.toggle("playing", playing);
   const height = playing ? $("status").offsetHeight : 0;
   document.documentElement.style.scrollPaddingTop = height ? `${height}px` : "";
@@ -591,7 +592,7 @@ function showPlay() {
   rules = options.rules.find((r) => r.name === game.rules) || options.rules[0];
   $("setup").classList.add("hidden");
   $("play").classList.remove("hidden");
-  keepStatusInSight(true);
+  keepStatusInSight();
   enemyCells = makeGrid($("enemy-grid"), {
     rows: game.rows,
     cols: game.cols,
@@ -911,9 +912,7 @@ function newGame() {
 
 async function init() {
   renderChrome({ shortcuts: true });
-  new ResizeObserver(() => keepStatusInSight(!$("play").classList.contains("hidden"))).observe(
-    $("status"),
-  );
+  new ResizeObserver(keepStatusInSight).observe($("status"));
   try {
     options = await api("/api/battleship/options");
   } catch (error) {
