@@ -333,7 +333,7 @@ def test_play_a_whole_game_with_the_suggestions():
         (["score", "1127", "1123"], "colour 7 at position 4"),
         (["score", "112", "1123"], "is not a code"),
         (["score", "0123", "0124", "--variant", "bulls-and-cows", "--pegs", "5"], "is not a code"),
-        (["score", "1123", "1234", "--variant", "bulls-and-cows"], "repeats a colour"),
+        (["score", "1123", "1234", "--variant", "bulls-and-cows"], "repeats 1, which"),
         (["evaluate", "--strategy", "knuth"], "unknown strategy 'knuth'"),
         (["evaluate", "--variant", "6x9"], "would take hours"),
         (["evaluate", "--pegs", "0"], "pegs must be 1 to 8"),

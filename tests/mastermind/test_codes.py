@@ -309,7 +309,7 @@ BULLS = mm.Variant.named("bulls-and-cows")
         (lambda: CLASSIC.parse("12a4"), mm.CodeError, "is not a code"),
         (lambda: CLASSIC.parse("abcd"), mm.CodeError, "is not a code"),
         (lambda: CLASSIC.parse(1122), mm.CodeError, "written as digits"),
-        (lambda: BULLS.parse("1123"), mm.CodeError, "repeats a colour"),
+        (lambda: BULLS.parse("1123"), mm.CodeError, "repeats 1, which"),
         (lambda: mm.Variant(4, 5, False).parse("1126"), mm.CodeError, "not in 1-5"),
         (lambda: CLASSIC.format(1296), mm.CodeError, "not in 0..1295"),
         (lambda: CLASSIC.format(-1), mm.CodeError, "not in 0..1295"),

@@ -168,7 +168,9 @@ def test_malformed_guesses_get_the_engine_text(client, code, text):
 
 def test_bulls_and_cows_uses_digits_0_to_9_without_repeats(client):
     game = new_game(client, variant="bulls-and-cows", strategy="expected-size")
-    assert "repeats a colour" in guess(client, game["id"], "1123", status=400)["detail"]
+    refused = guess(client, game["id"], "0323", status=400)
+    assert "'0323' repeats 3, which this variant does not allow" in refused["detail"]
+    assert refused["params"]["repeated"] == 3
     view = guess(client, game["id"], "0123")
     assert view["turns"][0]["guess"] == "0123"
     suggestion = client.get(f"{API}/games/{game['id']}/suggest").json()["guess"]

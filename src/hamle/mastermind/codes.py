@@ -153,9 +153,11 @@ class Variant:
                     guess=cut(text),
                 )
         if not self.repeat and len(set(colours)) != len(colours):
+            repeated = next(d for d in digits if digits.count(d) > 1)
             raise CodeError(
-                "{guess!r} repeats a colour, which this variant does not allow",
+                "{guess!r} repeats {repeated}, which this variant does not allow",
                 code="mastermind.repeats",
+                repeated=int(repeated),
                 guess=cut(text),
             )
         return _index_of(self, colours)

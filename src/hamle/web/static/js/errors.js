@@ -94,7 +94,7 @@ export const ERRORS_TR = {
   "mastermind.optimal_too_big": "En iyi strateji sunulmuyor: {variant}, en iyi aramanın ulaşabileceğinden büyük.",
   "mastermind.out_of_guesses": "Bilgisayar {most} tahmin hakkını kullandı.",
   "mastermind.over": "Bu oyun bitti; yeni bir oyun başlat.",
-  "mastermind.repeats": "{guess} bir rengi tekrarlıyor; bu oyunda tekrar yok.",
+  "mastermind.repeats": "{guess} içinde {repeated} tekrar ediyor; bu oyunda tekrar yok.",
   "mastermind.share_colours":
     "{black} siyah, {white} beyaz olamaz: tekrarsız iki kod en az {least} rengi paylaşır.",
   "mastermind.strategy_not_offered": "{strategy} stratejisi {variant} için sunulmuyor; şunlardan birini seç: {offered}",
