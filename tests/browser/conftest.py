@@ -95,8 +95,8 @@ def browser():
         chromium.close()
 
 
-def _page(browser, viewport):
-    context = browser.new_context(viewport=viewport, locale="en-US")
+def _page(browser, viewport, **options):
+    context = browser.new_context(viewport=viewport, locale="en-US", **options)
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []
@@ -117,6 +117,14 @@ def page(browser):
 def phone(browser):
     """A phone-sized page."""
     context, page = _page(browser, PHONE)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def touch_phone(browser):
+    """A phone with a touch screen only: no mouse, no hover, no keyboard until a key is pressed."""
+    context, page = _page(browser, PHONE, has_touch=True, is_mobile=True)
     yield page
     context.close()
 

@@ -955,3 +955,155 @@ def test_a_heat_map_that_comes_late_is_not_drawn_over_the_newer_one(server, page
     assert drawn() == expected
     page.unroute("**/heat")
     assert page.js_errors == []
+
+
+TOUCH_HELP = (
+    "Drag a ship by its squares onto the board (or pick it in the list and tap a cell); "
+    "the rotate button turns it."
+)
+
+
+def test_a_touch_screen_names_no_keys_until_a_key_is_pressed(server, touch_phone):
+    """A phone with no keyboard was shown the key shortcuts' switch and told to press R."""
+    page = touch_phone
+    page.goto(server.url + "/battleship/replay")
+    expect(page.locator("#counter")).to_contain_text("Before the first shot")
+    expect(page.locator("[data-i18n='rp.keys']")).to_be_hidden()
+    expect(page.locator("#keys-switch")).to_be_hidden()
+    page.locator("#game").fill("744")
+    page.keyboard.type("5")  # (text typed in a field: a screen keyboard can do that)
+    page.goto(server.url + "/mastermind")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#compose-help")).to_have_text("Pick a peg, then a colour.")
+    expect(page.locator("#keys-switch")).to_be_hidden()
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#ships button")).to_have_count(5)
+    expect(page.locator("#keys-switch")).to_be_hidden()
+    expect(page.locator("#rotate")).to_have_text("Rotate: horizontal")
+    expect(page.locator("[data-i18n='bs.setup.help']")).to_have_text(TOUCH_HELP)
+    page.click("#lang-switch")
+    expect(page.locator("[data-i18n='bs.setup.help']")).to_have_text(
+        "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye dokun); "
+        "döndür düğmesi çevirir."
+    )
+    page.click("#lang-switch")
+    page.locator("h1").click()
+    page.keyboard.press("r")  # a keyboard after all: the key acts, and the page names keys
+    expect(page.locator("#keys-switch")).to_be_visible()
+    expect(page.locator("#keys-switch")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#rotate")).to_have_text("Rotate (R): vertical")
+    expect(page.locator("[data-i18n='bs.setup.help']")).to_contain_text("R or the rotate button")
+    page.goto(server.url + "/battleship/replay")  # remembered in this tab
+    expect(page.locator("#counter")).to_contain_text("Before the first shot")
+    expect(page.locator("[data-i18n='rp.keys']")).to_contain_text("P toggles the pattern")
+    expect(page.locator("#keys-switch")).to_be_visible()
+    assert page.js_errors == []
+
+
+def test_a_finger_reads_a_cell_of_the_heat_map_by_tapping_it(server, touch_phone):
+    """The values were only in tooltips, which a phone cannot show."""
+    page = touch_phone
+    page.goto(server.url + "/battleship")
+    game_id = start_game(page, "hard")
+    page.locator("#heat-toggle").tap()
+    expect(page.locator("#own-grid .cell.heat")).to_have_count(100)
+    line = page.locator("#heat-cell")
+    expect(line).to_have_text("Choose a cell of your board to read its d.")
+    page.locator("#own-grid [data-cell=E5]").tap()
+    expect(line).to_have_text("E5: d = 34")
+    expect(page.locator("#own-grid .cell.current")).to_have_count(1)
+    page.locator("#own-grid [data-cell=A1]").tap()
+    expect(line).to_have_text("A1: d = 10")
+    expect(page.locator("#own-grid [data-cell=A1]")).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(page.locator("#own-grid .cell.current")).to_have_count(1)
+    expect(page.locator("#counts")).to_contain_text("Your shots: 0")  # (nothing fired)
+    expect(page.locator("#own-grid [data-cell=A1]")).to_have_attribute(
+        "aria-label", "A1, not fired at, d = 10"
+    )
+    page.click("#lang-switch")
+    expect(line).to_have_text("A1: d = 10")
+    page.click("#lang-switch")
+    page.locator("#own-grid [data-cell=J10]").tap()
+    # A shot later the line gives the new heat map's value.
+    page.locator("#enemy-grid [data-cell=A1]").tap()
+    expect(page.locator("#counts")).to_contain_text("Your shots: 1")
+    heat = httpx.get(f"{server.url}/api/battleship/games/{game_id}/heat").json()
+    expect(line).to_have_text(f"J10: d = {heat['d'][99]}")
+    page.locator("#heat-toggle").tap()
+    expect(line).to_have_text("")
+    assert page.js_errors == []
+
+
+PLACING = "hamle.battleship.placing.classic"
+
+
+def ships(page):
+    return page.eval_on_selector_all(
+        "#place-grid .cell.ship", "cells => cells.map(c => c.dataset.cell)"
+    )
+
+
+def test_a_fleet_being_placed_survives_a_reload_until_the_game_starts(server, page):
+    page.goto(server.url + "/battleship")
+    page.click("#ships button[data-ship='4']")
+    page.click("#place-grid [data-cell=C3]")  # the Destroyer, then the rest at random
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(2)
+    page.reload()
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(2)
+    assert ships(page) == ["C3", "D3"]
+    expect(page.locator("#status")).to_have_text(
+        "Carrier is chosen: click the cell of your board where it starts."
+    )
+    page.click("#random-fleet")
+    expect(page.locator("#start")).to_be_enabled()
+    classic = ships(page)
+    # Each rule set keeps its own, and the one last chosen comes back.
+    page.select_option("#rules", "russian")
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(0)
+    page.click("#random-fleet")
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(20)
+    russian = ships(page)
+    page.reload()
+    expect(page.locator("#rules")).to_have_value("russian")
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(20)
+    assert ships(page) == russian
+    expect(page.locator("#status")).to_have_text(
+        "Your fleet is ready. Choose a level and press Start."
+    )
+    page.click("#clear")  # forgotten
+    page.reload()
+    expect(page.locator("#rules")).to_have_value("russian")
+    expect(page.locator("#ships button")).to_have_count(10)
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(0)
+    page.select_option("#rules", "classic")
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(17)
+    assert ships(page) == classic
+    page.click("#start")  # forgotten too
+    expect(page.locator("#play")).to_be_visible()
+    assert page.evaluate(f"sessionStorage.getItem('{PLACING}')") is None
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "{not json",
+        '"C3"',
+        '[{"start": "C3", "vertical": false}]',  # another fleet
+        '[null, null, null, null, {"start": "J3", "vertical": false}]',  # off the board
+        '[null, null, null, null, {"start": "K3", "vertical": false}]',
+        '[null, null, null, {"start": "C3", "vertical": true}, {"start": "C4", "vertical": false}]',
+    ],
+)
+def test_a_kept_placement_that_does_not_fit_is_dropped(server, page, kept):
+    page.goto(server.url + "/battleship")
+    expect(page.locator("#ships button")).to_have_count(5)
+    page.evaluate("([key, kept]) => sessionStorage.setItem(key, kept)", [PLACING, kept])
+    page.reload()
+    expect(page.locator("#ships button")).to_have_count(5)
+    expect(page.locator("#status")).to_have_text(
+        "Carrier is chosen: click the cell of your board where it starts."
+    )
+    expect(page.locator("#place-grid .cell.ship")).to_have_count(0)
+    assert page.evaluate(f"sessionStorage.getItem('{PLACING}')") is None
+    assert page.js_errors == []

@@ -185,3 +185,47 @@ def test_a_phone_with_text_twice_as_large_needs_no_sideways_scrolling(server, ph
     phone.evaluate("document.documentElement.style.fontSize = '200%'")  # the browser's text size
     phone.wait_for_timeout(100)
     assert phone.evaluate("document.documentElement.scrollWidth") <= phone.viewport_size["width"]
+
+
+def lit(page, side):
+    """Whether the navigation's edge on that side differs from the plain header just outside it
+    (compared above the links' text)."""
+    box = page.locator("#top nav").bounding_box()
+    inside, outside = (1, -4) if side == "left" else (box["width"] - 2, box["width"] + 3)
+
+    def strip(x):
+        return page.screenshot(clip={"x": box["x"] + x, "y": box["y"] + 1, "width": 1, "height": 3})
+
+    return strip(inside) != strip(outside)
+
+
+CUT_OFF = """nav => {
+  const edge = nav.getBoundingClientRect();
+  const links = [...nav.querySelectorAll("a")].map((a) => a.getBoundingClientRect());
+  const left = links.some((r) => r.left < edge.left - 0.5);
+  return [left, links.some((r) => r.right > edge.right + 0.5)];
+}"""
+
+
+@pytest.mark.parametrize("colours", ["none", "active"])
+def test_a_narrow_phone_shows_where_more_links_of_the_navigation_lie(server, browser, colours):
+    """The row of links scrolled sideways with no sign that some were out of sight (also in a
+    high-contrast theme, forced colours)."""
+    context = browser.new_context(
+        viewport={"width": 320, "height": 640}, locale="en-US", forced_colors=colours
+    )
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        nav = page.locator("#top nav")
+        expect(nav.get_by_role("link")).to_have_count(8)
+        ends = nav.evaluate("nav => nav.scrollWidth - nav.clientWidth")
+        assert ends > 0  # (at 320 px the links do not fit one row)
+        for scroll in (0, ends // 2, ends):
+            nav.evaluate("(nav, x) => { nav.scrollLeft = x; }", scroll)
+            page.wait_for_timeout(50)
+            left, right = nav.evaluate(CUT_OFF)
+            assert (lit(page, "left"), lit(page, "right")) == (left, right), scroll
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    finally:
+        context.close()

@@ -26,6 +26,8 @@ addTexts({
       "Drag a ship by its squares onto the board (or pick it in the list and click a cell); R or the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
     "bs.setup.help.nokeys":
       "Drag a ship by its squares onto the board (or pick it in the list and click a cell); the rotate button turns it. Keyboard: choose a ship, arrow keys to a cell, Enter to place.",
+    "bs.setup.help.touch":
+      "Drag a ship by its squares onto the board (or pick it in the list and tap a cell); the rotate button turns it.",
     "bs.rules": "Rules",
     "bs.level": "Level",
     "bs.level.easy": "Easy",
@@ -95,6 +97,8 @@ addTexts({
     "bs.heat.none": "No cell left to fire at.",
     "bs.heat.more": "{cells} and {more} more",
     "bs.heat.cell": "d = {d}",
+    "bs.heat.pick": "Choose a cell of your board to read its d.",
+    "bs.heat.picked": "{cell}: d = {d}",
     "bs.new": "New game",
     "bs.expert.ask": "Where would the Expert fire?",
     "bs.expert.busy": "The Expert is playing your game out from its best cells…",
@@ -110,6 +114,8 @@ addTexts({
       "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye tıkla); R tuşu ya da döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
     "bs.setup.help.nokeys":
       "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye tıkla); döndür düğmesi çevirir. Klavye: bir gemi seç, ok tuşlarıyla kareye git, Enter ile yerleştir.",
+    "bs.setup.help.touch":
+      "Bir gemiyi karelerinden tutup tahtaya sürükle (ya da listeden seçip bir kareye dokun); döndür düğmesi çevirir.",
     "bs.rules": "Kurallar",
     "bs.level": "Seviye",
     "bs.level.easy": "Kolay",
@@ -179,6 +185,8 @@ addTexts({
     "bs.heat.none": "Atış yapılacak kare kalmadı.",
     "bs.heat.more": "{cells} ve {more} kare daha",
     "bs.heat.cell": "d = {d}",
+    "bs.heat.pick": "d değerini görmek için kendi tahtandan bir kare seç.",
+    "bs.heat.picked": "{cell}: d = {d}",
     "bs.new": "Yeni oyun",
     "bs.expert.ask": "Uzman nereye atardı?",
     "bs.expert.busy": "Uzman oyununu en iyi karelerinden sonuna kadar oynuyor…",
@@ -191,6 +199,10 @@ addTexts({
 });
 
 const GAME_KEY = "hamle.battleship.game";
+// A fleet being placed is kept for the tab's session, one per rule set (".<rules>"), with
+// the rule set last chosen, until the game starts or Clear is pressed.
+const PLACING_KEY = "hamle.battleship.placing";
+const RULES_KEY = "hamle.battleship.rules";
 const SHIP_KEYS = {
   Carrier: "bs.ship.carrier",
   Battleship: "bs.ship.battleship",
@@ -211,6 +223,9 @@ const HEAT_KEY = "hamle.battleship.heat";
 const HEAT_LISTED = 6; // best cells named in the heat line; more are counted
 let heatOn = localStorage.getItem(HEAT_KEY) === "on";
 let heat = null;
+// The cell of your board whose d is read out under it, a finger being unable to hover for the
+// cell's title: {id, index} (the game's id).
+let heatPick = null;
 let firing = null; // the shot awaiting its answer: {id, index, cell}
 let advice = null; // the Expert's cell for your shots so far: {id, turn, cell}
 let status = null; // () => text, re-run when the language changes
@@ -295,6 +310,7 @@ function place(i, start, vertical) {
   }
   const moved = Boolean(setup.placed[i]);
   setup.placed[i] = { start, vertical };
+  keepPlacement();
   const from = cellName(cells[0], rules.cols);
   const to = cellName(cells[cells.length - 1], rules.cols);
   if (setup.placed.every(Boolean)) {
@@ -309,6 +325,7 @@ function place(i, start, vertical) {
 
 // What to do next while placing: place the chosen ship, or choose one.
 function placeHint() {
+  if (rules && setup.placed.every(Boolean)) return t("bs.place.ready");
   const ship = rules && rules.fleet[setup.selected];
   return ship ? t("bs.place.next", { ship: shipName(ship.name) }) : t("bs.place.pick");
 }
@@ -492,6 +509,7 @@ function buildShipList() {
 
 function chooseRules(name, fleet = null) {
   rules = options.rules.find((r) => r.name === name) || options.rules[0];
+  sessionStorage.setItem(RULES_KEY, rules.name);
   $("rules").value = rules.name;
   describeRules($("rules"));
   setup.placed = rules.fleet.map(() => null);
@@ -505,6 +523,7 @@ function chooseRules(name, fleet = null) {
   });
   buildShipList();
   if (fleet) usePlacement(fleet);
+  else usePlacementKept();
   renderPlacement();
 }
 
@@ -513,6 +532,46 @@ function usePlacement(fleet) {
     const cells = ship.cells.map((c) => cellIndex(c, rules.cols));
     return { start: cells[0], vertical: cells.length > 1 && cells[1] - cells[0] === rules.cols };
   });
+  keepPlacement();
+}
+
+function placingKey() {
+  return `${PLACING_KEY}.${rules.name}`;
+}
+
+function keepPlacement() {
+  const spots = setup.placed.map(
+    (spot) => spot && { start: cellName(spot.start, rules.cols), vertical: spot.vertical },
+  );
+  if (spots.some(Boolean)) sessionStorage.setItem(placingKey(), JSON.stringify(spots));
+  else sessionStorage.removeItem(placingKey());
+}
+
+// The placement kept for the rule set, ship by ship as place() would take it; one that does
+// not fit (another fleet, a cell off the board, ships that overlap or touch) is dropped whole.
+function usePlacementKept() {
+  const kept = sessionStorage.getItem(placingKey());
+  if (kept === null) return;
+  try {
+    const spots = JSON.parse(kept);
+    const fleetFits = Array.isArray(spots) && spots.length === rules.fleet.length;
+    if (!fleetFits) throw new Error("another fleet");
+    spots.forEach((spot, i) => {
+      if (spot === null) return;
+      const start = cellIndex(String(spot.start), rules.cols);
+      const vertical = spot.vertical === true;
+      const onBoard = start < rules.rows * rules.cols && cellName(start, rules.cols) === spot.start;
+      const cells = onBoard ? cellsAt(rules.fleet[i].length, start, vertical) : null;
+      if (problem(i, cells)) throw new Error("does not fit");
+      setup.placed[i] = { start, vertical };
+    });
+  } catch {
+    setup.placed = rules.fleet.map(() => null);
+    sessionStorage.removeItem(placingKey());
+    return;
+  }
+  setup.selected = Math.max(0, setup.placed.findIndex((spot) => !spot));
+  setup.vertical = setup.placed[setup.selected]?.vertical ?? false;
 }
 
 async function randomFleet() {
@@ -539,6 +598,7 @@ async function start() {
       body: { rules: rules.name, level: level(), fleet },
     });
     remember(game.id, true);
+    sessionStorage.removeItem(placingKey());
     heat = null;
     showPlay();
     $("enemy-grid").querySelector("[tabindex='0']")?.focus(); // (the setup had the focus)
@@ -555,7 +615,7 @@ function showSetup(fleet = null) {
   $("play").classList.add("hidden");
   $("setup").classList.remove("hidden");
   keepStatusInSight();
-  chooseRules(rules ? rules.name : "classic", fleet);
+  chooseRules(rules ? rules.name : sessionStorage.getItem(RULES_KEY) || "classic", fleet);
   renderLevelInfo();
 }
 
@@ -599,7 +659,12 @@ function showPlay() {
     label: "bs.enemy",
     onCell: fire,
   });
-  ownCells = makeGrid($("own-grid"), { rows: game.rows, cols: game.cols, label: "bs.own" });
+  ownCells = makeGrid($("own-grid"), {
+    rows: game.rows,
+    cols: game.cols,
+    label: "bs.own",
+    onCell: pickHeatCell,
+  });
   $("heat-toggle").classList.toggle("hidden", game.shooter !== "density");
   renderGame();
 }
@@ -770,6 +835,7 @@ function renderHeat() {
   const info = $("heat-info");
   if (!heatOn || !heat || !game || game.shooter !== "density" || game.over) {
     info.textContent = ""; // (once the game is over, no shot is left to weigh)
+    $("heat-cell").textContent = "";
     return;
   }
   const best = new Set(heat.best.map((c) => cellIndex(c, game.cols)));
@@ -789,6 +855,23 @@ function renderHeat() {
   info.textContent = heat.best.length
     ? t("bs.heat.info", { cells, d: heat.best_d, w: heat.w })
     : t("bs.heat.none");
+  renderHeatPick();
+}
+
+// The d of the cell chosen on your board, while it has not been fired at.
+function renderHeatPick() {
+  const index = heatPick?.id === game.id ? heatPick.index : null;
+  const open = index !== null && game.own.marks[index] === "unknown";
+  ownCells.forEach((cell, i) => cell.classList.toggle("current", open && i === index));
+  $("heat-cell").textContent = open
+    ? t("bs.heat.picked", { cell: cellName(index, game.cols), d: heat.d[index] })
+    : t("bs.heat.pick");
+}
+
+function pickHeatCell(index) {
+  if (!heatOn || !heat || !game || game.over || game.own.marks[index] !== "unknown") return;
+  heatPick = { id: game.id, index };
+  renderHeatPick();
 }
 
 async function loadHeat() {
@@ -937,6 +1020,7 @@ async function init() {
   $("rotate").addEventListener("click", rotate);
   $("random-fleet").addEventListener("click", randomFleet);
   $("clear").addEventListener("click", () => {
+    sessionStorage.removeItem(placingKey());
     chooseRules(rules.name);
     setStatus(placeHint);
   });

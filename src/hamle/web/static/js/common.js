@@ -94,18 +94,32 @@ export function addTexts(texts) {
 }
 
 const KEYS_KEY = "hamle.keys";
+const KEYBOARD_KEY = "hamle.keyboard";
+const finePointer = matchMedia("(any-pointer: fine)");
+
+// Whether a keyboard is likely: there is a mouse or a touchpad (a device with only a touch
+// screen has none), or a key has been pressed in this tab.
+export function keyboardLikely() {
+  return finePointer.matches || sessionStorage.getItem(KEYBOARD_KEY) === "yes";
+}
 
 // Whether the single-key shortcuts (R, P, digits) act. The header's switch turns them off for
 // those whom a stray key or speech input would trip up (WCAG 2.1.4).
 export function shortcutsOn() {
+  return keyboardLikely() && shortcutsWanted();
+}
+
+function shortcutsWanted() {
   return localStorage.getItem(KEYS_KEY) !== "off";
 }
 
 // The text for a key in the current language; {name} placeholders are filled from vars.
-// A text naming a single-key shortcut has a form without it, "<key>.nokeys", used while
-// the shortcuts are off.
+// A text naming keys has a form without them, "<key>.touch", used where no keyboard is
+// likely; one naming a single-key shortcut has a form without it, "<key>.nokeys", used while
+// the shortcuts are off (and, failing a ".touch" form, where no keyboard is likely).
 export function t(key, vars = {}) {
-  if (!shortcutsOn() && `${key}.nokeys` in TEXTS.en) key = `${key}.nokeys`;
+  if (!keyboardLikely() && `${key}.touch` in TEXTS.en) key = `${key}.touch`;
+  else if (!shortcutsOn() && `${key}.nokeys` in TEXTS.en) key = `${key}.nokeys`;
   const text = TEXTS[language()][key] ?? TEXTS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? written(vars[name]) : `{${name}}`));
 }
@@ -304,20 +318,52 @@ export function renderChrome({ shortcuts = false } = {}) {
   header.append(skip, brand, nav, switcher);
   if (shortcuts) header.append(shortcutSwitch());
   waitingNotice();
+  watchForKeyboard();
   applyLanguage();
   showCurrentLink(nav);
+}
+
+// The page's parts about keys (class "keyboard-only") are shown, and its texts name keys,
+// only where a keyboard is likely: from the first key pressed, or a mouse plugged in.
+function watchForKeyboard() {
+  const show = () => document.documentElement.classList.toggle("keyboard", keyboardLikely());
+  show();
+  finePointer.addEventListener("change", () => {
+    show();
+    applyLanguage();
+  });
+  // (capturing, so that the first key, if a shortcut, already acts)
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (keyboardLikely() || !realKey(event)) return;
+      sessionStorage.setItem(KEYBOARD_KEY, "yes");
+      show();
+      applyLanguage();
+    },
+    true,
+  );
+}
+
+// A key of a keyboard, not text typed on a screen keyboard into a field (which some phones
+// report as keys too).
+function realKey(event) {
+  if (event.isComposing || event.key === "Unidentified" || event.key === "Process") return false;
+  const target = event.target;
+  const field = "textarea, input:not([type=radio], [type=checkbox], [type=range])";
+  return !(target.isContentEditable || target.closest?.(field));
 }
 
 function shortcutSwitch() {
   const button = document.createElement("button");
   button.id = "keys-switch";
   button.type = "button";
-  button.className = "keys";
+  button.className = "keys keyboard-only";
   button.dataset.i18n = "keys.switch";
-  button.setAttribute("aria-pressed", String(shortcutsOn()));
+  button.setAttribute("aria-pressed", String(shortcutsWanted()));
   button.addEventListener("click", () => {
-    localStorage.setItem(KEYS_KEY, shortcutsOn() ? "off" : "on");
-    button.setAttribute("aria-pressed", String(shortcutsOn()));
+    localStorage.setItem(KEYS_KEY, shortcutsWanted() ? "off" : "on");
+    button.setAttribute("aria-pressed", String(shortcutsWanted()));
     applyLanguage(); // the pages' help names the shortcuts only while they act
   });
   return button;

@@ -32,6 +32,8 @@ addTexts({
     "lab.board": "Board to mark",
     "lab.help":
       "Click or tap a cell to mark it; on the keyboard, move with the arrow keys and press Enter or Space. Marking a cell again with the same tool removes the mark. A sunk cell joins the sunk ship beside it in line, up to the longest ship's length; New sunk ship (or Shift held with Sunk) starts a new one beside it, and the cells marked Sunk next continue it.",
+    "lab.help.touch":
+      "Tap a cell to mark it. Marking a cell again with the same tool removes the mark. A sunk cell joins the sunk ship beside it in line, up to the longest ship's length; New sunk ship starts a new one beside it, and the cells marked Sunk next continue it.",
     "lab.low": "Low",
     "lab.high": "High",
     "lab.best.legend": "Highest density",
@@ -98,6 +100,8 @@ addTexts({
     "lab.board": "İşaretleme tahtası",
     "lab.help":
       "İşaretlemek için bir kareye tıkla ya da dokun; klavyede ok tuşlarıyla gezinip Enter ya da Boşluk tuşuna bas. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar. Batık bir kare, yanında aynı hizadaki batık gemiye en uzun geminin boyuna kadar katılır; Yeni batık gemi (ya da Battı ile Shift'e basılı tutmak) yanında yeni bir gemi başlatır, sonra Battı ile işaretlenen kareler onu sürdürür.",
+    "lab.help.touch":
+      "İşaretlemek için bir kareye dokun. Bir kareyi aynı araçla yeniden işaretlersen işaret kalkar. Batık bir kare, yanında aynı hizadaki batık gemiye en uzun geminin boyuna kadar katılır; Yeni batık gemi yanında yeni bir gemi başlatır, sonra Battı ile işaretlenen kareler onu sürdürür.",
     "lab.low": "Düşük",
     "lab.high": "Yüksek",
     "lab.best.legend": "En yüksek yoğunluk",

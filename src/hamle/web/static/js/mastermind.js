@@ -51,6 +51,7 @@ addTexts({
     "mm.compose.help":
       "Pick a peg, then a colour; or type the digits. Backspace clears a peg.",
     "mm.compose.help.nokeys": "Pick a peg, then a colour. Backspace clears a peg.",
+    "mm.compose.help.touch": "Pick a peg, then a colour.",
     "mm.submit": "Guess",
     "mm.clear": "Clear",
     "mm.suggest": "Suggest",
@@ -67,6 +68,7 @@ addTexts({
     "mm.colour.digits": "digit {digit}",
     "mm.compose.help.digits": "Pick a peg, then a digit; or type the digits. Backspace clears a peg.",
     "mm.compose.help.digits.nokeys": "Pick a peg, then a digit. Backspace clears a peg.",
+    "mm.compose.help.digits.touch": "Pick a peg, then a digit.",
     "mm.answered": "Guess {n}: {code}, {black} black, {white} white.",
     "mm.answer": "{black} black, {white} white",
     "mm.secret": "The secret",
@@ -130,6 +132,7 @@ addTexts({
     "mm.compose.help":
       "Bir pim seç, sonra bir renk; ya da rakamları yaz. Geri tuşu bir pimi temizler.",
     "mm.compose.help.nokeys": "Bir pim seç, sonra bir renk. Geri tuşu bir pimi temizler.",
+    "mm.compose.help.touch": "Bir pim seç, sonra bir renk.",
     "mm.submit": "Tahmin et",
     "mm.clear": "Temizle",
     "mm.suggest": "Öner",
@@ -147,6 +150,7 @@ addTexts({
     "mm.compose.help.digits":
       "Bir pim seç, sonra bir rakam; ya da rakamları yaz. Geri tuşu bir pimi temizler.",
     "mm.compose.help.digits.nokeys": "Bir pim seç, sonra bir rakam. Geri tuşu bir pimi temizler.",
+    "mm.compose.help.digits.touch": "Bir pim seç, sonra bir rakam.",
     "mm.answered": "{n}. tahmin: {code}, {black} siyah, {white} beyaz.",
     "mm.answer": "{black} siyah, {white} beyaz",
     "mm.secret": "Gizli kod",
