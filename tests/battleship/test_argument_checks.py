@@ -119,6 +119,13 @@ def marks_of(*sunk: int, water=()) -> np.ndarray:
     return marks
 
 
+@pytest.mark.parametrize("length", [5.0, "5", None])
+def test_an_afloat_length_that_is_not_whole_is_said_to_be_so(length):
+    with pytest.raises(MarksError, match=r"^an afloat ship's length is a whole number, not ") as e:
+        bs.Observation.from_marks(CLASSIC, afloat=[length])
+    assert e.value.code == "battleship.afloat_not_whole"
+
+
 @pytest.mark.parametrize(
     ("rules", "marks", "sunk", "afloat", "message"),
     [

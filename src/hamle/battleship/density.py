@@ -222,7 +222,7 @@ def check_fits(observation: Observation, count: bool = True) -> bool:
         )
     if not observation.marks.any():
         raise MarksError(
-            "the afloat ships {afloat} cannot all be placed on this board, even with no marks",
+            "the ships {afloat} cannot all be placed on this board, even with no marks",
             code="battleship.fleet_does_not_fit",
             afloat=",".join(map(str, observation.afloat)),
         )

@@ -362,7 +362,13 @@ def _take_afloat(left: Counter, afloat) -> None:
     """Take each afloat length out of ``left`` (the fleet less the sunk ships); a
     MarksError names the first one that is not there."""
     for length in afloat:
-        if not isinstance(length, int) or not _take(left, length):
+        if not isinstance(length, int):
+            raise MarksError(
+                "an afloat ship's length is a whole number, not {value}",
+                code="battleship.afloat_not_whole",
+                value=quoted(length),
+            )
+        if not _take(left, length):
             raise MarksError(
                 "an afloat ship of length {length} is not in the fleet once the sunk "
                 "ships are taken out",
