@@ -386,3 +386,33 @@ def test_the_expert_says_where_it_would_fire_and_forgets_it_when_the_marks_chang
     page.get_by_role("button", name="Where would the Expert fire?").click()
     expect(page.locator("#expert-how")).to_contain_text("ranked density", timeout=30_000)
     assert page.js_errors == []
+
+
+def test_the_expert_gives_no_error_on_means_worked_out_over_every_layout(server, page):
+    weighed = [
+        {"cell": "A2", "shots": 1.5, "fleets": 2, "behind": 0.0, "stderr": 0.0},
+        {"cell": "B1", "shots": 2.0, "fleets": 2, "behind": 0.5, "stderr": 0.707},
+    ]
+    answer = {"rules": "classic", "strategy": "expert", "cell": "A2", "weighed": weighed}
+
+    def endgame(route):
+        route.fulfill(json={**answer, "how": "endgame"})
+
+    open_lab(page, server)
+    page.route("**/api/battleship/hint", endgame)
+    page.get_by_role("button", name="Where would the Expert fire?").click()
+    expect(page.locator("#expert-how")).to_contain_text("Every layout that fits the marks, 2")
+    expect(page.locator("#expert-cells tbody tr").nth(1).locator("td").nth(2)).to_have_text(
+        "+0.500"
+    )
+    page.unroute("**/api/battleship/hint")
+    page.route(
+        "**/api/battleship/hint", lambda route: route.fulfill(json={**answer, "how": "rollouts"})
+    )
+    cell(page, "J10").click()  # other marks, asked again: drawn fleets have an error
+    page.get_by_role("button", name="Where would the Expert fire?").click()
+    expect(page.locator("#expert-how")).to_contain_text("2 fleets drawn")
+    expect(page.locator("#expert-cells tbody tr").nth(1).locator("td").nth(2)).to_have_text(
+        "+0.500 ± 0.707"
+    )
+    assert page.js_errors == []

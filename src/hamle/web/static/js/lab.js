@@ -472,10 +472,9 @@ function renderExpert() {
   for (const cell of answer.weighed) {
     const row = document.createElement("tr");
     const sign = cell.behind < 0 ? "−" : "+"; // (below 0 only where a race dropped the cell early)
-    const behind =
-      cell.cell === answer.cell
-        ? "—"
-        : `${sign}${number(Math.abs(cell.behind), 3)} ± ${number(cell.stderr, 3)}`;
+    // (every layout played out: the means are exact, with no sampling error to give)
+    const error = answer.how === "endgame" ? "" : ` ± ${number(cell.stderr, 3)}`;
+    const behind = cell.cell === answer.cell ? "—" : `${sign}${number(Math.abs(cell.behind), 3)}${error}`;
     for (const text of [cell.cell, number(cell.shots, 3), behind]) {
       const item = document.createElement("td");
       item.textContent = text;
