@@ -170,9 +170,9 @@ FINISHED = [
 @pytest.mark.parametrize("name", list(SHOOTERS))
 @pytest.mark.parametrize("observation", FINISHED, ids=["all sunk", "none afloat"])
 def test_every_shooter_refuses_a_board_with_no_ship_afloat(name, observation):
-    with pytest.raises(ShotError, match="every ship is sunk; there is nothing left") as refused:
+    with pytest.raises(ShotError, match="no ship is afloat; there is nothing left") as refused:
         get_shooter(name).choose(observation, np.random.default_rng(0))
-    assert refused.value.code == "battleship.all_sunk"
+    assert refused.value.code == "battleship.none_afloat"
 
 
 def test_hunt_candidates_of_a_finished_board_do_not_crash():

@@ -400,7 +400,7 @@ def test_the_hint_names_the_shooter_that_gives_it_again(client, rules):
 @pytest.mark.parametrize(
     ("marks", "code"),
     [
-        ({"afloat": [], "miss": ["A1"]}, "battleship.all_sunk"),
+        ({"afloat": [], "miss": ["A1"]}, "battleship.none_afloat"),
         ({"rules": "russian", "hit": ["A1", "B2"]}, None),
     ],
 )

@@ -41,7 +41,7 @@ def check_choice(observation, rng) -> None:
     >>> from hamle.battleship.rules import Rules
     >>> check_choice(Observation.from_marks(Rules.classic(), afloat=[]), np.random.default_rng())
     Traceback (most recent call last):
-    hamle.battleship.errors.ShotError: every ship is sunk; there is nothing left to fire at
+    hamle.battleship.errors.ShotError: no ship is afloat; there is nothing left to fire at
     """
     as_observation(observation)
     if not isinstance(rng, np.random.Generator):
@@ -50,7 +50,7 @@ def check_choice(observation, rng) -> None:
         )
     if not observation.afloat:
         raise ShotError(
-            "every ship is sunk; there is nothing left to fire at", code="battleship.all_sunk"
+            "no ship is afloat; there is nothing left to fire at", code="battleship.none_afloat"
         )
 
 

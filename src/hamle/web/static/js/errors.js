@@ -14,6 +14,7 @@ export const ERRORS_TR = {
   "battleship.afloat_not_in_fleet":
     "Batan gemiler çıkınca filoda {length} karelik yüzen bir gemi kalmıyor.",
   "battleship.all_sunk": "Oyun bitti: bütün gemiler battı.",
+  "battleship.none_afloat": "Yüzen gemi yok; ateş edilecek bir yer kalmadı.",
   "battleship.already_shot": "{cell} karesine zaten ateş edildi.",
   "battleship.cells_as_text": "Bir kare listesi bekleniyordu, yazı geldi: {text}",
   "battleship.cells_not_a_list": "Bir kare listesi bekleniyordu, {value} geldi.",
