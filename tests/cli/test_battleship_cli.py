@@ -661,6 +661,29 @@ def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     assert done.returncode == 0 and b"'??' is not a cell name" in done.stdout
 
 
+def column_starts(line: bytes) -> list[int]:
+    """Where each column of a text table starts: after a run of two spaces or more."""
+    return [0] + [m.end() for m in re.finditer(rb"  +", line.rstrip())]
+
+
+def test_a_tournament_table_on_an_ascii_output_is_aligned_as_written():
+    """± is written +/-, three characters for one: the columns are as wide as that."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    args = ["--games", "3", "--shooters", "random,parity", "--placers", "uniform,edges"]
+    done = subprocess.run(
+        [sys.executable, "-m", "hamle", "battleship", "tournament", *args],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    lines = done.stdout.splitlines()
+    table = lines[lines.index(next(x for x in lines if x.startswith(b"shooter"))) :][:3]
+    assert b"+/-" in table[1] and b"?" not in done.stdout
+    assert column_starts(table[0]) == column_starts(table[1]) == column_starts(table[2])
+    assert len(column_starts(table[0])) == 3
+
+
 def test_simulate_takes_one_placer_and_tournament_takes_strategies_as_shooters():
     refused = run("simulate", "--games", "2", "--placer", "edges,spread")
     assert refused.exit_code == 2

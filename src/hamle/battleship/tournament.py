@@ -112,16 +112,25 @@ class TournamentTable:
             },
         }
 
-    def text(self) -> str:
+    def text(self, ascii_only: bool = False) -> str:
         """The matrix of mean shots (± standard error, unknown over one game) as an
-        aligned table."""
+        aligned table; ``ascii_only`` writes ± as +/-, for an output without it (the
+        columns are as wide as what is written, so an output that replaced ± itself would
+        shift them).
+
+        >>> table = tournament(Rules.classic(), ["parity"], ["uniform"], games=2)
+        >>> table.text(ascii_only=True).splitlines()[1]
+        'parity            36.50 +/- 5.50'
+        """
         head = ["shooter \\ placer", *self.placers]
         lines = [head]
         for shooter in self.shooters:
             line = [shooter]
             for placer in self.placers:
                 row = self.cell(shooter, placer).row()
-                line.append(f"{row['mean']:.2f}{plus_minus(row['stderr'])}")
+                spread = plus_minus(row["stderr"])
+                spread = spread.replace("±", "+/-") if ascii_only else spread
+                line.append(f"{row['mean']:.2f}{spread}")
             lines.append(line)
         widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
         return "\n".join(

@@ -332,7 +332,7 @@ def tournament(
         return
     spread = " ± standard error" if data["games"] > 1 else ""  # (unknown over one game)
     console.print(f"Mean shots{spread}, {counted(data['games'], 'game')}, {data['rules']}")
-    console.print(table.text(), markup=False)
+    console.print(table.text(ascii_only=not _unicode()), markup=False)
     if "uniform" in data["placers"] and len(data["placers"]) > 1:
         for shooter in data["shooters"]:
             added = [
@@ -393,6 +393,12 @@ def _names(text: str, option: str) -> list[str]:
     return names
 
 
+def _unicode() -> bool:
+    """Whether the output writes ± and ≤ as they are: else a table writes them its own way
+    (+/-, <=), as the output would (see PLAIN), so that its columns are as wide as written."""
+    return console.encoding.lower().startswith("utf")
+
+
 def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
     from rich import box
@@ -404,8 +410,7 @@ def print_table(data: dict) -> None:
     # Where the terminal is narrow the names fold and the figures stay whole: none is cut.
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("strategy", overflow="fold")
-    unicode = console.encoding.lower().startswith("utf")  # (else its own width: see PLAIN)
-    spread, within = ("±se", "≤50") if unicode else ("+/-se", "<=50")
+    spread, within = ("±se", "≤50") if _unicode() else ("+/-se", "<=50")
     for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
