@@ -7,11 +7,13 @@ import contextlib
 import json
 import os
 import pathlib
+import select
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 
 import httpx2 as httpx
 import pytest
@@ -461,6 +463,51 @@ def test_a_prompt_with_its_input_closed_ends_as_at_the_end_of_the_input(args):
         timeout=120,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+TYPED_WITH_CR = [
+    (["battleship", "play", "--game", "1"], "E5\rF5\r\nq\r", b"stopped after 2 shots"),
+    (["mastermind", "play", "--game", "1"], "1122\r1234\r\nq\r", b"guess 3> \nthe secret"),
+    (["mastermind", "solve"], "3 0\r1 1\r\nq\r", b"guess 3: 1114  answer> \nstopped"),
+    (["tour", "play", "--start", "A1"], "A4\rD4\r\nq\r", b"from A1: 3/100"),
+]
+
+
+@pytest.mark.parametrize(("args", "typed", "said"), TYPED_WITH_CR)
+def test_a_line_typed_may_end_at_cr_or_crlf_as_at_lf(args, typed, said):
+    """Input saved on an old Mac ends its lines at \\r alone: it was read as one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hamle", *args],
+        input=typed.encode(),
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert said in done.stdout, done.stdout[-300:]
+    assert b"type a cell (like E5) to fire" not in done.stdout  # (no empty line in CRLF)
+
+
+def test_a_line_ending_at_cr_is_answered_before_the_next_line_comes():
+    """Whether \\n follows a \\r is not waited for: a program typing one line at a time
+    would wait for the answer, and the answer for it."""
+    running = subprocess.Popen(
+        [sys.executable, "-m", "hamle", "tour", "play", "--start", "A1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        running.stdin.write(b"A4\r")
+        running.stdin.flush()
+        said, until = b"", time.monotonic() + 60
+        while b"2 filled" not in said and time.monotonic() < until:
+            if select.select([running.stdout], [], [], 1)[0]:
+                if not (chunk := os.read(running.stdout.fileno(), 1 << 16)):
+                    break  # (it ended)
+                said += chunk
+        assert b"2 filled" in said, said[-300:]
+    finally:
+        running.kill()
+        running.communicate()
 
 
 def test_ctrl_c_while_the_command_line_loads_says_interrupted():

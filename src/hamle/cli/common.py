@@ -112,17 +112,35 @@ JSON_WRITE = 1 << 20  # characters of JSON written at a time
 LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # (in text read with surrogateescape or from JSON)
 
 
+_after_cr = False  # the last line read ended at \r: a \n first in the next one is its CRLF
+
+
 def read_line() -> str:
-    """The next line typed at a prompt, '' at the end of the input. A line longer than
+    """The next line typed at a prompt, ending in \\n whether it ended at \\n, \\r\\n or \\r
+    (as a file saved on an old Mac does); '' at the end of the input. A line longer than
     ``LONGEST_LINE`` is one error line and status 2: input without line ends (like
-    ``< /dev/zero``) would fill the memory."""
+    ``< /dev/zero``) would fill the memory.
+
+    Read a character at a time, so that a line ending at \\r is taken at once: a reader
+    that waited to see whether \\n comes next would wait for the next line typed."""
+    global _after_cr
     if sys.stdin is None:  # (closed: no input at all)
         return ""
-    line = sys.stdin.readline(LONGEST_LINE + 1)
-    if len(line) > LONGEST_LINE and not line.endswith("\n"):
+    line = []
+    while len(line) <= LONGEST_LINE:
+        char = sys.stdin.read(1)
+        if char == "\n" and _after_cr:
+            _after_cr = False
+            continue
+        _after_cr = char == "\r"
+        if char in ("", "\r", "\n"):
+            line.append("\n" if char else "")
+            break
+        line.append(char)
+    else:
         print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")
         raise typer.Exit(2)
-    return line.removeprefix("\ufeff")  # (a file saved with a byte order mark)
+    return "".join(line).removeprefix("\ufeff")  # (a file saved with a byte order mark)
 
 
 def quits(line: str | None) -> bool:
