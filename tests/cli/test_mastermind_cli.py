@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -563,6 +564,37 @@ def test_solve_and_play_show_the_optimal_search(fresh_trees, monkeypatch):
     shown.clear()
     result = run("play", "--strategy", "optimal", *variant, "--game", "3", script="?\nq\n")
     assert result.exit_code == 0 and shown and "optimal suggests 112" in result.stdout
+
+
+def test_optimal_without_a_cache_directory_says_its_tree_is_not_kept(tmp_path):
+    """HOME empty and XDG_CACHE_HOME relative count as unset; the user has no home in the
+    password database either, so the tree is solved and kept nowhere (an empty HOME put
+    it in /.cache)."""
+    program = (
+        "import pwd, sys\n"
+        "def no_entry(uid):\n"
+        "    raise KeyError(uid)\n"
+        "pwd.getpwuid = no_entry\n"
+        "from hamle.start import main\n"
+        "main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "HAMLE_CACHE_DIR"}
+    env |= {"HOME": "", "XDG_CACHE_HOME": "cache"}
+    env["PYTHONPATH"] = str(pathlib.Path(mm.__file__).parents[2])  # (the hamle tested here)
+    args = ["mastermind", "evaluate", "--strategy", "optimal", "--pegs", "2", "--colours", "3"]
+    done = subprocess.run(
+        [sys.executable, "-c", program, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(
+        "solved trees are not kept for later runs: no cache directory"
+    )
+    assert "optimal" in done.stdout and list(tmp_path.iterdir()) == []
 
 
 def test_evaluate_counts_the_optimal_search_in_its_seconds(fresh_trees, monkeypatch):

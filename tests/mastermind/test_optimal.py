@@ -7,6 +7,8 @@ import itertools
 import json
 import time
 from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -366,6 +368,56 @@ def test_a_solved_tree_is_read_back_and_a_bad_one_rebuilt(tmp_path, monkeypatch)
         monkeypatch.setattr(optimal, "_TREES", {})
         assert optimal.cached_tree(variant) == first
         assert json.loads(path.read_text()) == first
+
+
+def no_cache_settings(monkeypatch, xdg: str, home: str | None, listed: str | None) -> None:
+    """XDG_CACHE_HOME and HOME (None: unset) as given, no HAMLE_CACHE_DIR, and the password
+    database giving the user the home ``listed`` (None: no entry for the user)."""
+    import pwd
+
+    def getpwuid(uid):
+        if listed is None:
+            raise KeyError(f"getpwuid(): uid not found: {uid}")
+        return SimpleNamespace(pw_dir=listed)
+
+    monkeypatch.delenv("HAMLE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    if home is None:
+        monkeypatch.delenv("HOME", raising=False)
+    else:
+        monkeypatch.setenv("HOME", home)
+    monkeypatch.setattr(pwd, "getpwuid", getpwuid)
+
+
+@pytest.mark.parametrize(
+    ("xdg", "home", "listed", "folder"),
+    [
+        ("/xdg", "/home/ada", None, "/xdg/hamle"),
+        ("", "/home/ada", "/users/ada", "/home/ada/.cache/hamle"),
+        ("cache", "/home/ada", None, "/home/ada/.cache/hamle"),  # (relative: unset, as XDG says)
+        ("", "", "/users/ada", "/users/ada/.cache/hamle"),  # (empty: as unset, not /.cache)
+        ("", None, "/users/ada", "/users/ada/.cache/hamle"),
+        ("", "home", "/users/ada", "/users/ada/.cache/hamle"),
+        ("", "", None, None),  # (no home at all: no cache)
+        ("", None, None, None),
+        ("", "", "", None),
+    ],
+)
+def test_the_cache_directory_takes_an_empty_or_relative_home_as_unset(
+    monkeypatch, xdg, home, listed, folder
+):
+    no_cache_settings(monkeypatch, xdg, home, listed)
+    assert optimal.cache_dir() == (None if folder is None else Path(folder))
+
+
+def test_without_a_cache_directory_a_tree_is_solved_and_kept_in_the_process_only(monkeypatch):
+    no_cache_settings(monkeypatch, "", "", None)
+    assert optimal.cache_dir() is None and optimal.tree_path(mm.Variant(2, 3), None) is None
+    monkeypatch.setattr(optimal, "_TREES", {})
+    variant = mm.Variant(2, 3)
+    assert optimal.stored_tree(variant) is None
+    tree = optimal.cached_tree(variant)
+    assert verify(tree).total == tree["total"] and optimal.stored_tree(variant) == tree
 
 
 def test_a_stale_tree_file_is_checked_once_until_it_changes(tmp_path, monkeypatch):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -204,9 +205,26 @@ def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -
         return strategy
     from hamle.mastermind import optimal  # (imports numba, which small heuristic runs avoid)
 
+    _say_if_not_kept()
     with search_status() as update:
         optimal.cached_tree(variant, max_guesses, update, jobs)
     return mm.Optimal(strategy.name, strategy.summary, max_guesses)
+
+
+@functools.cache  # (once a run)
+def _say_if_not_kept() -> None:
+    """Say on stderr that the optimal trees solved are not kept for later runs, where there
+    is no cache directory to keep them in."""
+    from hamle.mastermind import optimal
+
+    if optimal.cache_dir() is None:
+        errors.print(
+            "solved trees are not kept for later runs: no cache directory (HOME is empty or "
+            "unset, and the user has no home); HAMLE_CACHE_DIR names one",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @contextmanager
@@ -240,6 +258,7 @@ def _next_guess(strategy: mm.Strategy, history: mm.History) -> int:
     if isinstance(strategy, mm.Optimal):
         from hamle.mastermind import optimal
 
+        _say_if_not_kept()
         with search_status() as update:
             return optimal.next_guess(history, strategy.max_guesses, update)
     with thinking(history.variant):

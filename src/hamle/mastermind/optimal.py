@@ -293,18 +293,41 @@ def _searcher(variant: Variant, max_guesses: int | None) -> _Search:
     return _Search(variant, max_guesses)
 
 
-def cache_dir() -> Path:
-    """Where solved trees are kept: $HAMLE_CACHE_DIR, else the user's cache directory."""
+def cache_dir() -> Path | None:
+    """Where solved trees are kept: $HAMLE_CACHE_DIR, else ``hamle`` in the user's cache
+    directory ($XDG_CACHE_HOME, else ~/.cache); None where the user has no home, and then
+    no tree is kept. An XDG_CACHE_HOME or HOME that is empty or relative counts as unset,
+    as the XDG rules say (an empty HOME would put the cache in /.cache)."""
     if os.environ.get("HAMLE_CACHE_DIR"):
         return Path(os.environ["HAMLE_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "hamle"
+    if os.path.isabs(base := os.environ.get("XDG_CACHE_HOME", "")):
+        return Path(base, "hamle")
+    if os.path.isabs(home := _home()):
+        return Path(home, ".cache", "hamle")
+    return None
 
 
-def tree_path(variant: Variant, max_guesses: int | None) -> Path:
+def _home() -> str:
+    """$HOME, else (unset, empty or relative) the home the password database gives the
+    user, as Python and the shell take an unset HOME; '' where it gives none."""
+    home = os.environ.get("HOME", "")
+    if os.path.isabs(home):
+        return home
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):  # (no such database, or no entry for this user)
+        return ""
+
+
+def tree_path(variant: Variant, max_guesses: int | None) -> Path | None:
+    """The file of the optimal tree of ``variant`` and cap in ``cache_dir()``, if any."""
+    if (folder := cache_dir()) is None:
+        return None
     repeat = "" if variant.repeat else "-no-repeat"
     cap = f"-at-most-{max_guesses}" if max_guesses else ""
-    return cache_dir() / f"mastermind-optimal-{variant.pegs}x{variant.colours}{repeat}{cap}.json"
+    return folder / f"mastermind-optimal-{variant.pegs}x{variant.colours}{repeat}{cap}.json"
 
 
 _TREES: dict[tuple, dict] = {}  # (variant, cap): the tree file, checked
@@ -343,6 +366,8 @@ def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None
     if key in _TREES:
         return _TREES[key]
     path = tree_path(variant, max_guesses)
+    if path is None:
+        return None
     try:
         stat = path.stat()  # before reading: a file changed after it is checked again
     except OSError:
@@ -393,14 +418,14 @@ def cached_tree(
     max_guesses = solution.max_guesses
     data = tree_json(solution.tree, variant, "optimal", max_guesses)
     data["total"] = solution.total
-    path = tree_path(variant, max_guesses)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        spare = path.with_suffix(f".{os.getpid()}.tmp")
-        spare.write_text(json.dumps(data, separators=(",", ":")))
-        spare.replace(path)
-    except OSError:
-        pass  # a cache that cannot be written only costs the next process a search
+    if (path := tree_path(variant, max_guesses)) is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            spare = path.with_suffix(f".{os.getpid()}.tmp")
+            spare.write_text(json.dumps(data, separators=(",", ":")))
+            spare.replace(path)
+        except OSError:
+            pass  # a cache that cannot be written only costs the next process a search
     _TREES[variant, max_guesses] = data
     return data
 
