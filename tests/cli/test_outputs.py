@@ -248,6 +248,34 @@ SIMULATE = ("battleship", "simulate", "--games", "2", "--strategies", "random")
 @pytest.mark.parametrize(
     ("command", "option", "name"),
     [
+        (TOURNAMENT, "--out", "t.json"),
+        (TOURNAMENT, "--chart", "t.png"),
+        (SIMULATE, "--chart", "s.svg"),
+        (TREE, "--out", "t.json"),
+    ],
+)
+@pytest.mark.parametrize("ending", ["/", "/.", "//"])
+def test_an_output_named_as_a_folder_is_refused_not_written_without_its_slash(
+    tmp_path, monkeypatch, command, option, name, ending
+):
+    """``t.json/`` was written to t.json: a path read as a Path loses its last slash."""
+    import hamle.mastermind.tree
+
+    monkeypatch.setattr(bs, "tournament", refuse_to_play)
+    monkeypatch.setattr(bs, "simulate", refuse_to_play)
+    monkeypatch.setattr(hamle.mastermind.tree, "strategy_tree", refuse_to_play)
+    given = f"{tmp_path / name}{ending}"
+    result = run(*command, option, given)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (
+        f"error: Invalid value for '{option}': {given!r} names a folder, not a file.\n"
+    )
+    assert listing(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
         (TOURNAMENT, "--out", "pipe.json"),
         (TREE, "--out", "pipe.json"),
         (TOURNAMENT, "--chart", "pipe.png"),

@@ -240,6 +240,18 @@ def test_serve_refuses_an_empty_database_path(tmp_path, empty):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("given", ["--db", "$HAMLE_DB"])
+def test_serve_refuses_a_database_path_that_names_a_folder(tmp_path, monkeypatch, given):
+    """``games.sqlite3/`` was opened as games.sqlite3, and the site served from it."""
+    path = f"{tmp_path / 'games.sqlite3'}/"
+    if given == "$HAMLE_DB":
+        monkeypatch.setenv("HAMLE_DB", path)
+    refused = serve("--port", str(free_port()), *(["--db", path] if given == "--db" else []))
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == f"error: {given} {path!r} names a folder, not a file\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_serve_says_its_address_once_it_answers_and_a_slow_start_first(tmp_path):
     # Warming the engines up as slowly as numba compiling them the first time.
     program = (

@@ -284,9 +284,20 @@ def _said(digits: str) -> str:
     return digits if size <= 30 else f"a number of {size:,} digits"
 
 
+def names_a_folder(path: str) -> bool:
+    """Whether ``path``, as typed, can name only a folder: it ends in / (or /. or /..),
+    which a Path would drop (``Path("out.json/")`` is ``out.json``).
+
+    >>> names_a_folder("out.json/"), names_a_folder("out.json/."), names_a_folder("out.json")
+    (True, True, False)
+    """
+    return os.path.basename(path) in ("", ".", "..")
+
+
 class FileName(ParamType):
     """The type of every file option and argument: a path that names something (an empty
-    one would be read as the folder ``.``).
+    one would be read as the folder ``.``), and no folder (``out.json/`` was written to
+    ``out.json``).
 
     >>> FileName().convert(" out.json", None, None)
     PosixPath(' out.json')
@@ -297,6 +308,8 @@ class FileName(ParamType):
     def convert(self, value, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if not str(value).strip():
             self.fail(f"{quoted(str(value))} names no file.", param, ctx)
+        if isinstance(value, str) and names_a_folder(value):
+            self.fail(f"{value!r} names a folder, not a file.", param, ctx)
         return Path(value)
 
 

@@ -42,7 +42,7 @@ def serve(
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
 
-    from hamle.cli.common import console, print_error, unwritable, visible
+    from hamle.cli.common import console, names_a_folder, print_error, unwritable, visible
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB, warm_up
 
@@ -55,6 +55,9 @@ def serve(
             print_error(f"{name} must name a file, not an empty path")
             raise typer.Exit(2)
     path = db or given or DEFAULT_DB
+    if names_a_folder(path):  # (SQLite would open the file of that name)
+        print_error(f"{'--db' if db else '$HAMLE_DB'} {path!r} names a folder, not a file")
+        raise typer.Exit(2)
     try:
         listening = _listen(host, port)
     except OSError as exc:
