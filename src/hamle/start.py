@@ -1,8 +1,10 @@
 """The ``hamle`` command's entry point: the command line is imported inside it, so that
 Ctrl-C while typer and the rest load says ``interrupted`` as it does once a command runs,
 not a traceback. (Only the interpreter's own start, before any of hamle, is left.) Output
-that cannot be written (a full disk, a closed standard output) is one ``error:`` line too."""
+that cannot be written (a full disk, a closed standard output) is one ``error:`` line too,
+and an error that cannot be written to stderr ends the command with its status all the same."""
 
+import contextlib
 import os
 import signal
 import sys
@@ -76,12 +78,54 @@ def _written(call, *args):
         raise OutputError(exc.strerror or str(exc)) from None
 
 
+class Unsaid:
+    """Standard error whose write errors are dropped (a full disk, a reader gone away):
+    an error that cannot be said still ends the command with the status that says it.
+
+    >>> import io
+    >>> Unsaid(io.StringIO()).write("E5")
+    2
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        with contextlib.suppress(OSError):
+            self._stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError):
+            self._stream.flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def to_nowhere(fd: int) -> None:
+    """Send what is written to ``fd`` to /dev/null: output that cannot be written (what is
+    left in its buffer too), or a standard stream the command started with closed, whose
+    number the next file opened (a chart, the database) would otherwise take."""
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    if nowhere != fd:
+        os.dup2(nowhere, fd)
+        os.close(nowhere)
+
+
 def main() -> None:
     """Run the ``hamle`` command line (``hamle.cli``), whose commands handle Ctrl-C
     themselves once they run; before that, here."""
-    if sys.stdout is None:  # started with it closed: a file opened next would take its place
-        sys.stderr.write("error: cannot write the output: standard output is closed\n")
-        sys.exit(UNWRITTEN)
+    if sys.stderr is None:  # started with it closed
+        to_nowhere(2)
+        sys.stderr = open(2, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    sys.stderr = Unsaid(sys.stderr)
+    if sys.stdout is None:  # started with it closed: refused before any work, but by serve
+        if sys.argv[1:2] != ["serve"]:  # (the site is served all the same, unannounced)
+            sys.stderr.write("error: cannot write the output: standard output is closed\n")
+            sys.exit(UNWRITTEN)
+        to_nowhere(1)
+        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
     sys.stdout = Output(sys.stdout)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # (not where ignored)
         signal.signal(signal.SIGINT, _ctrl_c)
@@ -95,7 +139,6 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.exit(say_interrupted())
     except OutputError as exc:
-        # what is left in the buffer goes nowhere, so the exit does not fail to write it too
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        to_nowhere(sys.stdout.fileno())  # (so the exit does not fail to write the rest too)
         sys.stderr.write(f"error: cannot write the output: {exc}\n")
         sys.exit(UNWRITTEN)

@@ -278,23 +278,63 @@ def test_serve_says_its_address_once_it_answers_and_a_slow_start_first(tmp_path)
     assert health.json() == {"status": "ok"}
 
 
-def test_a_slow_start_with_no_room_for_its_output_is_one_error_line(tmp_path):
+@pytest.mark.parametrize("output", ["full", "closed"])
+def test_serve_without_room_for_its_address_serves_unannounced(tmp_path, output):
+    """Where the address (and the slow start before it) cannot be printed, on a full disk
+    or a closed output, the site is served all the same and nothing is said: it was an
+    error, or a refusal to start, and no site."""
     program = (
         "import time, hamle.web.app as app\n"
         "app.warm_up = lambda: time.sleep(3)\n"
         "from hamle.start import main; main()\n"
     )
-    args = ["serve", "--port", str(free_port()), "--db", str(tmp_path / "games.sqlite3")]
+    port = free_port()
+    args = ["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")]
     with open("/dev/full", "w") as full:
-        done = subprocess.run(
+        running = subprocess.Popen(
             [sys.executable, "-c", program, *args],
-            stdout=full,
+            stdout=full if output == "full" else None,
             stderr=subprocess.PIPE,
             text=True,
-            timeout=60,
+            preexec_fn=(lambda: os.close(1)) if output == "closed" else None,
         )
-    assert done.returncode == 2, done.stderr
-    assert done.stderr == "error: cannot write the output: No space left on device\n"
+    try:
+        health, until = None, time.monotonic() + 60
+        while health is None and running.poll() is None and time.monotonic() < until:
+            with contextlib.suppress(httpx.HTTPError):
+                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5).json()
+            time.sleep(0.2)
+        served = running.poll() is None
+        running.terminate()
+        _, said = running.communicate(timeout=30)
+    finally:
+        running.kill()
+    assert served and health == {"status": "ok"}
+    assert said == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        (["battleship", "simulate", "--games", "x"], None),  # (a usage error)
+        (["battleship", "density", "--hit", "Z9"], None),  # (the engine's)
+        (["mastermind", "score", "1123", "11"], None),
+        (["--version"], "/dev/full"),  # (output that cannot be written)
+    ],
+)
+@pytest.mark.parametrize("errors", ["full", "closed"])
+def test_an_error_that_cannot_be_said_keeps_its_status(command, output, errors):
+    """With stderr closed or full, an error ended with status 1 (its own write failing),
+    not the 2 that errors end with."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "hamle", *command],
+            stdout=subprocess.DEVNULL if output is None else full,
+            stderr=full if errors == "full" else None,
+            preexec_fn=(lambda: os.close(2)) if errors == "closed" else None,
+            timeout=120,
+        )
+    assert done.returncode == 2
 
 
 def free_port() -> int:

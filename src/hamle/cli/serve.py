@@ -6,12 +6,13 @@ import contextlib
 import os
 import socket
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
 import typer
 
-from hamle.start import OutputError
+from hamle.start import OutputError, to_nowhere
 from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
 
 SLOW_START = 2.0  # seconds of warming up the engines before it is said
@@ -83,18 +84,21 @@ def serve(
         slow.cancel()
         slow.join()  # (a line it is saying comes before the address)
     listening.listen(BACKLOG)  # (connections wait for the server, not refused, from here)
-    console.print(
-        f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",
-        markup=False,
-        highlight=False,
-    )
+    try:
+        console.print(
+            f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",
+            markup=False,
+            highlight=False,
+        )
+    except (OSError, OutputError):  # (a full disk, a reader gone: the site is served unsaid)
+        to_nowhere(sys.stdout.fileno())
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
     server.run(sockets=[listening])
 
 
 def _say_slow_start(console) -> None:
     """Say that the engines take a while (on a thread of its own: an output that cannot
-    be written is left for the main thread to say)."""
+    be written is left for the main thread to meet)."""
     with contextlib.suppress(OSError, OutputError):
         console.print("getting the engines ready (compiled the first time: a minute)…")
 
