@@ -48,7 +48,7 @@ from hamle.battleship.strategies.common import pcg_words
 from hamle.battleship.strategies.expert_shooter import CORES, MAX_FLEETS, rollout_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, jobs_count, machine, write_report
+from machine import Arguments, check_out, jobs_count, machine, report_file, write_report
 
 RULES = {"classic": bs.Rules.classic(), "russian": bs.Rules.russian()}
 DECISION_SEED = 99
@@ -230,7 +230,7 @@ def main() -> int:
     parser.add_argument("--fleets", type=int, default=2000, help="rollout fleets a decision")
     parser.add_argument("--jobs", type=jobs_count, default=2, help="processes")
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results/advantage.json"
+        "--out", type=report_file, default=Path(__file__).parent / "results/advantage.json"
     )
     args = parser.parse_args()
     if not 1 <= args.first <= args.last:

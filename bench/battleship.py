@@ -54,7 +54,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_battleship as naive
-from machine import Arguments, at_most, check_out, machine, write_report
+from machine import Arguments, at_most, check_out, machine, report_file, write_report
 
 CLASSIC_FLEETS = 30093975536
 AIM_DECISION_US = 200
@@ -325,7 +325,7 @@ def bench_game_kernel(rules: bs.Rules, games: int, slow_games: int) -> dict:
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results/battleship.json"
+        "--out", type=report_file, default=Path(__file__).parent / "results/battleship.json"
     )
     parser.add_argument(
         "--games",

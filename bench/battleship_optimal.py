@@ -46,7 +46,7 @@ import hamle.battleship as bs
 from hamle.battleship.rules import placements, zone
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, machine, write_report
+from machine import Arguments, check_out, machine, report_file, write_report
 
 BOARDS = ("3x4:2,2", "4x4:2,3", "4x4:1,2/apart", "4x5:2,3", "4x4:2,2,3")
 LARGER_BOARDS = ("5x5:2,3", "6x6:2,3")  # out of the search's reach: the rollouts alone
@@ -350,7 +350,7 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true")
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results/battleship_optimal.json"
+        "--out", type=report_file, default=Path(__file__).parent / "results/battleship_optimal.json"
     )
     args = parser.parse_args()
     check_out(parser, args.out)

@@ -38,6 +38,7 @@ from machine import (
     load_seconds,
     machine,
     positive_int,
+    report_file,
     write_report,
 )
 from serve import start_server
@@ -174,7 +175,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=positive_int, default=3)
     default = Path(__file__).parent / "results/site_crash.json"
-    parser.add_argument("--out", type=Path, default=default)
+    parser.add_argument("--out", type=report_file, default=default)
     args = parser.parse_args()
     check_out(parser, args.out)
     report = {

@@ -53,7 +53,7 @@ from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_exact as naive
-from machine import Arguments, at_most, check_out, jobs_count, machine, write_report
+from machine import Arguments, at_most, check_out, jobs_count, machine, report_file, write_report
 
 SEED_TOTAL = 1_855_545_978_831_780
 CLASSIC_FLEETS = 30_093_975_536
@@ -265,7 +265,9 @@ def bench_table(rules: bs.Rules, games: int, jobs: int) -> dict:
 
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/exact.json")
+    parser.add_argument(
+        "--out", type=report_file, default=Path(__file__).parent / "results/exact.json"
+    )
     parser.add_argument(
         "--games",
         type=at_most(MAX_GAMES),

@@ -74,7 +74,7 @@ from hamle.web import create_app
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import advantage as advantage_bench
 import exact as exact_bench
-from machine import Arguments, check_out, jobs_count, machine, write_report
+from machine import Arguments, check_out, jobs_count, machine, report_file, write_report
 
 AIM_CLASSIC_MEAN = 43.5
 AIM_MEDIAN_MS = 100
@@ -344,7 +344,9 @@ def russian_part(report: dict, games: int, exact_run_games: int, advantage_games
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, help="default results/expert.json (expert_speed.json with --speed-only)"
+        "--out",
+        type=report_file,
+        help="default results/expert.json (expert_speed.json with --speed-only)",
     )
     parser.add_argument("--games", type=int, help="classic games of density and expert")
     parser.add_argument("--exact-games", type=int, help="classic games of exact")

@@ -110,6 +110,14 @@ def at_most(limit: int, kind=positive_int, unit: str = ""):
 load_seconds = at_most(3600, positive_float, " seconds (an hour)")
 
 
+def report_file(text: str) -> Path:
+    """An argparse ``type``: a file to write, not a path that names a folder (``out.json/``
+    was written to out.json, as a Path drops its last slash)."""
+    if os.path.basename(text) in ("", ".", ".."):
+        raise argparse.ArgumentTypeError(f"{text!r} names a folder, not a file")
+    return Path(text)
+
+
 def check_out(parser: argparse.ArgumentParser, out: Path, option: str = "--out") -> None:
     """Make sure ``write_report`` will be able to write ``out`` at the end of the run:
     create its folder now, as the writer would, and stop with a usage error if it is a

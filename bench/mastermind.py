@@ -43,7 +43,7 @@ import hamle.mastermind as mm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_mastermind as naive
-from machine import Arguments, check_out, machine, write_report
+from machine import Arguments, check_out, machine, report_file, write_report
 
 AIM_CLASSIC_SECONDS = 1
 AIM_SUPER_SECONDS = 10
@@ -227,7 +227,7 @@ def published(classic: dict) -> dict:
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results/mastermind.json"
+        "--out", type=report_file, default=Path(__file__).parent / "results/mastermind.json"
     )
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     args = parser.parse_args()

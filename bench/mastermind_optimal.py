@@ -51,6 +51,7 @@ from machine import (
     machine,
     no_repeats,
     positive_float,
+    report_file,
     write_report,
 )
 from peers import fancidev_run, missing
@@ -191,7 +192,7 @@ def report(cases: dict, limit: float, budget: float, quick: bool) -> dict:
 def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--out", type=Path, default=Path(__file__).parent / "results/mastermind_optimal.json"
+        "--out", type=report_file, default=Path(__file__).parent / "results/mastermind_optimal.json"
     )
     seconds = at_most(WEEK, positive_float, " seconds (a week)")
     parser.add_argument(

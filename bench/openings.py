@@ -15,7 +15,7 @@ from hamle.battleship import Rules
 from hamle.battleship.strategies.openings import OPENINGS_FILE, SETTINGS, work_out_opening
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, no_repeats
+from machine import Arguments, check_out, no_repeats, report_file
 
 
 def is_openings(stored) -> bool:
@@ -49,7 +49,7 @@ def stored_openings(parser, out: Path) -> dict:
 def main() -> None:
     parser = Arguments(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", choices=["classic", "russian"], nargs="+")
-    parser.add_argument("--out", type=Path, default=OPENINGS_FILE)
+    parser.add_argument("--out", type=report_file, default=OPENINGS_FILE)
     args = parser.parse_args()
     no_repeats(parser, "--rules", args.rules or [])
     check_out(parser, args.out)  # creates a missing folder

@@ -70,7 +70,15 @@ from pathlib import Path
 from time import perf_counter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, check_out, machine, no_repeats, positive_int, write_report
+from machine import (
+    Arguments,
+    check_out,
+    machine,
+    no_repeats,
+    positive_int,
+    report_file,
+    write_report,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -632,7 +640,7 @@ def table(rows: dict) -> str:
 
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=HERE / "results/peers.json")
+    parser.add_argument("--out", type=report_file, default=HERE / "results/peers.json")
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     parser.add_argument(
         "--rows", default=",".join(ROWS), help=f"comma-separated, of: {', '.join(ROWS)}"

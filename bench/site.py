@@ -33,6 +33,7 @@ from machine import (
     load_seconds,
     machine,
     positive_int,
+    report_file,
     write_report,
 )
 from serve import start_server
@@ -227,7 +228,9 @@ def main() -> None:
     )
     parser.add_argument("--clients", type=positive_int, default=20)
     parser.add_argument("--quick", action="store_true", help="5 s instead of 30")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/site.json")
+    parser.add_argument(
+        "--out", type=report_file, default=Path(__file__).parent / "results/site.json"
+    )
     args = parser.parse_args()
     check_out(parser, args.out)
     seconds = args.seconds if args.seconds is not None else (5 if args.quick else 30)

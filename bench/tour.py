@@ -68,7 +68,7 @@ from hamle.tour.hint import ROLLOUTS, _search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_tour as naive
-from machine import Arguments, at_most, check_out, machine, write_report
+from machine import Arguments, at_most, check_out, machine, report_file, write_report
 
 MODES = ("hint", "quick")
 HUMAN_STREAM, HINT_STREAM = 0, 1
@@ -381,7 +381,9 @@ def machine_with_node() -> dict:
 
 def main() -> int:
     parser = Arguments(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results/tour.json")
+    parser.add_argument(
+        "--out", type=report_file, default=Path(__file__).parent / "results/tour.json"
+    )
     parser.add_argument("--quick", action="store_true", help="a small smoke-test run")
     parser.add_argument(
         "--keep-positions",

@@ -39,7 +39,7 @@ import hamle.battleship as bs
 from hamle.battleship.simulate import MAX_GAMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import Arguments, at_most, check_out, jobs_count, machine, write_report
+from machine import Arguments, at_most, check_out, jobs_count, machine, report_file, write_report
 
 PLACERS = list(bs.PLACERS)
 AIM_ADDED = 1.5
@@ -200,8 +200,8 @@ def main() -> None:
         "--rules", choices=("both", "classic", "russian"), default="both", help="matrices to play"
     )
     results = Path(__file__).parent / "results"
-    parser.add_argument("--out", type=Path, default=results / "tournament.json")
-    parser.add_argument("--store", type=Path, default=results / "tournament_games.json")
+    parser.add_argument("--out", type=report_file, default=results / "tournament.json")
+    parser.add_argument("--store", type=report_file, default=results / "tournament_games.json")
     args = parser.parse_args()
     if args.out.resolve() == args.store.resolve():
         parser.error(

@@ -121,6 +121,30 @@ def test_battleship_refuses_a_folder_as_out(load_bench, monkeypatch, capsys, tmp
     assert "is a folder, not a file" in error
 
 
+REPORTS = ["advantage", "battleship", "battleship_optimal", "crash", "exact", "expert"]
+REPORTS += ["mastermind", "mastermind_optimal", "openings", "peers", "site", "tour", "tournament"]
+
+
+@pytest.mark.parametrize(
+    ("script", "option"),
+    [(script, "--out") for script in REPORTS] + [("tournament", "--store")],
+)
+def test_a_report_named_as_a_folder_is_refused(
+    load_bench, monkeypatch, capsys, tmp_path, script, option
+):
+    """``out.json/`` was written to out.json: a Path drops its last slash."""
+
+    def stop(*args):
+        raise Stop  # (the run would have begun)
+
+    bench = load_bench(script)
+    monkeypatch.setattr(bench, "check_out", stop)
+    given = f"{tmp_path / 'out.json'}/"
+    error = refused(bench.main, monkeypatch, capsys, f"{script}.py", option, given)
+    assert f"argument {option}: {given!r} names a folder, not a file" in error
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_battleship_game_kernel_ratio_is_null_when_unmeasurable(load_bench, monkeypatch):
     bench = load_bench("battleship")
     monkeypatch.setattr(bench, "perf_counter", lambda: 1.0)  # every time is 0
