@@ -129,14 +129,15 @@ def read_line() -> str:
     line = []
     while len(line) <= LONGEST_LINE:
         char = sys.stdin.read(1)
-        if char == "\n" and _after_cr:
+        if char == "\n" and _after_cr:  # (the rest of a CRLF)
             _after_cr = False
             continue
         _after_cr = char == "\r"
-        if char in ("", "\r", "\n"):
-            line.append("\n" if char else "")
+        if not char:  # (the end of the input)
             break
-        line.append(char)
+        line.append("\n" if char == "\r" else char)
+        if line[-1] == "\n":
+            break
     else:
         print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")
         raise typer.Exit(2)
