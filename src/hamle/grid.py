@@ -144,12 +144,20 @@ class Grid:
         return index
 
     def parse_cells(self, text: str) -> tuple[int, ...]:
-        """Indices of a comma- or space-separated list of cell names, in order given.
+        """Indices of a comma- or space-separated list of cell names, in order given; a
+        CellError for an empty item (``A1,,B2``: a cell left out?).
 
         >>> Grid(10, 10).parse_cells("E5, F5 A1")
         (44, 45, 0)
         """
-        return tuple(self.index(part) for part in re.split(r"[,\s]+", text.strip()) if part)
+        parts = items(text)
+        if "" in parts:
+            raise CellError(
+                "{text} has an empty item; write one comma between two cells",
+                code="cell.empty_item",
+                text=quoted(text),
+            )
+        return tuple(self.index(part) for part in parts)
 
     def neighbours(self, index: int) -> tuple[int, ...]:
         """Orthogonal neighbours (up, down, left, right order).
@@ -210,6 +218,18 @@ def cut(text: str) -> str:
     '1111111111111111111111111111111111111111…'
     """
     return text if len(text) <= QUOTED_AT_MOST else text[:QUOTED_AT_MOST] + "…"
+
+
+def items(text: str) -> list[str]:
+    """The items of a list written with commas or spaces between them, an empty one where
+    two commas have nothing between them (or a comma starts or ends the list); none in
+    blank text.
+
+    >>> items(" E5, F5 A1"), items("5,,4,"), items(" ")
+    (['E5', 'F5', 'A1'], ['5', '', '4', ''], [])
+    """
+    text = text.strip()
+    return re.split(r"\s*,\s*|\s+", text) if text else []
 
 
 def quoted(value) -> str:

@@ -714,3 +714,28 @@ def test_the_simulation_table_in_a_narrow_terminal_folds_names_and_cuts_nothing(
         assert all(figure in result.stdout for figure in figures)
     first_column = "".join(line.split(" ")[0] for line in lines[3:])
     assert first_column == "hunt-targetparityrandom(exactlaw)"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--miss", "A1,,B2"], "'A1,,B2' has an empty item; write one comma between two cells"),
+        (["--hit", "E5,"], "'E5,' has an empty item"),
+        (["--sunk", "A1-A3,,C5"], "'A1-A3,,C5' has an empty item"),
+        (["--sunk", "A1-A5;;B1-B4"], "'A1-A5;;B1-B4' has an empty ship"),
+        (["--fleet", "5,,4"], "--fleet takes ship lengths like 5,4,3,3,2, not '5,,4'"),
+        (["--afloat", "5,4,"], "--afloat takes ship lengths like 5,4,3,3,2, not '5,4,'"),
+        (
+            ["--sunk", "A1,A2,A3,A4,A5,A6,A7"],
+            "has length 7; no ship in the fleet has it; write ships that touch apart with ';'",
+        ),
+    ],
+)
+def test_a_list_with_an_item_left_out_is_refused_not_read_without_it(args, message):
+    result = run("density", *args)
+    assert result.exit_code == 2 and message in result.stderr, result.output
+
+
+def test_ships_that_touch_given_apart_are_two_sunk_ships():
+    data = run_json("density", "--sunk", "A1-A5;A6-A7")
+    assert data["afloat"] == [4, 3, 3]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hamle.grid import QUOTED_AT_MOST, CellError, Grid, name_key, quoted
+from hamle.grid import QUOTED_AT_MOST, CellError, Grid, items, name_key, quoted
 
 from .common import (
     CLUSTER,
@@ -83,7 +83,12 @@ PLACER_HELP = (
 )
 MISS = typer.Option("", "--miss", help="Missed cells, like A1,B2.")
 HIT = typer.Option("", "--hit", help="Open hits (on ships not yet sunk).")
-SUNK = typer.Option("", "--sunk", help="Sunk ships: ranges like A1-A3, or ships separated by ';'.")
+SUNK = typer.Option(
+    "",
+    "--sunk",
+    help="Sunk ships: ranges like A1-A3 and cells, each group of cells that touch one ship; "
+    "or ships separated by ';' (A1-A5;A6-A7).",
+)
 AFLOAT = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest).")
 
 
@@ -104,19 +109,27 @@ def marked(rules: bs.Rules, miss: str, hit: str, sunk: str, afloat: str | None) 
     import hamle.battleship as bs
 
     grid = rules.grid
-    return bs.Observation.from_marks(
-        rules,
-        miss=grid.parse_cells(miss),
-        hit=grid.parse_cells(hit),
-        sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
-        afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
-    )
+    try:
+        return bs.Observation.from_marks(
+            rules,
+            miss=grid.parse_cells(miss),
+            hit=grid.parse_cells(hit),
+            sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
+            afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
+        )
+    except bs.MarksError as exc:
+        if exc.code != "battleship.sunk_length" or ";" in sunk:
+            raise
+        # (cells given one by one make a ship of each group that touches: two ships in line
+        # are read as one)
+        said = f"{exc}; write ships that touch apart with ';', like A1-A5;A6-A7"
+        raise bs.MarksError(said) from None
 
 
 def parse_lengths(text: str, option: str) -> list[int]:
     import hamle.battleship as bs
 
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    parts = items(text)
     if not parts or not all(re.fullmatch(r"[0-9]{1,3}", p) for p in parts):
         raise bs.RulesError(f"{option} takes ship lengths like 5,4,3,3,2, not {quoted(text)}")
     return [int(p) for p in parts]
@@ -130,14 +143,21 @@ def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
     >>> parse_sunk(Grid(10, 10), "A1 - A3, C5")
     [[0, 10, 20], [42]]
     """
+    import hamle.battleship as bs
+
     text = re.sub(r"\s*-\s*", "-", text)
     if ";" in text:
-        return [_cells(grid, part) for part in text.split(";") if part.strip()]
+        parts = text.split(";")
+        if not all(part.strip() for part in parts):
+            raise bs.MarksError(
+                f"{quoted(text)} has an empty ship; write one ';' between two ships"
+            )
+        return [_cells(grid, part) for part in parts]
     ships, singles = [], []
-    for token in re.split(r"[,\s]+", text.strip()):
+    for token in _tokens(text):
         if "-" in token:
             ships.append(_cells(grid, token))
-        elif token:
+        else:
             singles.append(grid.index(token))
     left = set(singles)
     while left:
@@ -158,7 +178,7 @@ def _cells(grid: Grid, text: str) -> list[int]:
     import hamle.battleship as bs
 
     out = []
-    for token in re.split(r"[,\s]+", text.strip()):
+    for token in _tokens(text):
         if "-" in token:
             ends = token.split("-")
             if len(ends) != 2 or not all(ends):
@@ -174,9 +194,19 @@ def _cells(grid: Grid, text: str) -> list[int]:
                 for r in range(min(ra, rb), max(ra, rb) + 1)
                 for c in range(min(ca, cb), max(ca, cb) + 1)
             )
-        elif token:
+        else:
             out.append(grid.index(token))
     return out
+
+
+def _tokens(text: str) -> list[str]:
+    """The cells and ranges of a sunk ship's text; MarksError for an empty one."""
+    import hamle.battleship as bs
+
+    tokens = items(text)
+    if "" in tokens:
+        raise bs.MarksError(f"{quoted(text)} has an empty item; write one comma between two cells")
+    return tokens
 
 
 @app.command()

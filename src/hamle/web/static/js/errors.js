@@ -4,6 +4,7 @@
 
 export const ERRORS_TR = {
   "cell.not_a_name": "{name} bir kare adı değil (bir sütun harfi ve bir satır numarası yaz, E5 gibi).",
+  "cell.empty_item": "{text} listesinde boş bir öğe var; iki karenin arasına bir virgül yaz.",
   "cell.one_letter": "{name} bir kare adı değil (tek bir sütun harfi olmalı, E5 gibi).",
   "cell.off_board": "{cell}, {rows}×{cols} tahtanın dışında.",
   "cell.index_off_board": "{index} numaralı kare, {rows}×{cols} tahtanın dışında.",
