@@ -639,6 +639,11 @@ def test_sunk_ships_and_their_water():
     assert len(as_json["counts"]) == 100 - len(water_and_shot)
     assert set(as_json["counts"]) == set(density(obs).as_dict()["density"])
     assert all(as_json["counts"][name] == report.at(name) for name in as_json["counts"])
+    assert as_json["probability"].keys() == as_json["counts"].keys()
+    assert all(
+        abs(as_json["probability"][name] - float(report.probability(name))) < 5e-7
+        for name in as_json["counts"]
+    )
 
 
 def test_with_nothing_afloat_no_cell_is_best():

@@ -739,3 +739,18 @@ def test_a_list_with_an_item_left_out_is_refused_not_read_without_it(args, messa
 def test_ships_that_touch_given_apart_are_two_sunk_ships():
     data = run_json("density", "--sunk", "A1-A5;A6-A7")
     assert data["afloat"] == [4, 3, 3]
+
+
+def test_the_hint_over_every_layout_gives_exact_means_without_an_error():
+    text = run("hint", "--afloat", "2", "--hit", "A1").stdout
+    assert "expert fires B1 (endgame)" in text
+    assert "A2     1.500 shots to finish (2 layouts)  +0.000\n" in text
+    assert "±" not in text and "fleets" not in text
+    drawn = run("hint", "--miss", "A1", "--strategy", "expert(openings=false, fleets=50)").stdout
+    assert "(rollouts)" in drawn and "(50 fleets)  +" in drawn and " ± " in drawn
+
+
+def test_exact_counts_in_json_carry_each_cells_probability():
+    data = run_json("density", "--exact", "--size", "3", "--fleet", "2")
+    assert data["total"] == 12 and data["counts"]["B2"] == 4
+    assert data["probability"]["B2"] == round(4 / 12, 6) and data["probability"]["A1"] == 0.166667

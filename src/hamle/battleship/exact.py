@@ -106,13 +106,15 @@ class ExactMap:
         return [self.observation.grid.name(c) for c in self.best]
 
     def as_dict(self) -> dict:
-        """The counts of the unshot cells (as ``DensityMap.as_dict`` gives d), the totals
-        and the best cells."""
+        """The counts of the unshot cells (as ``DensityMap.as_dict`` gives d) and their
+        probabilities (to six places, as the site gives them), the totals and the best cells."""
         grid = self.observation.grid
+        unshot = [int(c) for c in self.observation.unshot]
         return {
             "total": self.total,
             "fleets": self.fleets,
-            "counts": {grid.name(int(c)): self.counts[c] for c in self.observation.unshot},
+            "counts": {grid.name(c): self.counts[c] for c in unshot},
+            "probability": {grid.name(c): round(self.counts[c] / self.total, 6) for c in unshot},
             "best": self.best_names,
             "best_count": self.counts[self.best[0]] if self.best else 0,
         }

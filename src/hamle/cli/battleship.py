@@ -686,11 +686,12 @@ def hint(
     console.print(
         f"{shooter.name} fires {grid.name(decision.cell)} ({decision.how})", highlight=False
     )
+    every = decision.how == "endgame"  # (every layout that fits: exact means, no error)
     for w in decision.weighed:
-        behind = f"  {w.behind:+.3f} ± {w.stderr:.3f}" if w.cell != decision.cell else ""
-        line = (
-            f"  {grid.name(w.cell):<4} {w.shots:7.3f} shots to finish ({w.fleets:,} fleets){behind}"
-        )
+        behind = f"  {w.behind:+.3f}" if w.cell != decision.cell else ""
+        behind += f" ± {w.stderr:.3f}" if behind and not every else ""
+        played = counted(w.fleets, "layout" if every else "fleet")
+        line = f"  {grid.name(w.cell):<4} {w.shots:7.3f} shots to finish ({played}){behind}"
         console.print(line, highlight=False)
 
 
