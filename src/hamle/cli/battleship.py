@@ -89,7 +89,12 @@ SUNK = typer.Option(
     help="Sunk ships: ranges like A1-A3 and cells, each group of cells that touch one ship; "
     "or ships separated by ';' (A1-A5;A6-A7).",
 )
-AFLOAT = typer.Option(None, "--afloat", help="Afloat ship lengths (default: the rest).")
+AFLOAT = typer.Option(
+    None,
+    "--afloat",
+    help="Afloat ship lengths (default: the fleet less the sunk ships); a ship neither sunk "
+    "nor listed is taken as gone.",
+)
 
 
 def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:

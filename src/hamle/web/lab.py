@@ -41,7 +41,9 @@ class Marks(Strict):
     hit: Cells = Field(default_factory=list)
     sunk: Annotated[list[ShipCells], Field(max_length=MOST_SHIPS)] = Field(default_factory=list)
     afloat: Annotated[list[Length], Field(max_length=MOST_SHIPS)] | None = Field(
-        default=None, description="Lengths of the ships afloat (default: fleet minus sunk)"
+        default=None,
+        description="Lengths of the ships afloat (default: fleet minus sunk); a ship "
+        "neither sunk nor listed is taken as gone, as one removed by hand",
     )
 
     def observation(self) -> bs.Observation:
