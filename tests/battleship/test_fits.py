@@ -157,7 +157,7 @@ def test_the_experts_exact_targets_name_it_too():
     obs = Observation.from_marks(Rules.russian(), hit=["A1"], miss=["A2", "B1", "B2"], afloat=[4])
     with pytest.raises(MarksError, match="no afloat ship can explain the hit at A1"):
         ExpertShooter().choose(obs, np.random.default_rng(0))
-    with pytest.raises(BattleshipError, match="every ship is sunk"):
+    with pytest.raises(BattleshipError, match="no ship is afloat"):
         ExactShooter().choose(
             Observation.from_marks(Rules.classic(), afloat=[]), np.random.default_rng(0)
         )

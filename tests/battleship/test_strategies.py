@@ -168,11 +168,18 @@ FINISHED = [
 
 
 @pytest.mark.parametrize("name", list(SHOOTERS))
-@pytest.mark.parametrize("observation", FINISHED, ids=["all sunk", "none afloat"])
-def test_every_shooter_refuses_a_board_with_no_ship_afloat(name, observation):
-    with pytest.raises(ShotError, match="no ship is afloat; there is nothing left") as refused:
+@pytest.mark.parametrize(
+    ("observation", "said", "code"),
+    [
+        (FINISHED[0], "every ship is sunk", "battleship.all_sunk"),
+        (FINISHED[1], "no ship is afloat", "battleship.none_afloat"),
+    ],
+    ids=["all sunk", "none afloat"],
+)
+def test_every_shooter_refuses_a_board_with_no_ship_afloat(name, observation, said, code):
+    with pytest.raises(ShotError, match=f"^{said}; there is nothing left to fire at$") as refused:
         get_shooter(name).choose(observation, np.random.default_rng(0))
-    assert refused.value.code == "battleship.none_afloat"
+    assert refused.value.code == code
 
 
 def test_hunt_candidates_of_a_finished_board_do_not_crash():

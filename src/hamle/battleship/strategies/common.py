@@ -48,7 +48,11 @@ def check_choice(observation, rng) -> None:
         raise BattleshipError(
             f"rng must be a numpy Generator (np.random.default_rng), not {quoted(rng)}"
         )
-    if not observation.afloat:
+    if len(observation.sunk) == len(observation.rules.lengths):
+        raise ShotError(
+            "every ship is sunk; there is nothing left to fire at", code="battleship.all_sunk"
+        )
+    if not observation.afloat:  # (the ships neither sunk nor afloat were taken as gone)
         raise ShotError(
             "no ship is afloat; there is nothing left to fire at", code="battleship.none_afloat"
         )
