@@ -121,7 +121,8 @@ def main() -> None:
         sys.stderr = open(2, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115
     sys.stderr = Unsaid(sys.stderr)
     if sys.stdout is None:  # started with it closed: refused before any work, but by serve
-        if sys.argv[1:2] != ["serve"]:  # (the site is served all the same, unannounced)
+        serving = sys.argv[1:2] == ["serve"] and "--help" not in sys.argv
+        if not serving:  # (the site is served all the same, unannounced; its help is output)
             sys.stderr.write("error: cannot write the output: standard output is closed\n")
             sys.exit(UNWRITTEN)
         to_nowhere(1)

@@ -278,22 +278,26 @@ def test_serve_says_its_address_once_it_answers_and_a_slow_start_first(tmp_path)
     assert health.json() == {"status": "ok"}
 
 
-@pytest.mark.parametrize("output", ["full", "closed"])
-def test_serve_without_room_for_its_address_serves_unannounced(tmp_path, output):
-    """Where the address (and the slow start before it) cannot be printed, on a full disk
-    or a closed output, the site is served all the same and nothing is said: it was an
-    error, or a refusal to start, and no site."""
+@pytest.mark.parametrize(
+    ("output", "warm_up"), [("full", 3), ("closed", 3), ("gone", 3), ("gone", 0)]
+)
+def test_serve_without_room_for_its_address_serves_unannounced(tmp_path, output, warm_up):
+    """Where the address (and the slow start before it) cannot be printed, on a full disk,
+    a closed output or a pipe whose reader is gone, the site is served all the same and
+    nothing is said: it was an error, a refusal to start or a quiet exit, and no site."""
     program = (
         "import time, hamle.web.app as app\n"
-        "app.warm_up = lambda: time.sleep(3)\n"
+        f"app.warm_up = lambda: time.sleep({warm_up})\n"
         "from hamle.start import main; main()\n"
     )
     port = free_port()
     args = ["serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3")]
-    with open("/dev/full", "w") as full:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # (a reader gone before the first line)
+    with open("/dev/full", "w") as full, open(write_end, "w") as gone:
         running = subprocess.Popen(
             [sys.executable, "-c", program, *args],
-            stdout=full if output == "full" else None,
+            stdout={"full": full, "gone": gone}.get(output),
             stderr=subprocess.PIPE,
             text=True,
             preexec_fn=(lambda: os.close(1)) if output == "closed" else None,
@@ -588,6 +592,7 @@ def test_ctrl_c_while_the_command_line_loads_says_interrupted():
         ["mastermind", "score", "1123", "1123"],
         ["battleship", "sample", "--count", "3000", "--json"],  # past the output's buffer
         ["--help"],
+        ["serve", "--help"],  # (serve itself starts without its output; its help is output)
     ],
 )
 def test_output_that_cannot_be_written_is_one_error_line(command):

@@ -43,7 +43,7 @@ def serve(
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
 
-    from hamle.cli.common import console, names_a_folder, print_error, unwritable, visible
+    from hamle.cli.common import names_a_folder, print_error, unwritable, visible
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB, warm_up
 
@@ -76,7 +76,7 @@ def serve(
     # The address is said once the engines are ready, so that it answers at once; where
     # that takes a while (numba compiling them, the first time after an install) the wait is
     # said first.
-    slow = threading.Timer(SLOW_START, _say_slow_start, [console])
+    slow = threading.Timer(SLOW_START, _say_slow_start)
     slow.start()
     try:
         warm_up()
@@ -85,22 +85,25 @@ def serve(
         slow.join()  # (a line it is saying comes before the address)
     listening.listen(BACKLOG)  # (connections wait for the server, not refused, from here)
     try:
-        console.print(
-            f"hamle at {address_of(host, port)}  (games kept in {visible(path)})",
-            markup=False,
-            highlight=False,
-        )
+        _say(f"hamle at {address_of(host, port)}  (games kept in {visible(path)})")
     except (OSError, OutputError):  # (a full disk, a reader gone: the site is served unsaid)
         to_nowhere(sys.stdout.fileno())
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
     server.run(sockets=[listening])
 
 
-def _say_slow_start(console) -> None:
+def _say_slow_start() -> None:
     """Say that the engines take a while (on a thread of its own: an output that cannot
     be written is left for the main thread to meet)."""
     with contextlib.suppress(OSError, OutputError):
-        console.print("getting the engines ready (compiled the first time: a minute)…")
+        _say("getting the engines ready (compiled the first time: a minute)…")
+
+
+def _say(line: str) -> None:
+    """Write ``line`` plainly (rich would end the command at a reader gone away, and the
+    site is served all the same)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
 
 
 def _listen(host: str, port: int) -> socket.socket:
