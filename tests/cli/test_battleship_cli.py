@@ -754,3 +754,13 @@ def test_exact_counts_in_json_carry_each_cells_probability():
     data = run_json("density", "--exact", "--size", "3", "--fleet", "2")
     assert data["total"] == 12 and data["counts"]["B2"] == 4
     assert data["probability"]["B2"] == round(4 / 12, 6) and data["probability"]["A1"] == 0.166667
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [("simulate", "--strategies"), ("tournament", "--shooters"), ("tournament", "--placers")],
+)
+def test_a_list_of_names_with_a_name_left_out_is_refused(command, option):
+    result = run(command, option, "parity,,random", "--games", "1")
+    assert result.exit_code == 2
+    assert f"{option} has an empty name: 'parity,,random'" in result.stderr, result.output

@@ -213,3 +213,10 @@ def test_play_goes_on_after_text_that_looks_like_markup():
     assert "'[/x]' is not a cell name" in result.stdout
     assert "'[bold]' is not a cell name" in result.stdout
     assert "Yüz Yüze from A1: 1/100" in result.stdout
+
+
+@pytest.mark.parametrize("moves", ["E8,,G10", "E8,", ",E8"])
+def test_moves_with_an_item_left_out_are_refused_not_read_without_it(moves):
+    result = run("hint", "--start", "E5", "--moves", moves)
+    assert result.exit_code == 2, result.output
+    assert f"--moves has an empty item: '{moves}'" in result.stderr

@@ -86,10 +86,11 @@ def said(value: object) -> str:
 
 
 def split_names(text: str) -> list[str]:
-    """A comma-separated list of names, commas inside a name's brackets kept.
+    """A comma-separated list of names, commas inside a name's brackets kept; an empty
+    name where two commas have nothing between them, or a comma starts or ends the list.
 
     >>> split_names("density, expert(fleets=1000, candidates=4),")
-    ['density', 'expert(fleets=1000, candidates=4)']
+    ['density', 'expert(fleets=1000, candidates=4)', '']
     """
     names, depth, start = [], 0, 0
     for i, char in enumerate(text):
@@ -98,7 +99,7 @@ def split_names(text: str) -> list[str]:
             names.append(text[start:i])
             start = i + 1
     names.append(text[start:])
-    return [name.strip() for name in names if name.strip()]
+    return [name.strip() for name in names]
 
 
 def setting_value(key: str, text: str) -> object:

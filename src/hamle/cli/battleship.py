@@ -423,8 +423,10 @@ def _names(text: str, option: str) -> list[str]:
     from hamle.battleship.named import split_names
 
     names = split_names(text)
-    if not names:
+    if not any(names):
         raise typer.BadParameter(f"{option} names nothing")
+    if "" in names:
+        raise typer.BadParameter(f"{option} has an empty name: {quoted(text)}")
     return names
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import typer
 
-from hamle.grid import name_key
+from hamle.grid import items, name_key, quoted
 
 from .common import (
     App,
@@ -44,7 +43,10 @@ HELP = "Type a cell like E5; h hint, u undo, q quit."
 def make_position(start: str, moves: str) -> tour.Position:
     import hamle.tour as tour
 
-    return tour.Position.from_moves(start, [m for m in re.split(r"[,\s]+", moves.strip()) if m])
+    moved = items(moves)
+    if "" in moved:
+        raise tour.MoveError(f"--moves has an empty item: {quoted(moves)}")
+    return tour.Position.from_moves(start, moved)
 
 
 @app.command()
