@@ -727,8 +727,11 @@ def test_the_simulation_table_in_a_narrow_terminal_folds_names_and_cuts_nothing(
         (["--afloat", "5,4,"], "--afloat takes ship lengths like 5,4,3,3,2, not '5,4,'"),
         (
             ["--sunk", "A1,A2,A3,A4,A5,A6,A7"],
-            "has length 7; no ship in the fleet has it; write ships that touch apart with ';'",
+            "the sunk cells A1,A2,A3,A4,A5,A6,A7 touch, so they are one ship of 7 cells, longer "
+            "than any in the fleet; write ships that touch apart with ';', like A1-A5;A6-A7",
         ),
+        (["--sunk", "A1-A7"], "has length 7; no ship in the fleet has it\n"),  # (a range: no ;)
+        (["--sunk", "A1"], "has length 1; no ship in the fleet has it\n"),
     ],
 )
 def test_a_list_with_an_item_left_out_is_refused_not_read_without_it(args, message):

@@ -114,21 +114,13 @@ def marked(rules: bs.Rules, miss: str, hit: str, sunk: str, afloat: str | None) 
     import hamle.battleship as bs
 
     grid = rules.grid
-    try:
-        return bs.Observation.from_marks(
-            rules,
-            miss=grid.parse_cells(miss),
-            hit=grid.parse_cells(hit),
-            sunk=parse_sunk(grid, sunk) if sunk.strip() else (),
-            afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
-        )
-    except bs.MarksError as exc:
-        if exc.code != "battleship.sunk_length" or ";" in sunk:
-            raise
-        # (cells given one by one make a ship of each group that touches: two ships in line
-        # are read as one)
-        said = f"{exc}; write ships that touch apart with ';', like A1-A5;A6-A7"
-        raise bs.MarksError(said) from None
+    return bs.Observation.from_marks(
+        rules,
+        miss=grid.parse_cells(miss),
+        hit=grid.parse_cells(hit),
+        sunk=parse_sunk(grid, sunk, max(rules.lengths)) if sunk.strip() else (),
+        afloat=None if afloat is None else parse_lengths(afloat, "--afloat"),
+    )
 
 
 def parse_lengths(text: str, option: str) -> list[int]:
@@ -140,12 +132,13 @@ def parse_lengths(text: str, option: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
+def parse_sunk(grid: Grid, text: str, longest: int) -> list[list[int]]:
     """Sunk ships from text: ships separated by ';', or else each range (A1-A3) is a ship
     and the other cells form one ship per orthogonally connected group (spaces around a
-    range's dash are allowed).
+    range's dash are allowed); a group longer than ``longest`` is an error saying how to
+    write ships that touch apart.
 
-    >>> parse_sunk(Grid(10, 10), "A1 - A3, C5")
+    >>> parse_sunk(Grid(10, 10), "A1 - A3, C5", 5)
     [[0, 10, 20], [42]]
     """
     import hamle.battleship as bs
@@ -175,6 +168,12 @@ def parse_sunk(grid: Grid, text: str) -> list[list[int]]:
                 if near in left:
                     left.discard(near)
                     todo.append(near)
+        if len(group) > longest:
+            raise bs.MarksError(
+                f"the sunk cells {','.join(grid.name(c) for c in sorted(group))} touch, so they "
+                f"are one ship of {len(group)} cells, longer than any in the fleet; write "
+                "ships that touch apart with ';', like A1-A5;A6-A7"
+            )
         ships.append(sorted(group))
     return ships
 
