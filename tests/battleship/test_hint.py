@@ -53,6 +53,7 @@ def test_the_endgame_rolls_out_every_layout_that_fits():
     assert decision.how == "endgame"
     assert {w.fleets for w in decision.weighed} == {bs.exact(observation).total}
     assert decision.weighed[0].shots == min(w.shots for w in decision.weighed)
+    assert {w.stderr for w in decision.weighed} == {0.0}  # (exact means: no sampling error)
 
 
 @pytest.mark.parametrize(("size", "ships"), [(12, 129), (26, 128), (26, 60)])

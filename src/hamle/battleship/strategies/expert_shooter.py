@@ -66,7 +66,8 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 class Weighed(NamedTuple):
     """A cell the expert rolled out: the mean shots to finish the game firing it first
     (that shot included) over ``fleets`` fleets, and how many more than the chosen cell
-    on the same fleets (``behind``), with the standard error of that paired difference."""
+    on the same fleets (``behind``), with the standard error of that paired difference
+    (0 where every fleet that fits was rolled out: the means are then exact)."""
 
     cell: int
     shots: float
@@ -308,7 +309,8 @@ class ExpertShooter:
         best = int(np.argmin(shots.mean(axis=0)))
         weights, fleets_of = np.ones(n), np.full(cells.shape[0], n)
         weighed = _weighed(cells, shots, weights, fleets_of, best) if weigh else ()
-        return Decision(int(cells[best]), "endgame", weighed)
+        exact = tuple(w._replace(stderr=0.0) for w in weighed)  # (no draws: no error)
+        return Decision(int(cells[best]), "endgame", exact)
 
     def fleets_for(self, rules: Rules) -> int:
         """Rollout fleets a cell per round under ``rules``.
