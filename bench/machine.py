@@ -113,7 +113,9 @@ load_seconds = at_most(3600, positive_float, " seconds (an hour)")
 def report_file(text: str) -> Path:
     """An argparse ``type``: a file to write, not a path that names a folder (``out.json/``
     was written to out.json, as a Path drops its last slash)."""
-    if os.path.basename(text) in ("", ".", ".."):
+    from hamle.cli.common import names_a_folder
+
+    if names_a_folder(text):
         raise argparse.ArgumentTypeError(f"{text!r} names a folder, not a file")
     return Path(text)
 

@@ -6,6 +6,7 @@ import json
 import re
 import secrets
 import shlex
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ from .common import (
     progress_bar,
     quits,
     read_line,
+    speaks_unicode,
     stripped,
     visible,
     write_whole,
@@ -366,7 +368,7 @@ def tournament(
         return
     spread = " ± standard error" if data["games"] > 1 else ""  # (unknown over one game)
     console.print(f"Mean shots{spread}, {counted(data['games'], 'game')}, {data['rules']}")
-    console.print(table.text(ascii_only=not _unicode()), markup=False)
+    console.print(table.text(ascii_only=not speaks_unicode(sys.stdout)), markup=False)
     if "uniform" in data["placers"] and len(data["placers"]) > 1:
         for shooter in data["shooters"]:
             added = [
@@ -429,12 +431,6 @@ def _names(text: str, option: str) -> list[str]:
     return names
 
 
-def _unicode() -> bool:
-    """Whether the output writes ± and ≤ as they are: else a table writes them its own way
-    (+/-, <=), as the output would (see PLAIN), so that its columns are as wide as written."""
-    return console.encoding.lower().startswith("utf")
-
-
 def print_table(data: dict) -> None:
     """The simulation table as a rich table."""
     from rich import box
@@ -446,7 +442,9 @@ def print_table(data: dict) -> None:
     # Where the terminal is narrow the names fold and the figures stay whole: none is cut.
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     table.add_column("strategy", overflow="fold")
-    spread, within = ("±se", "≤50") if _unicode() else ("+/-se", "<=50")
+    # (else ± and ≤ written as the output would write them, see PLAIN, so that the columns
+    # are as wide as written)
+    spread, within = ("±se", "≤50") if speaks_unicode(sys.stdout) else ("+/-se", "<=50")
     for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
