@@ -575,3 +575,23 @@ def test_the_current_page_link_stays_in_view_after_a_language_switch(server, pho
         expect(phone.locator("#lang-switch")).to_have_text(text)
         assert phone.evaluate(in_view), text
     assert phone.js_errors == []
+
+
+def test_a_touch_screen_is_told_to_copy_from_its_menu_not_with_keys(server, touch_phone):
+    """Without a clipboard (a site reached over plain HTTP on a phone) the line is selected;
+    a phone with no keyboard was told to press Ctrl+C."""
+    with httpx.Client(base_url=server.url) as client:
+        view = client.post("/api/tour/games", json={"kind": "free", "start": "J10"}).json()
+        url = f"/api/tour/games/{view['id']}"
+        while not view["over"]:
+            here = {"from": view["current"]}
+            answer = client.post(url + "/hint", json={"mode": "quick", **here}).json()
+            view = client.post(url + "/moves", json={"cell": answer["cell"], **here}).json()
+    touch_phone.goto(f"{server.url}/tour?game={view['id']}")
+    expect(touch_phone.locator("#share")).to_have_text(view["summary"]["share"]["en"])
+    touch_phone.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    touch_phone.click("#copy")
+    expect(touch_phone.locator("#status")).to_have_text(
+        "Selected: copy it from the menu your device shows for it."
+    )
+    assert touch_phone.js_errors == []

@@ -99,7 +99,7 @@ const finePointer = matchMedia("(any-pointer: fine)");
 
 // Whether a keyboard is likely: there is a mouse or a touchpad (a device with only a touch
 // screen has none), or a key has been pressed in this tab.
-export function keyboardLikely() {
+function keyboardLikely() {
   return finePointer.matches || sessionStorage.getItem(KEYBOARD_KEY) === "yes";
 }
 

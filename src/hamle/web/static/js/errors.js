@@ -4,7 +4,7 @@
 
 export const ERRORS_TR = {
   "cell.not_a_name": "{name} bir kare adı değil (bir sütun harfi ve bir satır numarası yaz, E5 gibi).",
-  "cell.empty_item": "{text} listesinde boş bir öğe var; iki karenin arasına bir virgül yaz.",
+  "cell.empty_item": "{text} listesinde boş bir öğe var; iki karenin arasına yalnızca bir virgül koy.",
   "cell.one_letter": "{name} bir kare adı değil (tek bir sütun harfi olmalı, E5 gibi).",
   "cell.off_board": "{cell}, {rows}×{cols} tahtanın dışında.",
   "cell.index_off_board": "{index} numaralı kare, {rows}×{cols} tahtanın dışında.",
@@ -20,7 +20,7 @@ export const ERRORS_TR = {
   "battleship.cells_as_text": "Bir kare listesi bekleniyordu, yazı geldi: {text}",
   "battleship.cells_not_a_list": "Bir kare listesi bekleniyordu, {value} geldi.",
   "battleship.afloat_not_a_list": "Yüzen gemiler bir uzunluk listesi olmalı, {value} değil.",
-  "battleship.afloat_not_whole": "Yüzen bir geminin uzunluğu bir tam sayıdır, {value} değil.",
+  "battleship.afloat_not_whole": "Yüzen bir geminin uzunluğu 5 gibi bir tam sayı olarak yazılmalı, {value} değil.",
   "battleship.bad_answer": "{cell} için bilinmeyen yanıt: {answer}",
   "battleship.sunk_not_afloat": "Batan gemi {cells} ({length} kare) yüzen gemiler arasında değil.",
   "battleship.computer_won": "Oyun bitti: bilgisayar kazandı.",
