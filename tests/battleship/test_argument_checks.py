@@ -119,9 +119,10 @@ def marks_of(*sunk: int, water=()) -> np.ndarray:
     return marks
 
 
-@pytest.mark.parametrize("length", [5.0, "5", None])
+@pytest.mark.parametrize("length", [5.0, "5", None, True])
 def test_an_afloat_length_that_is_not_whole_is_said_to_be_so(length):
-    with pytest.raises(MarksError, match=r"^an afloat ship's length is a whole number, not ") as e:
+    said = r"^an afloat ship's length is written as a whole number, like 5, not "
+    with pytest.raises(MarksError, match=said) as e:
         bs.Observation.from_marks(CLASSIC, afloat=[length])
     assert e.value.code == "battleship.afloat_not_whole"
 

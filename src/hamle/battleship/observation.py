@@ -362,9 +362,9 @@ def _take_afloat(left: Counter, afloat) -> None:
     """Take each afloat length out of ``left`` (the fleet less the sunk ships); a
     MarksError names the first one that is not there."""
     for length in afloat:
-        if not isinstance(length, int):
+        if not isinstance(length, int) or isinstance(length, bool):
             raise MarksError(
-                "an afloat ship's length is a whole number, not {value}",
+                "an afloat ship's length is written as a whole number, like 5, not {value}",
                 code="battleship.afloat_not_whole",
                 value=quoted(length),
             )

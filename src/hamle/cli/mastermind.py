@@ -219,8 +219,8 @@ def _say_if_not_kept() -> None:
 
     if optimal.cache_dir() is None:
         errors.print(
-            "solved trees are not kept for later runs: no cache directory (HOME is empty or "
-            "unset, and the user has no home); HAMLE_CACHE_DIR names one",
+            "solved trees are not kept for later runs: no cache directory (HOME is unset, "
+            "empty or relative, and the user has no home); HAMLE_CACHE_DIR names one",
             markup=False,
             highlight=False,
             soft_wrap=True,
