@@ -101,9 +101,10 @@ def test_lists_of_names_keep_the_commas_inside_brackets():
     assert split_names(" density ,expert(fleets=9, z=1), ,mixed(edges=1,spread=2)") == [
         "density",
         "expert(fleets=9, z=1)",
+        "",  # (left out between two commas: said to be, not dropped)
         "mixed(edges=1,spread=2)",
     ]
-    assert split_names(" , ") == []
+    assert split_names(" , ") == ["", ""]
 
 
 def test_a_shooter_with_settings_is_the_expert_with_those_fields_named_in_field_order():

@@ -310,7 +310,7 @@ class FileName(ParamType):
         if not str(value).strip():
             self.fail(f"{quoted(str(value))} names no file.", param, ctx)
         if isinstance(value, str) and names_a_folder(value):
-            self.fail(f"{quoted(value)} names a folder, not a file.", param, ctx)
+            self.fail(f"{value!r} names a folder, not a file.", param, ctx)  # (whole: a path)
         return Path(value)
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import typer
 
-from hamle.grid import quoted
 from hamle.start import OutputError, to_nowhere
 from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
 
@@ -58,7 +57,7 @@ def serve(
             raise typer.Exit(2)
     path = db or given or DEFAULT_DB
     if names_a_folder(path):  # (SQLite would open the file of that name)
-        print_error(f"{'--db' if db else '$HAMLE_DB'} {quoted(path)} names a folder, not a file")
+        print_error(f"{'--db' if db else '$HAMLE_DB'} {path!r} names a folder, not a file")
         raise typer.Exit(2)
     try:
         listening = _listen(host, port)
