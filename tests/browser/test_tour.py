@@ -116,7 +116,7 @@ def test_a_whole_game_by_clicking_hints_reaches_the_summary(server, page, screen
     expect(page.locator("#undo")).to_be_disabled()  # a complete tour is not taken back
     expect(page.locator("#status")).to_have_text("Complete tour! You filled all 100 cells.")
     page.click("#copy")
-    expect(page.locator("#status")).to_have_text("Copied.")
+    expect(page.locator("#copy-said")).to_have_text("Copied.")  # (beside the button)
     assert page.evaluate("navigator.clipboard.readText()") == share
     screenshot(page, "tour-summary-laptop")
     assert page.js_errors == []
@@ -153,7 +153,7 @@ def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, scree
     # Without a clipboard the copy button selects the line for the player to copy.
     phone.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     phone.click("#copy")
-    expect(phone.locator("#status")).to_contain_text("Ctrl+C")
+    expect(phone.locator("#copy-said")).to_contain_text("Ctrl+C")
     assert phone.evaluate("getSelection().toString()") == view["summary"]["share"]["tr"]
     phone.click("#lang-switch")
     expect(phone.locator("#hint")).to_have_text("Hint")
@@ -553,10 +553,11 @@ def test_a_mean_is_written_with_a_decimal_comma_in_turkish(server, page):
     page.click("#hint")
     status = page.locator("#status")
     expect(status).to_have_text(
-        f"Try {expected.move_name}: the engine's games from there fill 44.4 cells on average."
+        f"Try {expected.move_name}: the engine's games from there end with 44.4 cells filled "
+        "on average."
     )
     page.click("#lang-switch")
-    expect(status).to_contain_text("ortalama 44,4 kare dolduruyor")
+    expect(status).to_contain_text("ortalama 44,4 dolu kareyle bitiyor")
     assert page.js_errors == []
 
 
@@ -591,7 +592,14 @@ def test_a_touch_screen_is_told_to_copy_from_its_menu_not_with_keys(server, touc
     expect(touch_phone.locator("#share")).to_have_text(view["summary"]["share"]["en"])
     touch_phone.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     touch_phone.click("#copy")
-    expect(touch_phone.locator("#status")).to_have_text(
-        "Selected: copy it from the menu your device shows for it."
-    )
+    copy_said = touch_phone.locator("#copy-said")
+    expect(copy_said).to_have_text("Selected: copy it from the menu your device shows for it.")
+    expect(copy_said).to_be_in_viewport()  # (the status line is scrolled out of sight)
+    before = touch_phone.locator("#status").text_content()
+    touch_phone.locator("#board .cell").first.click()  # the game is over: nothing is sent
+    touch_phone.wait_for_timeout(300)
+    expect(touch_phone.locator("#status")).to_have_text(before)
+    expect(touch_phone.locator("#status")).not_to_have_attribute("data-kind", "error")
+    touch_phone.click("#lang-switch")
+    expect(copy_said).to_have_text("Seçildi: cihazının gösterdiği menüden kopyala.")
     assert touch_phone.js_errors == []

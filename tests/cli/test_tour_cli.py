@@ -220,3 +220,12 @@ def test_moves_with_an_item_left_out_are_refused_not_read_without_it(moves):
     result = run("hint", "--start", "E5", "--moves", moves)
     assert result.exit_code == 2, result.output
     assert f"--moves has an empty item: '{moves}'" in result.stderr
+
+
+def test_play_takes_its_commands_as_words_too():
+    result = run("play", "--start", "A1", input="Hint\nD1\nundo\nhelp\n?\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "hint: D1 (marked ?" in out and "is not a cell name" not in out
+    assert out.count("Type a cell like E5; h hint, u undo, q quit.") == 3  # greeting + 2 asked
+    assert out.endswith("Yüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n")

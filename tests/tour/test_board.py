@@ -210,3 +210,16 @@ def test_position_seed_depends_only_on_visited_set_and_current_cell():
     assert c.visited == a.visited and c.seed() != a.seed()
     assert a.undo().seed() != a.seed()
     assert Position.start("A1").seed() != Position.start("B1").seed()
+
+
+def test_a_position_reads_no_more_cells_than_a_board_holds_and_one():
+    read = []
+
+    def long():  # (an endless one was read for ever)
+        for _ in range(10**6):
+            read.append(1)
+            yield "A1" if len(read) % 2 else "D1"
+
+    with pytest.raises(MoveError, match=r"^A1 is filled twice$"):
+        Position(long())
+    assert len(read) <= 101

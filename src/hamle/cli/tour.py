@@ -156,9 +156,9 @@ def play(
             break
         marked = None
         try:
-            if not text:
+            if not text or command in ("help", "?"):
                 console.print(HELP)
-            elif command == "h":
+            elif command in ("h", "hint"):
                 answer = tour.hint(position)
                 marked = answer.move
                 hinted.add((position.visited, position.current))  # (once a position)
@@ -168,7 +168,7 @@ def play(
                     f"{VERDICT[chosen.complete]})",
                     highlight=False,
                 )
-            elif command == "u":
+            elif command in ("u", "undo"):
                 position = position.undo()
                 combo = history.pop() if history else combo
                 undos += 1

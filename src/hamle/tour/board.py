@@ -16,7 +16,7 @@ import operator
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import numpy as np
 
@@ -85,7 +85,9 @@ class Position:
                 f"a position is a sequence of cells in the order filled, like ['E5', 'E8'], "
                 f"not {self.path!r}"
             )
-        path = tuple(cell_index(cell) for cell in self.path)
+        # (one cell past the board's is a cell filled twice: an endless iterable is read no
+        # further, and refused)
+        path = tuple(cell_index(cell) for cell in islice(self.path, CELLS + 1))
         if not path:
             raise MoveError("a position needs at least its start cell")
         seen = {path[0]}

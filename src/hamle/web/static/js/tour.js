@@ -21,6 +21,7 @@ addTexts({
     "tour.daily": "Today's puzzle",
     "tour.dailyInfo": "{date}, today in Turkey · starts at {start}",
     "tour.pick": "Free play: click a cell on the board to start there, or",
+    "tour.pick.touch": "Free play: tap a cell on the board to start there, or",
     "tour.random": "Random start",
     "tour.board": "Yüz Yüze board",
     "tour.titleDaily": "Daily puzzle {date}",
@@ -39,8 +40,8 @@ addTexts({
     "tour.yourMove": "Jump to a green cell (○).",
     "tour.comboUp": "Combo {combo}! The engine would have played that too.",
     "tour.hintFull": "Try {cell}: a full board is still possible from there.",
-    "tour.hintExact": "Try {cell}: at best {value} cells can be filled from there.",
-    "tour.hintValue": "Try {cell}: the engine's games from there fill {value} cells on average.",
+    "tour.hintExact": "Try {cell}: from there the game can end with at most {value} cells filled.",
+    "tour.hintValue": "Try {cell}: the engine's games from there end with {value} cells filled on average.",
     "tour.undone": "Move taken back.",
     "tour.complete": "Complete tour!",
     "tour.over": "Game over",
@@ -62,11 +63,12 @@ addTexts({
     "tour.daily": "Günün bulmacası",
     "tour.dailyInfo": "{date}, Türkiye'de bugün · {start} karesinden başlar",
     "tour.pick": "Serbest oyun: başlamak için tahtada bir kareye tıkla ya da",
+    "tour.pick.touch": "Serbest oyun: başlamak için tahtada bir kareye dokun ya da",
     "tour.random": "Rastgele başla",
     "tour.board": "Yüz Yüze tahtası",
     "tour.titleDaily": "Günün bulmacası {date}",
     "tour.titleFree": "{start} karesinden serbest oyun",
-    "tour.filled": "Dolu",
+    "tour.filled": "Doldurulan",
     "tour.combo": "Kombo",
     "tour.best": "en iyi",
     "tour.hints": "İpuçları",
@@ -74,14 +76,14 @@ addTexts({
     "tour.hint": "İpucu",
     "tour.undo": "Geri al",
     "tour.newGame": "Yeni oyun",
-    "tour.legend": "○ işaretli yeşil kareler sıradaki sıçramaların; ipucu birini sarıya boyar ve ★ ile işaretler.",
+    "tour.legend": "○ işaretli yeşil karelere sıçrayabilirsin; ipucu birini sarıya boyar ve ★ ile işaretler.",
     "tour.copy": "Kopyala",
     "tour.chooseStart": "Günün bulmacasını ya da bir başlangıç karesi seç.",
     "tour.yourMove": "Yeşil bir kareye (○) sıçra.",
     "tour.comboUp": "Kombo {combo}! Motor da bu hamleyi yapardı.",
     "tour.hintFull": "{cell} karesini dene: oradan tahtanın tamamı hâlâ dolabilir.",
-    "tour.hintExact": "{cell} karesini dene: oradan en fazla {value} kare doldurulabilir.",
-    "tour.hintValue": "{cell} karesini dene: motorun oradan oynadığı oyunlar ortalama {value} kare dolduruyor.",
+    "tour.hintExact": "{cell} karesini dene: oradan oyun en fazla {value} dolu kareyle bitebilir.",
+    "tour.hintValue": "{cell} karesini dene: motorun oradan oynadığı oyunlar ortalama {value} dolu kareyle bitiyor.",
     "tour.undone": "Hamle geri alındı.",
     "tour.complete": "Tam tur!",
     "tour.over": "Oyun bitti",
@@ -90,7 +92,7 @@ addTexts({
     "tour.result": "100 karenin {score} tanesini doldurdun.",
     "tour.copied": "Kopyalandı.",
     "tour.selected": "Seçildi: kopyalamak için Ctrl+C'ye (ya da ⌘C'ye) bas.",
-    "tour.selected.touch": "Seçildi: cihazının bunun için açtığı menüden kopyala.",
+    "tour.selected.touch": "Seçildi: cihazının gösterdiği menüden kopyala.",
     "tour.cellNumber": "{cell}: {number}",
     "tour.cellLegal": "{cell}: sıradaki sıçrama",
     "tour.cellHint": "{cell}: ipucu",
@@ -162,6 +164,7 @@ async function refresh(id) {
 // showed.
 async function onCell(index) {
   if (game) {
+    if (game.over) return; // (no move is left: a tap would only be refused)
     if (cellName(index) === game.current) return; // the second click of a double click
     show(await post("moves", { cell: cellName(index), from: game.current, turn: game.turn }));
   } else {
@@ -259,6 +262,7 @@ function renderSummary() {
   $("summary-title").textContent = t(summary.complete ? "tour.complete" : "tour.over");
   $("summary-text").textContent = t("tour.result", { score: summary.score });
   $("share").textContent = summary.share[language()] ?? summary.share.en;
+  renderCopied();
 }
 
 async function askHint() {
@@ -284,19 +288,28 @@ async function undo() {
   tell("tour.undone");
 }
 
+// What Copy did, said beside it (the status line may be scrolled out of sight on a phone):
+// a text key, until the summary is another game's.
+let copied = null;
+
 async function copyShare() {
   const line = $("share").textContent;
   try {
     await navigator.clipboard.writeText(line);
-    tell("tour.copied", {}, "good");
+    copied = { id: game.id, key: "tour.copied" };
   } catch {
     const range = document.createRange();
     range.selectNodeContents($("share"));
     const selection = window.getSelection();
     selection.removeAllRanges();
     selection.addRange(range);
-    tell("tour.selected");
+    copied = { id: game.id, key: "tour.selected" };
   }
+  renderCopied(); // (not the share line: a new text would drop the selection)
+}
+
+function renderCopied() {
+  $("copy-said").textContent = copied?.id === game.id ? t(copied.key) : "";
 }
 
 function newGame() {
