@@ -906,3 +906,16 @@ def test_the_work_s_own_error_is_raised_in_the_caller():
 
     with pytest.raises(mm.MastermindError, match="no strategy"):
         optimal._interruptible(fails)
+
+
+def test_a_tree_that_cannot_take_its_name_in_the_cache_leaves_no_file_behind(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "_REFUSED", {})
+    variant = mm.Variant(2, 2)
+    optimal.tree_path(variant, None).mkdir()  # (a folder where the file goes: no rename)
+    tree = optimal.cached_tree(variant)
+    assert verify(tree).total == tree["total"]
+    assert [p.name for p in tmp_path.iterdir()] == [optimal.tree_path(variant, None).name]

@@ -20,6 +20,7 @@ the sets no bound limits yet.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -419,13 +420,14 @@ def cached_tree(
     data = tree_json(solution.tree, variant, "optimal", max_guesses)
     data["total"] = solution.total
     if (path := tree_path(variant, max_guesses)) is not None:
+        spare = path.with_suffix(f".{os.getpid()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            spare = path.with_suffix(f".{os.getpid()}.tmp")
             spare.write_text(json.dumps(data, separators=(",", ":")))
             spare.replace(path)
-        except OSError:
-            pass  # a cache that cannot be written only costs the next process a search
+        except OSError:  # a cache that cannot be written only costs the next process a search
+            with contextlib.suppress(OSError):
+                spare.unlink(missing_ok=True)  # (left behind where the rename failed)
     _TREES[variant, max_guesses] = data
     return data
 
