@@ -818,3 +818,12 @@ def test_jobs_help_says_what_jobs_does():
     )
     tree = help_of("tree")
     assert "Threads for the optimal search; the other strategies' trees are built in one" in tree
+
+
+def test_a_cap_that_caps_nothing_is_not_shown_by_evaluate_as_tree_writes_none():
+    uncapped = run_json("evaluate", "--strategy", "optimal", "--max-guesses", "7")
+    assert uncapped["max_guesses"] is None and uncapped["total"] == 5625
+    capped = run_json("evaluate", "--strategy", "optimal", "--max-guesses", "5")
+    assert capped["max_guesses"] == 5 and capped["total"] == 5626
+    text = run("evaluate", "--strategy", "optimal", "--max-guesses", "7").stdout
+    assert text.startswith("optimal on 4 pegs") and "at most" not in text.splitlines()[0]

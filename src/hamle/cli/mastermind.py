@@ -171,9 +171,12 @@ def evaluate(
     seconds, tree_seconds = result.seconds, None
     capped = ""
     if isinstance(breaker, mm.Optimal):
+        from hamle.mastermind import optimal
+
         seconds, tree_seconds = seconds + solving, solving
-        data.update(seconds=seconds, tree_seconds=tree_seconds, max_guesses=max_guesses)
-        capped = "" if max_guesses is None else f" (at most {max_guesses} guesses a secret)"
+        cap = optimal.effective_cap(chosen, max_guesses)  # (None where it caps nothing, as tree)
+        data.update(seconds=seconds, tree_seconds=tree_seconds, max_guesses=cap)
+        capped = "" if cap is None else f" (at most {cap} guesses a secret)"
     if as_json:
         print_json(data)
         return
