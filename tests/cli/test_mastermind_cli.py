@@ -408,7 +408,8 @@ def test_optimal_tree_is_written_and_verified(tmp_path):
     assert result.exit_code == 0, result.output
     assert "total 206, worst 4" in result.stdout
     data = run_json("verify", str(out))
-    assert (data["total"], data["worst"], data["secrets"]) == (206, 4, 64)
+    assert (data["total"], data["max"], data["codes"]) == (206, 4, 64)
+    assert data.keys() == mm.evaluate("minimax", mm.Variant(3, 4)).as_dict().keys()
     assert data["histogram"] == {"1": 1, "2": 7, "3": 33, "4": 23}
     evaluation = run_json("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "4")
     assert evaluation["total"] == 206
