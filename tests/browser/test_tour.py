@@ -122,6 +122,18 @@ def test_a_whole_game_by_clicking_hints_reaches_the_summary(server, page, screen
     assert page.js_errors == []
 
 
+def finished_by_hints(server, start: str) -> dict:
+    """A free game from ``start`` played through the API by the quick hint to its end."""
+    with httpx.Client(base_url=server.url) as client:
+        view = client.post("/api/tour/games", json={"kind": "free", "start": start}).json()
+        url = f"/api/tour/games/{view['id']}"
+        while not view["over"]:
+            here = {"from": view["current"]}
+            answer = client.post(url + "/hint", json={"mode": "quick", **here}).json()
+            view = client.post(url + "/moves", json={"cell": answer["cell"], **here}).json()
+    return view
+
+
 def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, screenshot):
     phone.goto(server.url + "/tour")
     expect(phone.locator("#daily-info")).not_to_be_empty()
@@ -131,14 +143,8 @@ def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, scree
     screenshot(phone, "tour-phone")
 
     # A game finished through the API, opened by its address on the phone, in Turkish.
-    with httpx.Client(base_url=server.url) as client:
-        view = client.post("/api/tour/games", json={"kind": "free", "start": "J10"}).json()
-        game_id = view["id"]
-        url = f"/api/tour/games/{game_id}"
-        while not view["over"]:
-            here = {"from": view["current"]}
-            answer = client.post(url + "/hint", json={"mode": "quick", **here}).json()
-            view = client.post(url + "/moves", json={"cell": answer["cell"], **here}).json()
+    view = finished_by_hints(server, "J10")
+    game_id = view["id"]
     phone.goto(f"{server.url}/tour?game={game_id}")
     expect(phone.locator("#share")).to_have_text(view["summary"]["share"]["en"])
     phone.click("#lang-switch")
@@ -581,13 +587,7 @@ def test_the_current_page_link_stays_in_view_after_a_language_switch(server, pho
 def test_a_touch_screen_is_told_to_copy_from_its_menu_not_with_keys(server, touch_phone):
     """Without a clipboard (a site reached over plain HTTP on a phone) the line is selected;
     a phone with no keyboard was told to press Ctrl+C."""
-    with httpx.Client(base_url=server.url) as client:
-        view = client.post("/api/tour/games", json={"kind": "free", "start": "J10"}).json()
-        url = f"/api/tour/games/{view['id']}"
-        while not view["over"]:
-            here = {"from": view["current"]}
-            answer = client.post(url + "/hint", json={"mode": "quick", **here}).json()
-            view = client.post(url + "/moves", json={"cell": answer["cell"], **here}).json()
+    view = finished_by_hints(server, "J10")
     touch_phone.goto(f"{server.url}/tour?game={view['id']}")
     expect(touch_phone.locator("#share")).to_have_text(view["summary"]["share"]["en"])
     touch_phone.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")

@@ -908,9 +908,7 @@ def test_the_work_s_own_error_is_raised_in_the_caller():
         optimal._interruptible(fails)
 
 
-def test_a_tree_that_cannot_take_its_name_in_the_cache_leaves_no_file_behind(
-    tmp_path, monkeypatch
-):
+def test_a_tree_that_cannot_take_its_name_in_the_cache_leaves_no_file_behind(tmp_path, monkeypatch):
     monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(optimal, "_TREES", {})
     monkeypatch.setattr(optimal, "_REFUSED", {})
