@@ -104,6 +104,9 @@ const $ = (id) => document.getElementById(id);
 const status = $("status");
 let game = null; // the server's view of the game in progress, or null while choosing
 let shown = null; // the status line: {text: () => string, kind}, re-run on a language switch
+// What Copy did, said beside it (the status line may be scrolled out of sight on a phone):
+// {id, key}, the game's id and a text key, until the summary is another game's or gone.
+let copied = null;
 let queue = Promise.resolve(); // requests run one after another, in the order asked
 let pending = 0; // tasks queued or running
 
@@ -258,7 +261,10 @@ function renderBoard() {
 function renderSummary() {
   const summary = game.summary;
   $("summary").classList.toggle("hidden", !summary);
-  if (!summary) return;
+  if (!summary) {
+    copied = null; // (a game taken back from its end has its line copied afresh)
+    return;
+  }
   $("summary-title").textContent = t(summary.complete ? "tour.complete" : "tour.over");
   $("summary-text").textContent = t("tour.result", { score: summary.score });
   $("share").textContent = summary.share[language()] ?? summary.share.en;
@@ -287,10 +293,6 @@ async function undo() {
   show(await post("undo", { cell: game.current, turn: game.turn }));
   tell("tour.undone");
 }
-
-// What Copy did, said beside it (the status line may be scrolled out of sight on a phone):
-// a text key, until the summary is another game's.
-let copied = null;
 
 async function copyShare() {
   const line = $("share").textContent;
