@@ -91,6 +91,15 @@ def test_daily_puzzle_hint_move_keyboard_undo_and_reload(server, page, screensho
     expect(page.locator("#count")).to_have_text("2")
     expect(cell(page, name)).to_have_text("2")
     expect(page.locator("#undos")).to_have_text("1")
+
+    # A hint outlives a reload with its words, not its cell alone.
+    page.click("#hint")
+    expect(page.locator("#hints")).to_have_text("2")
+    said = page.locator("#status").text_content()
+    assert said.startswith("Try ")
+    page.reload()
+    expect(page.locator("#board .cell.hint")).to_have_count(1)
+    expect(page.locator("#status")).to_have_text(said)
     assert page.js_errors == []
 
 
@@ -108,7 +117,8 @@ def test_a_whole_game_by_clicking_hints_reaches_the_summary(server, page, screen
         expect(page.locator("#count")).to_have_text(str(number))
     expect(page.locator("#summary")).to_be_visible()
     expect(page.locator("#summary-title")).to_have_text("Complete tour!")
-    expect(page.locator("#summary-text")).to_have_text("You filled 100 of 100 cells.")
+    expect(page.locator("#summary-text")).to_have_text("You filled every cell.")
+    expect(page.locator("#game .legend")).to_be_hidden()  # (no jump is left to mark)
     share = "Yüz Yüze free play A1 · 100/100 · 99 hints · best combo 99"
     expect(page.locator("#share")).to_have_text(share)
     expect(page.locator("#board .cell.legal")).to_have_count(0)
@@ -150,7 +160,7 @@ def test_phone_turkish_and_a_finished_game_from_its_address(server, phone, scree
     phone.click("#lang-switch")
     expect(phone.locator("#share")).to_have_text(view["summary"]["share"]["tr"])
     expect(phone.locator("#summary-title")).to_have_text("Tam tur!")
-    expect(phone.locator("#summary-text")).to_have_text("100 karenin 100 tanesini doldurdun.")
+    expect(phone.locator("#summary-text")).to_have_text("Bütün kareleri doldurdun.")
     expect(phone.locator("#game-title")).to_have_text("J10 karesinden serbest oyun")
     expect(phone.locator("#hint")).to_have_text("İpucu")
     expect(phone.locator("#game dt[data-i18n='tour.hints']")).to_have_text("İpuçları")

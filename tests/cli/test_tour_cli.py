@@ -229,3 +229,10 @@ def test_play_takes_its_commands_as_words_too():
     assert "hint: D1 (marked ?" in out and "is not a cell name" not in out
     assert out.count("Type a cell like E5; h hint, u undo, q quit.") == 3  # greeting + 2 asked
     assert out.endswith("Yüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n")
+
+
+def test_play_keeps_the_hints_mark_through_a_typo_until_the_position_changes():
+    result = run("play", "--start", "A1", input="h\nzz\nD1\nq\n")
+    assert result.exit_code == 0, result.output
+    first_rows = [line for line in result.stdout.splitlines() if line.startswith("  1 ")]
+    assert ["?" in row for row in first_rows] == [False, True, True, False], result.stdout

@@ -139,7 +139,7 @@ def play(
         f"daily {puzzle.date}" if puzzle else f"free play from {tour.GRID.name(position.path[0])}"
     )
     console.print(f"Yüz Yüze, {title}. {HELP}")
-    marked, hinted, undos = None, set(), 0
+    marked, hinted, undos = None, set(), 0  # (marked: the hint's cell, till the position changes)
     while position.count < tour.GRID.size:
         console.print(_board(position, marked), highlight=False)
         if position.over:
@@ -154,7 +154,6 @@ def play(
         if quits(line):
             console.print()  # (the prompt's line ends, as in the other games)
             break
-        marked = None
         try:
             if not text or command in ("help", "?"):
                 console.print(HELP)
@@ -169,11 +168,11 @@ def play(
                     highlight=False,
                 )
             elif command in ("u", "undo"):
-                position = position.undo()
+                position, marked = position.undo(), None
                 combo = history.pop() if history else combo
                 undos += 1
             else:
-                before, position = position, position.play(text)
+                before, position, marked = position, position.play(text), None
                 history.append(combo)
                 combo = combo.after(before, position.current)
         except tour.TourError as exc:

@@ -48,6 +48,7 @@ addTexts({
     "tour.endComplete": "Complete tour! You filled all 100 cells.",
     "tour.endOver": "Game over: no jump is left. You filled {score} of 100 cells.",
     "tour.result": "You filled {score} of 100 cells.",
+    "tour.resultComplete": "You filled every cell.",
     "tour.copied": "Copied.",
     "tour.selected": "Selected: press Ctrl+C (or ⌘C) to copy.",
     "tour.selected.touch": "Selected: copy it from the menu your device shows for it.",
@@ -90,6 +91,7 @@ addTexts({
     "tour.endComplete": "Tam tur! 100 karenin hepsini doldurdun.",
     "tour.endOver": "Oyun bitti: sıçrayacak kare kalmadı. 100 karenin {score} tanesini doldurdun.",
     "tour.result": "100 karenin {score} tanesini doldurdun.",
+    "tour.resultComplete": "Bütün kareleri doldurdun.",
     "tour.copied": "Kopyalandı.",
     "tour.selected": "Seçildi: kopyalamak için Ctrl+C'ye (ya da ⌘C'ye) bas.",
     "tour.selected.touch": "Seçildi: cihazının gösterdiği menüden kopyala.",
@@ -208,6 +210,8 @@ function show(view) {
     tell(complete ? "tour.endComplete" : "tour.endOver", { score }, complete ? "good" : "info");
   } else if (before && view.count > before.count && view.combo.current > 0) {
     tell("tour.comboUp", { combo: view.combo.current }, "good");
+  } else if (view.hint) {
+    tellHint(view.hint); // (a reload, or another tab, shows the hint's words with its cell)
   } else {
     tell("tour.yourMove");
   }
@@ -230,6 +234,7 @@ function render() {
   $("undos").textContent = game.undos;
   const focused = document.activeElement; // (a browser may drop the focus of a disabled button)
   $("hint").disabled = game.over;
+  document.querySelector("#game .legend").classList.toggle("hidden", game.over); // (no jump left)
   $("undo").disabled = game.count === 1 || game.count === 100;  // nothing to take back
   renderSummary();
   // A button disabled under the focus (Undo back at the start, Hint at the end) would send
@@ -266,7 +271,8 @@ function renderSummary() {
     return;
   }
   $("summary-title").textContent = t(summary.complete ? "tour.complete" : "tour.over");
-  $("summary-text").textContent = t("tour.result", { score: summary.score });
+  const result = summary.complete ? "tour.resultComplete" : "tour.result";
+  $("summary-text").textContent = t(result, { score: summary.score });
   $("share").textContent = summary.share[language()] ?? summary.share.en;
   renderCopied();
 }
@@ -276,9 +282,12 @@ async function askHint() {
   game.hint = { cell: answer.cell, mode: answer.mode, value: answer.value, exact: answer.exact };
   game.hints = answer.hints;
   render();
-  const vars = { cell: answer.cell, value: answer.value };
-  if (answer.exact) tell(answer.value === 100 ? "tour.hintFull" : "tour.hintExact", vars);
-  else setStatus(() => t("tour.hintValue", { ...vars, value: decimal(answer.value) }));
+  tellHint(game.hint);
+}
+
+function tellHint({ cell, value, exact }) {
+  if (exact) tell(value === 100 ? "tour.hintFull" : "tour.hintExact", { cell, value });
+  else setStatus(() => t("tour.hintValue", { cell, value: decimal(value) }));
 }
 
 // One decimal, written as the language writes it: 87.3 in English, 87,3 in Turkish.
