@@ -248,10 +248,9 @@ def _exact(name: str, observation: bs.Observation, given: set[int]) -> Exact:
     rules = RULES[name]
     report = bs.exact(observation)
     grid = observation.grid
-    unshot = [int(cell) for cell in observation.unshot]
-    top = report.counts[report.best[0]] if report.best else 0
-    values = {grid.name(cell): report.counts[cell] for cell in unshot}
-    known = given.union(unshot)
+    data = report.as_dict()  # (the counts and probabilities of the unshot cells, as the CLI's)
+    values, top = data["counts"], data["best_count"]
+    known = given.union(int(cell) for cell in observation.unshot)
     return Exact(
         rules=name,
         rows=rules.rows,
@@ -259,9 +258,9 @@ def _exact(name: str, observation: bs.Observation, given: set[int]) -> Exact:
         total=str(report.total),
         fleets=str(report.fleets),
         counts={cell: str(n) for cell, n in values.items()},
-        probability={cell: round(n / report.total, 6) for cell, n in values.items()},
+        probability=data["probability"],
         heat={cell: round(n / top, 4) if top else 0.0 for cell, n in values.items()},
-        best=report.best_names,
+        best=data["best"],
         best_count=str(top),
         afloat=list(observation.afloat),
         water=[grid.name(cell) for cell in range(rules.cells) if cell not in known],
