@@ -150,14 +150,7 @@ class Grid:
         >>> Grid(10, 10).parse_cells("E5, F5 A1")
         (44, 45, 0)
         """
-        parts = items(text)
-        if "" in parts:
-            raise CellError(
-                "{text} has an empty item; write one comma between two cells",
-                code="cell.empty_item",
-                text=quoted(text),
-            )
-        return tuple(self.index(part) for part in parts)
+        return tuple(self.index(part) for part in cell_items(text))
 
     def neighbours(self, index: int) -> tuple[int, ...]:
         """Orthogonal neighbours (up, down, left, right order).
@@ -230,6 +223,23 @@ def items(text: str) -> list[str]:
     """
     text = text.strip()
     return re.split(r"\s*,\s*|\s+", text) if text else []
+
+
+def cell_items(text: str) -> list[str]:
+    """``items`` of a list of cells (names or ranges); a CellError for an empty one
+    (``A1,,B2``: a cell left out?).
+
+    >>> cell_items("A1-A3, C5")
+    ['A1-A3', 'C5']
+    """
+    parts = items(text)
+    if "" in parts:
+        raise CellError(
+            "{text} has an empty item; write one comma between two cells",
+            code="cell.empty_item",
+            text=quoted(text),
+        )
+    return parts
 
 
 def quoted(value) -> str:

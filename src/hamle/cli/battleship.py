@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hamle.grid import QUOTED_AT_MOST, CellError, Grid, items, name_key, quoted
+from hamle.grid import QUOTED_AT_MOST, CellError, Grid, cell_items, items, name_key, quoted
 
 from .common import (
     CLUSTER,
@@ -154,7 +154,7 @@ def parse_sunk(grid: Grid, text: str, longest: int) -> list[list[int]]:
             )
         return [_cells(grid, part) for part in parts]
     ships, singles = [], []
-    for token in _tokens(text):
+    for token in cell_items(text):
         if "-" in token:
             ships.append(_cells(grid, token))
         else:
@@ -184,7 +184,7 @@ def _cells(grid: Grid, text: str) -> list[int]:
     import hamle.battleship as bs
 
     out = []
-    for token in _tokens(text):
+    for token in cell_items(text):
         if "-" in token:
             ends = token.split("-")
             if len(ends) != 2 or not all(ends):
@@ -203,16 +203,6 @@ def _cells(grid: Grid, text: str) -> list[int]:
         else:
             out.append(grid.index(token))
     return out
-
-
-def _tokens(text: str) -> list[str]:
-    """The cells and ranges of a sunk ship's text; MarksError for an empty one."""
-    import hamle.battleship as bs
-
-    tokens = items(text)
-    if "" in tokens:
-        raise bs.MarksError(f"{quoted(text)} has an empty item; write one comma between two cells")
-    return tokens
 
 
 @app.command()
