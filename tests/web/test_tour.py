@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -68,7 +70,7 @@ def test_daily_puzzle_of_a_date(client):
         ("yesterday", 400, "'yesterday' is not a date"),
         ("", 400, "is not a date"),
         ("1999-12-31", 400, "no daily puzzle for 1999-12-31; choose a date from 2000-01-01"),
-        ("2100-01-01", 400, "no daily puzzle for 2100-01-01"),
+        ("2100-01-01", 400, "the daily puzzle of 2100-01-01 is not out yet"),
         ("0001-01-01", 400, "no daily puzzle for 0001-01-01"),
         ("2" * 40, 422, "date: String should have at most 32 characters"),
     ],
@@ -101,6 +103,27 @@ def test_a_hint_is_not_saved_for_a_position_that_moved_on(client, monkeypatch):
     view = client.get(url).json()
     assert view["moves"] == ["A1", game["legal"][0]]
     assert (view["hint"], view["hints"]) == (None, 0)
+
+
+def test_a_puzzle_is_not_out_before_its_day_in_turkey(client, monkeypatch):
+    monkeypatch.setattr(tour, "today_in_turkey", lambda: dt.date(2026, 12, 1))
+    tomorrow = {"date": "2026-12-02"}
+    for response in (
+        client.get("/api/tour/daily", params=tomorrow),
+        client.post("/api/tour/games", json={"kind": "daily", **tomorrow}),
+    ):
+        assert response.status_code == 400
+        assert response.json() == {
+            "detail": "the daily puzzle of 2026-12-02 is not out yet: it is 2026-12-01 in "
+            "Turkey, and each puzzle comes out at midnight there",
+            "code": "tour.not_yet",
+            "params": {"date": "2026-12-02", "today": "2026-12-01"},
+        }
+    assert client.get("/api/tour/daily").json()["date"] == "2026-12-01"  # today's is out
+    assert new(client, kind="daily", date="2026-12-01")["start"] == "I3"
+    assert new(client, kind="daily")["date"] == "2026-12-01"
+    early = client.get("/api/tour/daily", params={"date": "1999-12-31"}).json()
+    assert early["detail"].endswith("choose a date from 2000-01-01 to 2026-12-01")
 
 
 # --- creating games -------------------------------------------------------------------

@@ -26,10 +26,11 @@ router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
 HINTED_KEPT = 2 * CELLS  # the latest positions hinted, each counted once
 
 KIND = "tour"
-FIRST_DATE = dt.date(2000, 1, 1)
-LAST_DATE = dt.date(2099, 12, 31)
+FIRST_DATE = dt.date(2000, 1, 1)  # the last is today in Turkey: no puzzle before its day
 CellName = Field(min_length=1, max_length=8, description="A cell name, like E5", examples=["E5"])
-DateText = Field(None, max_length=32, description="YYYY-MM-DD (default: today in Turkey)")
+DateText = Field(
+    None, max_length=32, description="YYYY-MM-DD, today in Turkey at the latest (the default)"
+)
 
 
 class NewTourGame(Strict):
@@ -170,7 +171,8 @@ class HintView(BaseModel):
 
 @router.get("/daily", response_model=Daily)
 def daily(date: str | None = Query(None, max_length=32)) -> dict:
-    """The daily puzzle of ``date`` (default: today in Turkey)."""
+    """The daily puzzle of ``date`` (default: today in Turkey; a later date is refused,
+    ``tour.not_yet``, as a game of it is)."""
     puzzle = _puzzle(date)
     return {"date": puzzle.date.isoformat(), "seed": puzzle.seed, "start": puzzle.start_name}
 
@@ -301,14 +303,25 @@ def warm_up() -> None:
 
 
 def _puzzle(date: str | None) -> tour.DailyPuzzle:
-    puzzle = tour.daily_puzzle(date)
-    if not FIRST_DATE <= puzzle.date <= LAST_DATE:
+    """The puzzle of ``date`` (default: today in Turkey), from 2000-01-01 to today there:
+    a later puzzle is not out yet, so that no one sees or plays it before its day."""
+    today = tour.today_in_turkey()
+    puzzle = tour.daily_puzzle(today if date is None else date)
+    if puzzle.date < FIRST_DATE:
         raise tour.DateError(
             "there is no daily puzzle for {date}; choose a date from {first} to {last}",
             code="tour.no_puzzle",
             date=puzzle.date.isoformat(),
             first=FIRST_DATE.isoformat(),
-            last=LAST_DATE.isoformat(),
+            last=today.isoformat(),
+        )
+    if puzzle.date > today:
+        raise tour.DateError(
+            "the daily puzzle of {date} is not out yet: it is {today} in Turkey, and each "
+            "puzzle comes out at midnight there",
+            code="tour.not_yet",
+            date=puzzle.date.isoformat(),
+            today=today.isoformat(),
         )
     return puzzle
 

@@ -116,6 +116,7 @@ export const ERRORS_TR = {
   "tour.changed": "Oyun {turn}. adımdan beri başka bir sayfada değişti (şimdi {now}. adımda).",
   "tour.moved": "İpucu hesaplanırken oyunda hamle yapıldı; yeniden iste.",
   "tour.no_puzzle": "{date} için günün bulmacası yok; {first} ile {last} arasında bir tarih seç.",
+  "tour.not_yet": "{date} günün bulmacası henüz çıkmadı: Türkiye'de bugün {today}, her bulmaca orada gece yarısı çıkar.",
   "tour.nothing_to_undo": "Geri alınacak hamle yok: yalnızca başlangıç karesi dolu.",
   "tour.stuck": "Oyun bitti: {cell} karesinden hiçbir sıçrama boş bir kareye ulaşmıyor.",
 
