@@ -119,7 +119,8 @@ def test_play_scripted():
     assert re.search(r"E4 is not one jump from " + quick, out)
     # q ends the prompt's line and the game without drawing the board again
     assert out.endswith(
-        "1 filled, combo 0 (best 0)> \nYüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n"
+        "1 filled, combo 0 (best 0)> \n"
+        "Yüz Yüze free play A1 · 1/100 · 1 hint · best combo 0 · 1 undo\n"
     )
     assert "Traceback" not in result.output
 
@@ -130,7 +131,9 @@ def test_play_counts_a_hint_once_a_position_and_says_what_it_knows():
     result = run("play", "--start", "A1", input="h\nh\nD1\nu\nh\nq\n")
     assert result.exit_code == 0, result.output
     assert "hint: D1 (marked ?; value 100, exact; full board possible)" in result.stdout
-    assert result.stdout.endswith("Yüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n")
+    assert result.stdout.endswith(
+        "Yüz Yüze free play A1 · 1/100 · 1 hint · best combo 0 · 1 undo\n"
+    )
 
 
 def test_play_says_what_to_type_on_an_empty_line_and_echoes_input_as_typed():
@@ -148,9 +151,9 @@ def test_play_can_take_back_the_move_that_ended_the_game():
     result = run("play", "--start", "A1", input="\n".join([*short, "u", "q"]) + "\n")
     assert result.exit_code == 0, result.output
     assert "No jump from A10 reaches an empty cell: u takes it back, q ends." in result.stdout
-    assert result.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze from A1: 7/100")
+    assert result.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze free play A1 · 7/100")
     ended = run("play", "--start", "A1", input="\n".join(short) + "\n")  # then no more input
-    assert ended.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze from A1: 8/100")
+    assert ended.stdout.rstrip().splitlines()[-1].startswith("Yüz Yüze free play A1 · 8/100")
 
 
 def test_play_to_the_end_and_daily():
@@ -162,13 +165,13 @@ def test_play_to_the_end_and_daily():
     assert (
         result.stdout.rstrip()
         .splitlines()[-1]
-        .startswith(f"Yüz Yüze from {names[0]}: {len(path)}/100, 0 hints, best combo")
+        .startswith(f"Yüz Yüze free play {names[0]} · {len(path)}/100 · 0 hints · best combo")
     )
     daily = run("play", "--date", "2026-12-01", input="q\n")
     assert daily.exit_code == 0
     assert "daily 2026-12-01" in daily.stdout
     last = daily.stdout.rstrip().splitlines()[-1]
-    assert last == "Yüz Yüze 2026-12-01: 1/100, 0 hints, best combo 0"
+    assert last == "Yüz Yüze 2026-12-01 · 1/100 · 0 hints · best combo 0"
 
 
 @pytest.mark.parametrize(
@@ -202,7 +205,7 @@ def test_play_daily_flag_and_conflicting_start():
     today = tour.daily_puzzle()
     result = runner.invoke(app, ["tour", "play", "--daily"], "q\n")
     assert result.exit_code == 0
-    assert f"Yüz Yüze {today.date}: 1/100" in result.stdout
+    assert f"Yüz Yüze {today.date} · 1/100" in result.stdout
     clash = runner.invoke(app, ["tour", "play", "--daily", "--start", "A1"], "q\n")
     assert clash.exit_code == 2 and "not both" in clash.stderr
 
@@ -212,7 +215,7 @@ def test_play_goes_on_after_text_that_looks_like_markup():
     assert result.exit_code == 0, result.output
     assert "'[/x]' is not a cell name" in result.stdout
     assert "'[bold]' is not a cell name" in result.stdout
-    assert "Yüz Yüze from A1: 1/100" in result.stdout
+    assert "Yüz Yüze free play A1 · 1/100" in result.stdout
 
 
 @pytest.mark.parametrize("moves", ["E8,,G10", "E8,", ",E8"])
@@ -228,7 +231,7 @@ def test_play_takes_its_commands_as_words_too():
     out = result.stdout
     assert "hint: D1 (marked ?" in out and "is not a cell name" not in out
     assert out.count("Type a cell like E5; h hint, u undo, q quit.") == 3  # greeting + 2 asked
-    assert out.endswith("Yüz Yüze from A1: 1/100, 1 hint, best combo 0, 1 undo\n")
+    assert out.endswith("Yüz Yüze free play A1 · 1/100 · 1 hint · best combo 0 · 1 undo\n")
 
 
 def test_play_keeps_the_hints_mark_through_a_typo_until_the_position_changes():
@@ -236,3 +239,41 @@ def test_play_keeps_the_hints_mark_through_a_typo_until_the_position_changes():
     assert result.exit_code == 0, result.output
     first_rows = [line for line in result.stdout.splitlines() if line.startswith("  1 ")]
     assert ["?" in row for row in first_rows] == [False, True, True, False], result.stdout
+
+
+# A free game from A1 that ends after 8 cells (A10's jumps all land on filled cells).
+SHORT = ["A4", "A7", "D7", "D10", "F8", "C8", "A10"]
+
+
+@pytest.mark.parametrize("kind", ["free", "daily"])
+def test_plays_result_line_is_the_sites_line_to_share_for_the_same_game(kind, tmp_path):
+    """The same game (a hint, the moves to the end, the last taken back and played again)
+    at the terminal and on the site ends with one line: the site's share line in English."""
+    from fastapi.testclient import TestClient
+
+    from hamle.web import create_app
+
+    if kind == "free":
+        start, moves, options = "A1", SHORT, ["--start", "A1"]
+        body = {"kind": "free", "start": "A1"}
+    else:
+        start, options = "I3", ["--date", "2026-12-01"]  # (2026-12-01 starts at I3)
+        moves = [tour.GRID.name(c) for c in ref.random_game(random.Random(5), 28)[1:]]
+        body = {"kind": "daily", "date": "2026-12-01"}
+    typed = ["h", *moves, "u", moves[-1], "q"]
+    result = run("play", *options, input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    with TestClient(create_app(tmp_path / "site.sqlite3", warm=False)) as client:
+        games = "/api/tour/games"
+        game = client.post(games, json=body).json()
+        assert game["start"] == start
+        client.post(f"{games}/{game['id']}/hint", json={"from": start})
+        for at, cell in zip([start, *moves], moves, strict=False):
+            client.post(f"{games}/{game['id']}/moves", json={"cell": cell, "from": at})
+        client.post(f"{games}/{game['id']}/undo", json={"cell": moves[-1]})
+        view = client.post(
+            f"{games}/{game['id']}/moves", json={"cell": moves[-1], "from": moves[-2]}
+        ).json()
+    share = view["summary"]["share"]["en"]
+    assert " · 1 hint · " in share and share.endswith(" · 1 undo")
+    assert result.stdout.rstrip().splitlines()[-1] == share

@@ -12,7 +12,6 @@ from .common import (
     App,
     clean_errors,
     console,
-    counted,
     print_json,
     quits,
     read_line,
@@ -180,11 +179,15 @@ def play(
     else:  # the tour is complete: its board has not been shown yet
         console.print(_board(position, None), highlight=False)
         console.print("Complete tour! Every cell is filled.")
-    label = (
-        f"Yüz Yüze {puzzle.date}" if puzzle else f"Yüz Yüze from {tour.GRID.name(position.path[0])}"
+    result = tour.Result(
+        start=position.path[0],
+        score=position.count,
+        hints=len(hinted),
+        best_combo=combo.best,
+        undos=undos,
+        date=puzzle.date if puzzle else None,
     )
-    said = [f"{position.count}/100", counted(len(hinted), "hint"), f"best combo {combo.best}"]
-    console.print(f"{label}: {', '.join(said + ([counted(undos, 'undo')] if undos else []))}")
+    console.print(str(result), highlight=False)  # (the site's line to share, in English)
 
 
 def _board(position: tour.Position, marked: int | None) -> str:

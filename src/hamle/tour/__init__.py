@@ -10,6 +10,7 @@ from .board import GRID, JUMPS, Position
 from .daily import Combo, DailyPuzzle, daily_puzzle, today_in_turkey
 from .errors import DateError, MoveError, TourError
 from .hint import Candidate, Hint, hint
+from .result import Result
 from .solve import Solution, solve
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "Hint",
     "MoveError",
     "Position",
+    "Result",
     "Solution",
     "TourError",
     "daily_puzzle",

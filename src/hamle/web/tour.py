@@ -423,29 +423,19 @@ def _view(game_id: str, state: dict) -> dict:
 
 
 def _summary(state: dict, position: tour.Position, combo: tour.Combo) -> dict:
-    hints, undos, score, cells = state["hints"], state["undos"], position.count, tour.GRID.size
-    if state["kind"] == "daily":
-        title = {"en": f"Yüz Yüze {state['date']}", "tr": f"Yüz Yüze {state['date']}"}
-    else:
-        start = tour.GRID.name(position.path[0])
-        title = {"en": f"Yüz Yüze free play {start}", "tr": f"Yüz Yüze serbest oyun {start}"}
-    parts = {
-        "en": [f"{score}/{cells}", _plural(hints, "hint", "hints"), f"best combo {combo.best}"],
-        "tr": [f"{score}/{cells}", f"{hints} ipucu", f"en iyi kombo {combo.best}"],
-    }
-    if undos:
-        parts["en"].append(_plural(undos, "undo", "undos"))
-        parts["tr"].append(f"{undos} geri alma")
-    share = {lang: " · ".join([title[lang], *parts[lang]]) for lang in ("en", "tr")}
+    result = tour.Result(
+        start=position.path[0],
+        score=position.count,
+        hints=state["hints"],
+        best_combo=combo.best,
+        undos=state["undos"],
+        date=state["date"],
+    )
     return {
-        "score": score,
-        "complete": score == cells,
-        "hints": hints,
-        "best_combo": combo.best,
-        "undos": undos,
-        "share": share,
+        "score": result.score,
+        "complete": result.score == tour.GRID.size,
+        "hints": result.hints,
+        "best_combo": result.best_combo,
+        "undos": result.undos,
+        "share": result.share(),
     }
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
