@@ -2,6 +2,8 @@
 
 A position is two 64-bit words of visited cells (0-63, 64-99), the current cell and the
 count of filled cells; ``targets[cell]`` lists its jumps (-1 padded) in jump order.
+The two called from Python (``rollouts``, ``search``) let go of the GIL while they run, so
+that a hint worked out on a thread of the site holds up no other request.
 """
 
 import numpy as np
@@ -86,7 +88,7 @@ def finish(lo, hi, cell, count, targets, state, path):
         count += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rollouts(lo, hi, cell, count, targets, state, n, proof):
     """(sum of the final counts of ``n`` Warnsdorff games from the position, moves of the
     first game that filled the board, written to ``proof``, or 0). ``state`` (the
@@ -103,7 +105,7 @@ def rollouts(lo, hi, cell, count, targets, state, n, proof):
     return total, proved
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(lo, hi, cell, count, targets, budget, best_path, floor, ceiling, seen):
     """Depth-first search for the highest final count above ``floor``, moves of least
     onward degree first. Returns (best count, finished, length of the best continuation
