@@ -480,12 +480,17 @@ def test_a_page_whose_cell_was_reached_another_way_is_caught_by_its_turn(server,
     view = play_api(server, view, "D1", "D4")
     page.click("#hint")
     status = page.locator("#status")
-    expect(status).to_have_text("the game changed in another page since turn 2 (it is at turn 6)")
+    # (The refusal names turns, which the page does not show: it says what the player sees.)
+    said = "This game changed in another tab: the board now shows it as it is there."
+    expect(status).to_have_text(said)
+    expect(status).to_have_attribute("data-kind", "error")
     expect(cell(page, "D1")).to_have_text("2")  # the game loaded again
     expect(cell(page, "A4")).to_have_text("")
     expect(page.locator("#undos")).to_have_text("2")
     page.click("#lang-switch")
-    expect(status).to_have_text("Oyun 2. adımdan beri başka bir sayfada değişti (şimdi 6. adımda).")
+    expect(status).to_have_text(
+        "Bu oyun başka bir sekmede değişti: tahta şimdi oradaki hâlini gösteriyor."
+    )
     server_view = httpx.get(f"{server.url}/api/tour/games/{game['id']}").json()
     assert (server_view["moves"], server_view["hints"]) == (["A1", "D1", "D4"], 0)
     assert page.js_errors == []

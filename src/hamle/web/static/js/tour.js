@@ -56,6 +56,7 @@ addTexts({
     "tour.cellLegal": "{cell}: next jump",
     "tour.cellHint": "{cell}: hint",
     "tour.missing": "That game is not here any more; start a new one.",
+    "tour.changedElsewhere": "This game changed in another tab: the board now shows it as it is there.",
   },
   tr: {
     "tour.rules":
@@ -99,6 +100,7 @@ addTexts({
     "tour.cellLegal": "{cell}: sıradaki sıçrama",
     "tour.cellHint": "{cell}: ipucu",
     "tour.missing": "Bu oyun artık yok; yeni bir oyun başlat.",
+    "tour.changedElsewhere": "Bu oyun başka bir sekmede değişti: tahta şimdi oradaki hâlini gösteriyor.",
   },
 });
 
@@ -150,17 +152,30 @@ async function post(action, body) {
   try {
     return await api(`/api/tour/games/${id}/${action}`, { method: "POST", body });
   } catch (error) {
-    if (error.status === 400 || error.status === 409) await refresh(id);
+    if (error.status !== 400 && error.status !== 409) throw error;
+    const loaded = await refresh(id);
+    // tour.changed names turns, which this page does not show: say what the player now sees.
+    if (loaded && error.code === "tour.changed") throw new ChangedElsewhere();
     throw error;
   }
 }
 
+// The refusal of a request from a page another tab had left behind, once the page has
+// caught up (its message in the language of the moment, as the server's errors).
+class ChangedElsewhere extends Error {
+  get message() {
+    return t("tour.changedElsewhere");
+  }
+}
+
+// Load the game again; whether it was loaded.
 async function refresh(id) {
   try {
     game = await api(`/api/tour/games/${encodeURIComponent(id)}`);
     render();
+    return true;
   } catch {
-    // the refusal is shown either way
+    return false; // (the refusal is shown either way)
   }
 }
 
