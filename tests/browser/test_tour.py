@@ -549,10 +549,14 @@ def test_the_end_is_announced_and_the_board_has_rows(server, page):
     status = page.locator("#status")
     expect(status).to_have_text("Game over: no jump is left. You filled 8 of 100 cells.")
     expect(status).to_have_attribute("role", "status")
+    # A screen reader hears which filled cell is the current one, and only that one.
+    expect(cell(page, "A10")).to_have_attribute("aria-label", "A10: 8, current cell")
+    expect(cell(page, "C8")).to_have_attribute("aria-label", "C8: 7")
     page.click("#lang-switch")
     expect(status).to_have_text(
         "Oyun bitti: sıçrayacak kare kalmadı. 100 karenin 8 tanesini doldurdun."
     )
+    expect(cell(page, "A10")).to_have_attribute("aria-label", "A10: 8, bulunduğun kare")
     assert page.js_errors == []
 
 

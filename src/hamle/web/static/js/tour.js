@@ -53,6 +53,7 @@ addTexts({
     "tour.selected": "Selected: press Ctrl+C (or ⌘C) to copy.",
     "tour.selected.touch": "Selected: copy it from the menu your device shows for it.",
     "tour.cellNumber": "{cell}: {number}",
+    "tour.cellCurrent": "{cell}: {number}, current cell",
     "tour.cellLegal": "{cell}: next jump",
     "tour.cellHint": "{cell}: hint",
     "tour.missing": "That game is not here any more; start a new one.",
@@ -97,6 +98,7 @@ addTexts({
     "tour.selected": "Seçildi: kopyalamak için Ctrl+C'ye (ya da ⌘C'ye) bas.",
     "tour.selected.touch": "Seçildi: cihazının gösterdiği menüden kopyala.",
     "tour.cellNumber": "{cell}: {number}",
+    "tour.cellCurrent": "{cell}: {number}, bulunduğun kare",
     "tour.cellLegal": "{cell}: sıradaki sıçrama",
     "tour.cellHint": "{cell}: ipucu",
     "tour.missing": "Bu oyun artık yok; yeni bir oyun başlat.",
@@ -271,7 +273,8 @@ function renderBoard() {
     cell.classList.toggle("hint", i === hinted);
     const name = cellName(i);
     let label = name;
-    if (number !== undefined) label = t("tour.cellNumber", { cell: name, number });
+    if (i === current) label = t("tour.cellCurrent", { cell: name, number });
+    else if (number !== undefined) label = t("tour.cellNumber", { cell: name, number });
     else if (i === hinted) label = t("tour.cellHint", { cell: name });
     else if (legal.has(i)) label = t("tour.cellLegal", { cell: name });
     cell.setAttribute("aria-label", label);
