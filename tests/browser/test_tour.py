@@ -362,6 +362,55 @@ def test_back_and_forward_to_a_new_game_and_todays_puzzle_again(server, page):
     assert page.js_errors == []
 
 
+def test_todays_puzzle_once_finished_shows_the_result_and_play_again_starts_it_afresh(server, page):
+    puzzle = tour.daily_puzzle(tour.today_in_turkey())
+    page.goto(server.url + "/tour")
+    expect(page.locator("#daily-info")).not_to_be_empty()
+    page.click("#daily")
+    expect(page.locator("#count")).to_have_text("1")
+    finished = page.url.split("?game=")[1]
+    with httpx.Client(base_url=server.url) as client:  # (played to its end in another tab)
+        view = client.get(f"/api/tour/games/{finished}").json()
+        while not view["over"]:
+            body = {"cell": view["legal"][0], "from": view["current"]}
+            view = client.post(f"/api/tour/games/{finished}/moves", json=body).json()
+    page.click("#new")
+    expect(page.locator("#setup")).to_be_visible()
+
+    # Today's puzzle again: today's result and its line to share, not a fresh game.
+    page.click("#daily")
+    expect(page.locator("#summary")).to_be_visible()
+    expect(page.locator("#share")).to_have_text(view["summary"]["share"]["en"])
+    expect(page.locator("#count")).to_have_text(str(view["count"]))
+    assert page.url.endswith(f"?game={finished}")
+
+    # Play again: the same puzzle afresh, which Today's puzzle then resumes.
+    page.click("#again")
+    expect(page.locator("#summary")).to_be_hidden()
+    expect(page.locator("#count")).to_have_text("1")
+    expect(cell(page, puzzle.start_name)).to_be_focused()
+    again = page.url.split("?game=")[1]
+    assert again != finished
+    fresh = httpx.get(f"{server.url}/api/tour/games/{again}").json()
+    assert (fresh["kind"], fresh["date"]) == ("daily", puzzle.date.isoformat())
+    page.click("#new")
+    page.click("#daily")
+    expect(page).to_have_url(re.compile(f"game={again}$"))
+    expect(page.locator("#summary")).to_be_hidden()
+
+    # A free game's Play again starts from its start cell.
+    page.goto(f"{server.url}/tour?game={finished_by_hints(server, 'J10')['id']}")
+    expect(page.locator("#summary")).to_be_visible()
+    page.click("#again")
+    expect(page.locator("#game-title")).to_have_text("Free play from J10")
+    expect(page.locator("#count")).to_have_text("1")
+    page.click("#lang-switch")
+    page.click("#new")
+    page.goto(f"{server.url}/tour?game={finished}")
+    expect(page.locator("#again")).to_have_text("Yeniden oyna")
+    assert page.js_errors == []
+
+
 def test_todays_game_the_server_fails_to_load_is_kept_for_the_next_try(server, page):
     page.goto(server.url + "/tour")
     expect(page.locator("#daily-info")).not_to_be_empty()

@@ -36,6 +36,7 @@ addTexts({
     "tour.newGame": "New game",
     "tour.legend": "Green cells marked ○ are your next jumps; the hint paints one yellow and marks it ★.",
     "tour.copy": "Copy",
+    "tour.again": "Play again",
     "tour.chooseStart": "Choose today's puzzle or a start cell.",
     "tour.yourMove": "Jump to a green cell (○).",
     "tour.comboUp": "Combo {combo}! The engine would have played that too.",
@@ -81,6 +82,7 @@ addTexts({
     "tour.newGame": "Yeni oyun",
     "tour.legend": "○ işaretli yeşil karelere sıçrayabilirsin; ipucu birini sarıya boyar ve ★ ile işaretler.",
     "tour.copy": "Kopyala",
+    "tour.again": "Yeniden oyna",
     "tour.chooseStart": "Günün bulmacasını ya da bir başlangıç karesi seç.",
     "tour.yourMove": "Yeşil bir kareye (○) sıçra.",
     "tour.comboUp": "Kombo {combo}! Motor da bu hamleyi yapardı.",
@@ -390,9 +392,10 @@ function longDate(date) {
 }
 
 // Today's puzzle as of the click (a page left open past midnight in Turkey moves on to the
-// new day's): today's game in progress if there is one, else a new one under that date. Only
-// a game the server does not have (or an id that cannot be one) counts as none: a server down
-// or failing is shown, and today's game is kept for the next click.
+// new day's): today's game if there is one, in progress or finished (its result and line to
+// share, with Play again beside them), else a new one under that date. Only a game the server
+// does not have (or an id that cannot be one) counts as none: a server down or failing is
+// shown, and today's game is kept for the next click.
 async function startDaily() {
   const puzzle = await showDaily();
   const saved = savedDaily();
@@ -401,9 +404,16 @@ async function startDaily() {
       if (error.status !== 404 && error.status !== 422) throw error;
       return null;
     });
-    if (view && !view.over) return open(view);
+    if (view) return open(view);
   }
   await start({ kind: "daily", date: puzzle.date });
+}
+
+// The same puzzle afresh, once a game of it is over: the daily puzzle of its date, or free
+// play from its start cell.
+async function playAgain() {
+  const { kind, date, start: cell } = game;
+  await start(kind === "daily" ? { kind, date } : { kind, start: cell });
 }
 
 function savedDaily() {
@@ -421,6 +431,7 @@ $("hint").addEventListener("click", () => act(askHint));
 $("undo").addEventListener("click", () => act(undo));
 $("new").addEventListener("click", () => act(newGame));
 $("copy").addEventListener("click", () => run(copyShare));
+$("again").addEventListener("click", () => act(playAgain));
 window.addEventListener("popstate", (event) => run(() => load(event)));
 document.addEventListener("languagechange", () => {
   render();
