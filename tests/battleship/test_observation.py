@@ -302,3 +302,14 @@ def test_a_hit_on_water_marked_by_hand_is_refused():
     with pytest.raises(MarksError, match="A1 is water, so it cannot be a hit"):
         obs.after(0, "hit")
     assert obs.after(0, "miss").marks[0] == 1
+
+
+@pytest.mark.parametrize("rules", [Rules.classic(), Rules.russian()])
+def test_as_dict_gives_the_marks_back_as_from_marks_takes_them(rules):
+    given = {"miss": ["B1", "A9"], "hit": ["E5"], "sunk": [["J1", "J2"]], "afloat": [4, 3, 3]}
+    if not rules.touching:
+        given["afloat"] = [4, 3, 3, 2, 1]
+    observation = Observation.from_marks(rules, **given)
+    assert observation.as_dict() == given  # (no water beside the sunk ship among the misses)
+    again = Observation.from_marks(rules, **observation.as_dict())
+    assert (again.marks == observation.marks).all() and again.sunk == observation.sunk

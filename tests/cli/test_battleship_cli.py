@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -104,6 +105,29 @@ def test_sample_draws_fleets_that_fit_and_replays_a_seed():
     assert len(ships) == 9 and sum("-" not in ship for ship in ships) == 3  # 1-cell ships: "C9"
     sunk = run("sample", "--size", "4", "--fleet", "2", "--sunk", "A1-A2", "--count", "2")
     assert sunk.stdout.startswith("(no ship afloat: the empty fleet)\n" * 2)
+
+
+def test_sample_json_says_what_it_was_drawn_under():
+    marks = ["--hit", "c3", "--miss", "C2,D3", "--sunk", "F6-F5", "--seed", "9", "--count", "3"]
+    data = run_json("sample", "--size", "6", "--fleet", "4,3,2,2", *marks)
+    assert data["rules"] == "6×6, fleet 4,3,2,2, touching allowed"
+    assert (data["rows"], data["cols"], data["touching"]) == (6, 6, True)
+    assert data["fleet"] == [{"name": f"{n}-cell ship 1", "length": n} for n in (4, 3, 2)] + [
+        {"name": "2-cell ship 2", "length": 2}
+    ]
+    assert (data["miss"], data["hit"], data["sunk"]) == (["C2", "D3"], ["C3"], [["F5", "F6"]])
+    assert data["afloat"] == [4, 3, 2] and (data["seed"], data["count"]) == (9, 3)
+    # The fleets as the library draws them from the seed, in order, each ship with its cells.
+    rules = bs.Rules.custom(6, [4, 3, 2, 2])
+    observation = bs.Observation.from_marks(
+        rules, miss=["C2", "D3"], hit=["C3"], sunk=[["F5", "F6"]]
+    )
+    drawn = bs.sample(observation, 3, np.random.default_rng(9))
+    name = rules.grid.name
+    assert data["fleets"] == [
+        [{"length": len(ship), "cells": [name(c) for c in ship]} for ship in fleet]
+        for fleet in drawn
+    ]
 
 
 def test_simulate_russian_with_the_exact_shooter():

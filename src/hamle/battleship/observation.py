@@ -273,6 +273,22 @@ class Observation:
                         marks[other] = WATER
         return cls._unchecked(rules, _frozen(marks), tuple(ships), afloat_lengths)
 
+    def as_dict(self) -> dict:
+        """The marks by cell name, as ``from_marks`` takes them (water beside a sunk ship is
+        left out: ``from_marks`` works it out), and the afloat lengths.
+
+        >>> obs = Observation.from_marks(Rules.classic(), miss=["B1", "A9"], sunk=[["J1", "J2"]])
+        >>> obs.as_dict()
+        {'miss': ['B1', 'A9'], 'hit': [], 'sunk': [['J1', 'J2']], 'afloat': [5, 4, 3, 3]}
+        """
+        grid = self.grid
+        return {
+            "miss": [grid.name(int(c)) for c in np.flatnonzero(self.marks == MISS)],
+            "hit": [grid.name(int(c)) for c in self.open_hits],
+            "sunk": [[grid.name(c) for c in ship.cells] for ship in self.sunk],
+            "afloat": list(self.afloat),
+        }
+
     def __str__(self) -> str:
         return draw(self.grid, self.marks)
 

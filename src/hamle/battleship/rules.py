@@ -189,6 +189,20 @@ class Rules:
     def describe(self) -> str:
         return self._said(self.lengths)
 
+    def as_dict(self) -> dict:
+        """The board, the fleet in order and the touching policy, as JSON gives them.
+
+        >>> Rules.custom((3, 4), [2, 1], touching=False).as_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'rows': 3, 'cols': 4, 'touching': False,
+         'fleet': [{'name': '2-cell ship 1', 'length': 2}, {'name': '1-cell ship 1', 'length': 1}]}
+        """
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "touching": self.touching,
+            "fleet": [{"name": ship.name, "length": ship.length} for ship in self.fleet],
+        }
+
     @property
     def game(self) -> str:
         """The game these rules play, whatever the order of their ships: what stored

@@ -615,10 +615,12 @@ def sample(
         for drawn in fleets
     ]
     if as_json:
+        # (self-describing: the board, fleet and marks the fleets were drawn under)
         print_json(
             {
                 "rules": chosen.describe(),
-                "afloat": list(observation.afloat),
+                **chosen.as_dict(),
+                **observation.as_dict(),
                 "seed": seed,
                 "count": count,
                 "fleets": named,
