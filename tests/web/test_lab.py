@@ -4,6 +4,7 @@ the engine's text, and hostile input (always 4xx JSON, never 500)."""
 import importlib
 import threading
 
+import numpy as np
 import pytest
 
 import hamle.battleship as bs
@@ -433,3 +434,85 @@ def test_the_hint_waits_for_a_slot_like_the_exact_counter_and_keeps_its_answers(
     finally:
         for _ in filter(None, taken):
             HEAVY._free.release()
+
+
+SAMPLE = "/api/battleship/sample"
+
+
+def test_sample_draws_the_fleets_the_library_draws_from_the_seed(client):
+    body = {"rules": "classic", "hit": [" e5"], "miss": ["E4", "d5"], "sunk": [["A2", "A1"]]}
+    response = client.post(SAMPLE, json={**body, "count": 5, "seed": 7})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert (answer["rules"], answer["rows"], answer["cols"], answer["touching"]) == (
+        "classic",
+        10,
+        10,
+        True,
+    )
+    assert [ship["name"] for ship in answer["fleet"]][:2] == ["Carrier", "Battleship"]
+    assert (answer["miss"], answer["hit"], answer["sunk"]) == (["E4", "D5"], ["E5"], [["A1", "A2"]])
+    assert answer["afloat"] == [5, 4, 3, 3] and (answer["seed"], answer["count"]) == (7, 5)
+    observation = bs.Observation.from_marks(
+        bs.Rules.classic(), miss=["E4", "D5"], hit=["E5"], sunk=[["A1", "A2"]]
+    )
+    name = observation.grid.name
+    drawn = bs.sample(observation, 5, np.random.default_rng(7))
+    assert answer["fleets"] == [
+        [{"length": len(ship), "cells": [name(c) for c in ship]} for ship in fleet]
+        for fleet in drawn
+    ]
+
+
+def test_sample_under_russian_rules_and_from_a_fresh_seed(client):
+    body = {"rules": "russian", "sunk": [["A1", "A2"]], "count": 20}
+    answer = client.post(SAMPLE, json=body).json()
+    assert answer["miss"] == [] and answer["afloat"] == [4, 3, 3, 2, 2, 1, 1, 1, 1]
+    assert 0 <= answer["seed"] < 2**53  # (a seed JavaScript reads back whole)
+    water = {"A1", "A2", "B1", "B2", "A3", "B3"}  # the sunk ship and the water around it
+    for fleet in answer["fleets"]:
+        assert [ship["length"] for ship in fleet] == answer["afloat"]
+        assert not water & {cell for ship in fleet for cell in ship["cells"]}
+    again = client.post(SAMPLE, json={**body, "seed": answer["seed"]}).json()
+    assert again == answer
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"hit": ["A1"], "miss": ["A2", "B1"], "afloat": [2]}, 400, "hit at A1"),
+        (
+            {"rules": "russian", "hit": ["A1", "A2"], "miss": ["A3"], "afloat": [2]},
+            400,
+            "no layout",
+        ),
+        ({"miss": ["K1"]}, 400, "K1 is off the 10×10 board"),
+        ({"sunk": [["A1", "A2"], ["A2", "A3"]]}, 400, "A2"),
+        ({"count": 0}, 422, "count"),
+        ({"count": 1001}, 422, "count"),
+        ({"count": 2.0}, 422, "count"),
+        ({"seed": -1}, 422, "seed"),
+        ({"seed": 2**63}, 422, "seed"),
+        ({"rules": "weekly"}, 422, "rules"),
+        ({"fleets": 3}, 422, "fleets"),
+    ],
+)
+def test_sample_refuses_bad_marks_and_bounds_with_a_clear_error(client, body, status, message):
+    response = client.post(SAMPLE, json=body)
+    assert response.status_code == status and message in response.json()["detail"], response.text
+
+
+def test_sample_takes_a_heavy_slot_and_is_documented(client):
+    taken = [HEAVY._free.acquire(blocking=False) for _ in range(2)]
+    try:
+        response = client.post(SAMPLE, json={"rules": "russian", "count": 1})
+        assert response.status_code == 409 and "busy" in response.json()["detail"]
+    finally:
+        for _ in filter(None, taken):
+            HEAVY._free.release()
+    schema = client.get("/openapi.json").json()
+    route = schema["paths"][SAMPLE]["post"]
+    assert {"200", "400", "409", "422"} <= set(route["responses"])
+    answer = route["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][answer.rsplit("/", 1)[1]]["properties"]
+    assert {"fleet", "miss", "hit", "sunk", "afloat", "seed", "count", "fleets"} <= set(fields)

@@ -1,5 +1,6 @@
 """The density lab: the Hard shooter's density d for any board marked by hand, the exact
-number of layouts that put a ship on each cell, and the Expert level's next shot.
+number of layouts that put a ship on each cell, fleets drawn exactly uniformly from those
+that fit, and the Expert level's next shot.
 
 The page sends misses, hits and sunk ships; the engine checks them against the rules and
 answers d for every unshot cell (as decimal strings: d can exceed 2^53), the best cells,
@@ -8,9 +9,11 @@ w and the cells known to be water. Contradictory marks get the engine's text as 
 
 from __future__ import annotations
 
+import secrets
 from contextlib import nullcontext
 from typing import Annotated, Literal
 
+import numpy as np
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
 
@@ -51,6 +54,55 @@ class Marks(Strict):
         return bs.Observation.from_marks(
             RULES[self.rules], self.miss, self.hit, self.sunk, self.afloat
         )
+
+
+class ShipInfo(BaseModel):
+    name: str
+    length: int
+
+
+SAMPLE_MOST = 1000  # fleets one request draws at most (a Russian fleet is about 340 bytes of JSON)
+SEED_MOST = 2**63 - 1  # as `hamle battleship sample --seed` takes
+FRESH_SEED_BITS = 53  # a seed the site draws is one JavaScript reads back whole
+
+
+class SampleRequest(Marks):
+    """Marks, as the counts take them, and how many fleets to draw from what seed."""
+
+    count: int = Field(10, strict=True, ge=1, le=SAMPLE_MOST, description="How many fleets to draw")
+    seed: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=SEED_MOST,
+        description="Seed of the draws (default: a fresh one, given in the answer); the same "
+        "marks, seed and count draw the same fleets, as `hamle battleship sample` does",
+    )
+
+
+class DrawnShip(BaseModel):
+    length: int
+    cells: list[str]
+
+
+class Sample(BaseModel):
+    """Fleets of the afloat ships, each drawn exactly uniformly and independently from
+    all that fit the marks (ships labelled), and what they were drawn under: the rules,
+    board and fleet, the marks as the engine read them (``afloat`` in the order each
+    fleet lists its ships), the seed and the count."""
+
+    rules: str
+    rows: int
+    cols: int
+    touching: bool
+    fleet: list[ShipInfo]
+    miss: list[str]
+    hit: list[str]
+    sunk: list[list[str]]
+    afloat: list[int]
+    seed: int
+    count: int
+    fleets: list[list[DrawnShip]]
 
 
 class Density(BaseModel):
@@ -112,11 +164,6 @@ class Hint(BaseModel):
     cell: str
     how: str
     weighed: list[WeighedCell]
-
-
-class ShipInfo(BaseModel):
-    name: str
-    length: int
 
 
 class RulesInfo(BaseModel):
@@ -225,6 +272,30 @@ def hint(marks: Marks, request: Request) -> Hint:
     )
     _hints.put(key, answer)
     return answer
+
+
+# Drawing fleets walks the exact count's forward pass back: as heavy as the counts.
+@router.post("/sample", response_model=Sample)
+def sample(body: SampleRequest, request: Request) -> Sample:
+    """Fleets drawn exactly uniformly from those that fit a marked board (400 with the
+    engine's text for contradictory marks or a board out of reach; 409 while the slots
+    are busy); ``hamle battleship sample --seed SEED --count COUNT`` draws the same."""
+    observation = body.observation()
+    seed = secrets.randbits(FRESH_SEED_BITS) if body.seed is None else body.seed
+    with HEAVY.taken(client_of(request)):
+        fleets = bs.sample(observation, body.count, np.random.default_rng(seed))
+    rules, name = RULES[body.rules], observation.grid.name
+    return Sample(
+        rules=body.rules,
+        **rules.as_dict(),
+        **observation.as_dict(),
+        seed=seed,
+        count=body.count,
+        fleets=[
+            [DrawnShip(length=len(ship), cells=[name(c) for c in ship]) for ship in fleet]
+            for fleet in fleets
+        ],
+    )
 
 
 def _board(rules: str, observation: bs.Observation, given: set[int]) -> tuple:
