@@ -702,6 +702,16 @@ def test_bad_input_gets_a_clear_error(make, error, message):
         make()
 
 
+def test_count_fleets_refused_by_the_dp_and_too_long_to_enumerate_keeps_the_dps_words():
+    rules = Rules.custom(26, [1] * 70)
+    with pytest.raises(CountTooLargeError) as dp:
+        layouts(rules)
+    with pytest.raises(CountTooLargeError) as counted:
+        count_fleets(rules)
+    assert str(counted.value).startswith(f"{dp.value}; enumerating the fleets instead")
+    assert (counted.value.code, counted.value.params["bits"]) == ("battleship.count_bits", 311)
+
+
 def test_a_board_that_would_not_fit_in_memory_is_refused(monkeypatch):
     monkeypatch.setattr(exact_module, "MEMORY_LIMIT", 10_000)
     with pytest.raises(CountTooLargeError, match="GiB of memory"):

@@ -529,6 +529,25 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(tmp_path, m
     assert locked.read_text() == "{}"
 
 
+@pytest.mark.parametrize(
+    ("board", "reason"),
+    [
+        (["--size", "26", "--fleet", ",".join(["1"] * 70)], "could need more than 311 bits"),
+        (["--size", "16", "--fleet", "9,9,9,3,3,3,3,3,3,3"], "16 cells across"),
+    ],
+)
+def test_count_says_why_it_cannot_count_in_the_words_of_density_exact(board, reason):
+    """Each first says the exact count's own refusal; count adds that enumeration would not
+    finish either (it said only that the board was out of the profile DP's reach)."""
+    exact = run("density", "--exact", *board)
+    assert exact.exit_code == 2 and reason in exact.stderr
+    said = exact.stderr.removeprefix("error: ").removesuffix("\n")
+    counted = run("count", *board)
+    assert counted.exit_code == 2 and counted.stderr.startswith(f"error: {said}; ")
+    assert "enumerating the fleets instead would take about" in counted.stderr
+    assert counted.stderr.endswith("too many to finish; try a smaller board or fleet\n")
+
+
 def test_play_refuses_a_level_that_cannot_play_the_rules_before_the_first_shot():
     args = ["battleship", "play", "--level", "exact", "--size", "16", "--fleet", "3,3"]
     result = runner.invoke(app, [*args, "--game", "1"], "A1\nq\n")

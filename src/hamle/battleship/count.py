@@ -85,6 +85,28 @@ class _Problem:
         )
 
 
+ADVICE = "; try a smaller board or fleet"
+
+
+def _nor_enumerated(refused: CountTooLargeError, work: float) -> CountTooLargeError:
+    """The profile DP's refusal in its own words (as ``density --exact`` gives it, with its
+    code and values), then that enumerating would take ``work`` steps, too many.
+
+    >>> refused = CountTooLargeError("{cols} across" + ADVICE, code="battleship.too_wide", cols=16)
+    >>> error = _nor_enumerated(refused, 3e11)
+    >>> str(error).split("; "), error.code
+    (['16 across', 'enumerating the fleets instead would take about 3.0e+11 steps, too many \
+to finish', 'try a smaller board or fleet'], 'battleship.too_wide')
+    """
+    steps = f"{work:.1e}"
+    tail = "; enumerating the fleets instead would take about {steps} steps, too many to finish"
+    if not refused.code:  # (its message is its template as it stands)
+        template = str(refused).removesuffix(ADVICE).replace("{", "{{").replace("}", "}}")
+        return CountTooLargeError((template + tail + ADVICE).format(steps=steps))
+    template = refused.template.removesuffix(ADVICE) + tail + ADVICE
+    return CountTooLargeError(template, code=refused.code, **refused.params, steps=steps)
+
+
 def count_fleets(
     rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None
 ) -> FleetCount:
@@ -114,15 +136,11 @@ def count_fleets(
         try:
             layouts = exact.layouts(rules)
             return FleetCount(rules, layouts * symmetry, layouts, per_ship, product)
-        except CountTooLargeError:
+        except CountTooLargeError as refused:
             if work <= ENUMERATE_LIMIT:
                 raise
-        if work > WORK_LIMIT:
-            raise CountTooLargeError(
-                f"counting {rules.describe()} is out of the profile DP's reach, and "
-                f"enumeration would take about {work:.1e} steps, too many to finish; try a "
-                "smaller board or fleet"
-            )
+            if work > WORK_LIMIT:
+                raise _nor_enumerated(refused, work) from None
     problem = _problem(rules, lengths, table)
     firsts = range(int(problem.starts[0]), int(problem.stops[0]))
     chunks = [firsts[i : i + 4] for i in range(0, len(firsts), 4)]
