@@ -30,13 +30,14 @@ def test_decide_fires_what_choose_fires_and_draws_as_much(game):
     for observation in states(SMALL, game, expert):
         chooser, decider = np.random.default_rng(game), np.random.default_rng(game)
         decision = expert.decide(observation, decider)
-        hows.add(decision.how)
+        hows.add(how := decision.how)
         assert decision.cell == expert.choose(observation, chooser)
         assert decider.bit_generator.state == chooser.bit_generator.state
         if decision.how in ("rollouts", "endgame"):
             weighed = decision.weighed
             assert weighed[0].cell == decision.cell and weighed[0].behind == 0
-            assert len({w.cell for w in weighed}) == len(weighed) >= 2
+            # (an endgame leaves out the cells no layout holds: its choice may stand alone)
+            assert len({w.cell for w in weighed}) == len(weighed) >= 1 + (how == "rollouts")
             for w in weighed:
                 assert w.behind == pytest.approx(w.shots - weighed[0].shots)
                 assert w.stderr >= 0 and 1 <= w.shots <= observation.unshot.size
@@ -54,6 +55,25 @@ def test_the_endgame_rolls_out_every_layout_that_fits():
     assert {w.fleets for w in decision.weighed} == {bs.exact(observation).total}
     assert decision.weighed[0].shots == min(w.shots for w in decision.weighed)
     assert {w.stderr for w in decision.weighed} == {0.0}  # (exact means: no sampling error)
+
+
+def test_the_endgame_shows_no_cell_that_no_layout_holds():
+    """Such a cell was rolled out (as the rank put it among the best) and listed +1.000
+    behind; it is a sure miss. The cell chosen and the draws stay as they were."""
+    rules = bs.Rules.custom(4, [2, 2])
+    observation = bs.Observation.from_marks(rules, hit=["A1"], miss=["B1"], afloat=[2])
+    chooser, decider = np.random.default_rng(3), np.random.default_rng(3)
+    decision = bs.ExpertShooter().decide(observation, decider)
+    assert decision.how == "endgame" and observation.grid.name(decision.cell) == "A2"
+    assert decision.weighed == (bs.Weighed(decision.cell, 1.0, 1, 0.0, 0.0),)
+    assert decision.cell == bs.ExpertShooter().choose(observation, chooser)
+    assert decider.bit_generator.state == chooser.bit_generator.state
+    for game in (1, 2, 3):
+        for state in states(SMALL, game, bs.ExpertShooter(fleets=60)):
+            decision = bs.ExpertShooter(fleets=60).decide(state, np.random.default_rng(game))
+            if decision.how == "endgame":
+                counts = bs.exact(state).counts
+                assert all(counts[w.cell] > 0 for w in decision.weighed)
 
 
 @pytest.mark.parametrize(("size", "ships"), [(12, 129), (26, 128), (26, 60)])
@@ -101,6 +121,14 @@ def test_the_command_line_prints_the_decision_as_the_library_makes_it():
     text = runner.invoke(app, [*args, "--seed", "5"]).stdout
     assert f"expert(fleets=300) fires {data['cell']} (rollouts)" in text
     assert "shots to finish (300 fleets)" in text
+
+
+def test_the_command_line_shows_no_endgame_cell_that_no_layout_holds():
+    args = ["battleship", "hint", "--size", "4", "--fleet", "2,2", "--hit", "A1", "--miss", "B1"]
+    text = runner.invoke(app, [*args, "--afloat", "2"]).stdout
+    assert text.endswith("expert fires A2 (endgame)\n  A2     1.000 shots to finish (1 layout)\n")
+    data = json.loads(runner.invoke(app, [*args, "--afloat", "2", "--json"]).stdout)
+    assert [w["cell"] for w in data["weighed"]] == ["A2"]
 
 
 @pytest.mark.parametrize(

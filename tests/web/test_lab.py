@@ -374,6 +374,17 @@ def test_the_hint_is_the_expert_levels_decision_and_the_same_for_the_same_marks(
     assert all(abs(w["shots"] - weighed[0]["shots"] - w["behind"]) < 1e-9 for w in weighed)
 
 
+def test_the_hints_endgame_shows_only_cells_a_layout_holds(client):
+    # One 2-cell ship afloat and its hit at E5 closed in on three sides: only E6 can hold it
+    # (the seven other cells the endgame rolled out were listed, each a sure miss, +1.000).
+    marks = {"hit": ["E5"], "miss": ["E4", "D5", "F5"], "afloat": [2]}
+    answer = client.post(HINT, json=marks).json()
+    assert (answer["cell"], answer["how"]) == ("E6", "endgame")
+    assert answer["weighed"] == [
+        {"cell": "E6", "shots": 1.0, "fleets": 1, "behind": 0.0, "stderr": 0.0}
+    ]
+
+
 @pytest.mark.parametrize(
     ("marks", "how"),
     [

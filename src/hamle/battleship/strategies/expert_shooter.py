@@ -82,7 +82,8 @@ class Decision(NamedTuple):
     Hard shooter's, on boards too large for the ranked density or fleets too large for the
     rollouts), "endgame" (every fleet that fits rolled out) or "rollouts" (fleets drawn and
     rolled out);
-    ``weighed`` lists the cells rolled out, the chosen first, then by ``behind``."""
+    ``weighed`` lists the cells rolled out, the chosen first, then by ``behind`` (in the
+    endgame only those some fleet that fits puts a ship on: the others are sure misses)."""
 
     cell: int
     how: str
@@ -307,9 +308,17 @@ class ExpertShooter:
         shots = np.empty((n, cells.shape[0]))
         roll_out(marks, afloat, cells, tables, boards[:n], lefts[:n], shots, self.threads or CORES)
         best = int(np.argmin(shots.mean(axis=0)))
+        if not weigh:
+            return Decision(int(cells[best]), "endgame")
         weights, fleets_of = np.ones(n), np.full(cells.shape[0], n)
-        weighed = _weighed(cells, shots, weights, fleets_of, best) if weigh else ()
-        exact = tuple(w._replace(stderr=0.0) for w in weighed)  # (no draws: no error)
+        # A cell no layout puts a ship on is a sure miss, not a contender a shot behind:
+        # it is rolled out all the same (the choice stays), but not shown.
+        held = set(cells[(boards[:n, cells] >= 0).any(axis=0)].tolist())
+        exact = tuple(
+            w._replace(stderr=0.0)  # (no draws: no error)
+            for w in _weighed(cells, shots, weights, fleets_of, best)
+            if w.cell in held or w.cell == cells[best]
+        )
         return Decision(int(cells[best]), "endgame", exact)
 
     def fleets_for(self, rules: Rules) -> int:
