@@ -130,6 +130,47 @@ def test_sample_json_says_what_it_was_drawn_under():
     ]
 
 
+def test_size_takes_rows_by_columns_as_the_library_does():
+    rules = bs.Rules.custom((6, 9), [3, 2])
+    counted = run_json("count", "--size", "6x9", "--fleet", "3,2")
+    assert counted["rules"] == "6×9, fleet 3,2, touching allowed"
+    assert counted["fleets"] == bs.count_fleets(rules).fleets
+    observation = bs.Observation.from_marks(rules, hit=["I6"])
+    density = run_json("density", "--size", "6 x 9", "--fleet", "3,2", "--hit", "I6")
+    assert density["density"] == bs.density(observation).as_dict()["density"]
+    assert {"A6", "I1"} <= set(density["density"]) and "J1" not in density["density"]
+    exact = run_json("density", "--exact", "--size", "6X9", "--fleet", "3,2", "--hit", "I6")
+    assert exact["total"] == bs.exact(observation).total
+    drawn = run_json("sample", "--size", "6×9", "--fleet", "3,2", "--count", "5")
+    assert (drawn["rows"], drawn["cols"]) == (6, 9)
+    tall = run_json("simulate", "--size", "9x6", "--fleet", "3,2", "--games", "3")
+    assert tall["rules"] == "9×6, fleet 3,2, touching allowed"
+    played = runner.invoke(
+        app, ["battleship", "play", "--size", "6x9", "--fleet", "3,2", "--game", "4"], "q\n"
+    )
+    assert played.exit_code == 0 and "--size 6x9" in played.stdout
+    square = runner.invoke(app, ["battleship", "play", "--size", "7", "--game", "4"], "q\n")
+    assert square.exit_code == 0 and "--level normal --size 7\n" in square.stdout
+
+
+@pytest.mark.parametrize(
+    ("size", "message"),
+    [
+        ("ten", "'ten' is not a board size: a side like 10 (a square board) or rows by columns"),
+        ("8x", "'8x' is not a board size"),
+        ("8x10x12", "'8x10x12' is not a board size"),
+        ("٣", "'٣' is not a board size"),
+        ("3x30", "a board needs 1 to 26 columns, not 30"),
+        ("0x5", "a board needs 1 to 26 rows, not 0"),
+        ("9" * 5000 + "x2", "is not a board size: a board has 1 to 26 rows and columns"),
+    ],
+)
+def test_a_size_that_is_no_board_is_refused_by_name(size, message):
+    result = run("density", "--size", size)
+    assert result.exit_code == 2 and message in result.stderr, result.output
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
 def test_simulate_russian_with_the_exact_shooter():
     args = ["--rules", "russian", "--strategies", "random,parity,density,exact", "--games", "1"]
     data = run_json("simulate", *args)

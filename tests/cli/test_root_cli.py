@@ -362,7 +362,7 @@ def test_running_out_of_memory_is_one_line(monkeypatch):
 @pytest.mark.parametrize(
     ("args", "name", "value"),
     [
-        (["battleship", "count", "--size", "٣"], "--size", "'٣'"),
+        (["battleship", "count", "--jobs", "٣"], "--jobs", "'٣'"),
         (["battleship", "simulate", "--games", "١٠"], "--games", "'١٠'"),
         (["battleship", "replay", "١", "--strategy", "easy"], "game", "'١'"),
         (["battleship", "simulate", "--games", "1_0"], "--games", "'1_0'"),

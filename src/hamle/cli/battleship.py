@@ -9,15 +9,25 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import typer
 
-from hamle.grid import QUOTED_AT_MOST, CellError, Grid, cell_items, items, name_key, quoted
+from hamle.grid import (
+    MAX_SIDE,
+    QUOTED_AT_MOST,
+    CellError,
+    Grid,
+    cell_items,
+    items,
+    name_key,
+    quoted,
+)
 
 from .common import (
     CLUSTER,
     App,
+    ParamType,
     WholeNumber,
     clean_errors,
     console,
@@ -38,6 +48,8 @@ from .common import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    import click
 
     import hamle.battleship as bs
 
@@ -73,8 +85,59 @@ def _sample_limit() -> int:
 
 handled = clean_errors(_errors)
 
+
+class Size(NamedTuple):
+    """A board size as ``--size`` gives it."""
+
+    rows: int
+    cols: int
+
+    def __str__(self) -> str:
+        """As ``--size`` takes it: ``10`` for a square board, else ``8x10``."""
+        return str(self.rows) if self.rows == self.cols else f"{self.rows}x{self.cols}"
+
+
+class BoardSize(ParamType):
+    """``--size``: a side (``10``, a square board) or rows by columns (``8x10``: 8 rows,
+    10 columns A–J); the rules say whether the board can be played.
+
+    >>> BoardSize().convert(" 8 x 10", None, None), BoardSize().convert("7", None, None)
+    (Size(rows=8, cols=10), Size(rows=7, cols=7))
+    """
+
+    name = "size"
+
+    def convert(self, value, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, Size):  # (already converted)
+            return value
+        text = str(value).strip()
+        sides = re.fullmatch(r"([+-]?[0-9]+)(?:\s*[x×X]\s*([+-]?[0-9]+))?", text)
+        if sides is None:
+            self.fail(
+                f"{quoted(str(value))} is not a board size: a side like 10 (a square board) "
+                "or rows by columns like 8x10 (digits 0-9).",
+                param,
+                ctx,
+            )
+        rows, cols = sides.group(1), sides.group(2) or sides.group(1)
+        if any(len(side.lstrip("+-").lstrip("0")) > len(str(MAX_SIDE)) for side in (rows, cols)):
+            self.fail(
+                f"{quoted(text)} is not a board size: a board has 1 to {MAX_SIDE} rows and "
+                "columns.",
+                param,
+                ctx,
+            )
+        return Size(int(rows), int(cols))
+
+
 RULES = typer.Option("classic", "--rules", callback=stripped, help="Preset: classic or russian.")
-SIZE = typer.Option(None, "--size", help="Board side N (an N×N board), overriding the preset.")
+SIZE = typer.Option(
+    None,
+    "--size",
+    click_type=BoardSize(),
+    help="Board size, overriding the preset: a side N (an N×N board) or rows by columns "
+    "like 8x10 (8 rows, columns A–J).",
+)
 FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
@@ -99,16 +162,17 @@ AFLOAT = typer.Option(
 )
 
 
-def make_rules(name: str, size: int | None, fleet: str | None, no_touch: bool) -> bs.Rules:
-    """The preset ``name`` with the board size, fleet and touching policy overridden."""
+def make_rules(name: str, size: Size | None, fleet: str | None, no_touch: bool) -> bs.Rules:
+    """The preset ``name`` with the board size (rows, cols), fleet and touching policy
+    overridden."""
     import hamle.battleship as bs
 
     preset = bs.Rules.named(name)
-    side = preset.rows if size is None else size
+    rows, cols = (preset.rows, preset.cols) if size is None else size
     ships = preset.fleet
     if fleet is not None:
-        ships = bs.Rules.custom(side, parse_lengths(fleet, "--fleet")).fleet
-    return bs.Rules(side, side, ships, touching=preset.touching and not no_touch)
+        ships = bs.Rules.custom((rows, cols), parse_lengths(fleet, "--fleet")).fleet
+    return bs.Rules(rows, cols, ships, touching=preset.touching and not no_touch)
 
 
 def marked(rules: bs.Rules, miss: str, hit: str, sunk: str, afloat: str | None) -> bs.Observation:
@@ -209,7 +273,7 @@ def _cells(grid: Grid, text: str) -> list[int]:
 @handled
 def count(
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     jobs: int = typer.Option(
@@ -272,7 +336,7 @@ def simulate(
         help=PLACER_HELP,
     ),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -322,7 +386,7 @@ def tournament(
     out: Path = typer.Option(None, "--out", help="Write the JSON result to this file."),
     chart: Path = typer.Option(None, "--chart", help="Write the matrix as a heat map here."),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -483,7 +547,7 @@ def replay(
     ),
     placer: str = typer.Option("uniform", "--placer", callback=stripped, help=PLACER_HELP),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -540,7 +604,7 @@ def density(
         False, "--exact", help="Exact layout counts and probabilities instead of d."
     ),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -592,7 +656,7 @@ def sample(
         "same fleets (fleets are drawn side by side, so another --count draws others).",
     ),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -648,7 +712,7 @@ def hint(
     ),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the shooter's draws."),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
     as_json: bool = JSON,
@@ -724,7 +788,7 @@ def play(
     ),
     game: int = typer.Option(None, "--game", min=1, help="Game number (default: a new one)."),
     rules: str = RULES,
-    size: int = SIZE,
+    size: Size = SIZE,
     fleet: str = FLEET,
     no_touch: bool = NO_TOUCH,
 ) -> None:
