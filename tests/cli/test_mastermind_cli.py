@@ -189,6 +189,31 @@ def test_solve_rejects_a_bad_answer_and_continues():
     assert f"solved in {len(steps)} guesses" in result.stdout
 
 
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_line_too_long_is_let_go_and_the_game_goes_on(end):
+    steps = solver_game("3632")
+    pasted = "2 1 " * 5_000 + end  # (20,000 characters)
+    script = pasted + "".join(f"{b} {w}\n" for _, (b, w) in steps)
+    result = run("solve", script=script)
+    assert result.exit_code == 0, result.output
+    assert "longer than 10,000 characters is not read; the game goes on" in result.stdout
+    assert prompts(result.stdout)[:2] == [(1, "1122")] * 2
+    assert f"solved in {len(steps)} guesses: 3632" in result.stdout
+    played = run("play", "--game", "3", script="1" * 10_001 + end + "1122\nq\n")
+    assert played.exit_code == 0, played.output
+    assert "is not read; the game goes on" in played.stdout
+    assert played.stdout.count("guess 1>") == 2 and "guess 1>   2 black 0 white" in played.stdout
+
+
+def test_input_without_line_ends_still_ends_the_game(monkeypatch):
+    from hamle.cli import common
+
+    monkeypatch.setattr(common, "LONGEST_SKIPPED", 50_000)
+    result = run("play", "--game", "3", script="1" * 100_000)
+    assert result.exit_code == 2
+    assert "a line of input is longer than 50,000 characters" in result.output
+
+
 def test_solve_undo():
     steps = solver_game("3632")
     (b, w) = steps[0][1]

@@ -108,6 +108,9 @@ def print_error(message: object) -> None:
 
 
 LONGEST_LINE = 10_000  # characters of a line typed at a prompt
+# Characters of a line too long that are read and let go, for a prompt that asks again:
+# past them the input is taken to have no line ends at all (like ``< /dev/zero``).
+LONGEST_SKIPPED = 1_000_000
 JSON_WRITE = 1 << 20  # characters of JSON written at a time
 LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # (in text read with surrogateescape or from JSON)
 
@@ -115,11 +118,18 @@ LONE_SURROGATE = re.compile("[\\ud800-\\udfff]")  # (in text read with surrogate
 _after_cr = False  # the last line read ended at \r: a \n first in the next one is its CRLF
 
 
-def read_line() -> str:
+class LineTooLong(Exception):
+    """A line typed at a prompt was longer than ``LONGEST_LINE``; it has been read to its
+    end and let go, so the prompt can ask again."""
+
+
+def read_line(ask_again: bool = False) -> str:
     """The next line typed at a prompt, ending in \\n whether it ended at \\n, \\r\\n or \\r
     (as a file saved on an old Mac does); '' at the end of the input. A line longer than
     ``LONGEST_LINE`` is one error line and status 2: input without line ends (like
-    ``< /dev/zero``) would fill the memory.
+    ``< /dev/zero``) would fill the memory. With ``ask_again`` (a game, which a careless
+    paste should not end) it is read to its end and let go instead, and LineTooLong
+    raised; only one longer than ``LONGEST_SKIPPED`` ends the command.
 
     Read a character at a time, so that a line ending at \\r is taken at once: a reader
     that waited to see whether \\n comes next would wait for the next line typed."""
@@ -139,9 +149,24 @@ def read_line() -> str:
         if line[-1] == "\n":
             break
     else:
-        print_error(f"a line of input is longer than {LONGEST_LINE:,} characters")
+        if ask_again and _skip_line():
+            raise LineTooLong(f"a line longer than {LONGEST_LINE:,} characters is not read")
+        longest = LONGEST_SKIPPED if ask_again else LONGEST_LINE
+        print_error(f"a line of input is longer than {longest:,} characters")
         raise typer.Exit(2)
     return "".join(line).removeprefix("\ufeff")  # (a file saved with a byte order mark)
+
+
+def _skip_line() -> bool:
+    """Read the rest of a line and let it go: True at its end (or the input's), False past
+    ``LONGEST_SKIPPED`` characters."""
+    global _after_cr
+    for _ in range(LONGEST_SKIPPED):
+        char = sys.stdin.read(1)
+        _after_cr = char == "\r"
+        if char in ("", "\n", "\r"):
+            return True
+    return False
 
 
 def quits(line: str | None) -> bool:

@@ -18,6 +18,7 @@ from hamle.grid import name_key
 from .common import (
     CLUSTER,
     App,
+    LineTooLong,
     WholeNumber,
     clean_errors,
     console,
@@ -352,11 +353,16 @@ def _show_candidates(variant: mm.Variant, candidates: np.ndarray) -> None:
 
 
 def _read(prompt: str) -> str:
-    """The line typed at ``prompt``, stripped; a blank line (an Enter too many) asks again,
-    and the end of the input is ''."""
+    """The line typed at ``prompt``, stripped; a blank line (an Enter too many) or one too
+    long to be a guess or an answer (a careless paste) asks again, and the end of the
+    input is ''."""
     while True:
         console.print(prompt, end="")
-        line = read_line()
+        try:
+            line = read_line(ask_again=True)
+        except LineTooLong as exc:
+            console.print(f"{exc}; the game goes on", style="red", highlight=False)
+            continue
         if not line or line.strip():
             return line.strip()
 
