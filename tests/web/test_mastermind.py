@@ -468,7 +468,6 @@ def test_a_suggestion_is_answered_while_a_move_waits_for_the_store(client):
 @pytest.mark.parametrize(
     ("body", "where"),
     [
-        ({"guess": "1122", "black": 9, "white": 0}, "black"),
         ({"guess": "1122", "black": -1, "white": 0}, "black"),
         ({"guess": "1122", "black": "1", "white": 0}, "black"),
         ({"guess": "1122", "black": 1.5, "white": 0}, "black"),
@@ -482,6 +481,18 @@ def test_answers_out_of_bounds_are_422(client, body, where):
     response = client.post(f"{API}/games/{game['id']}/answer", json=body)
     assert response.status_code == 422
     assert response.json()["detail"].startswith(f"{where}:")
+
+
+@pytest.mark.parametrize(("black", "white"), [(5, 0), (6, 0), (9, 0), (0, 6), (3, 10**30)])
+def test_more_black_and_white_than_pegs_is_one_refusal_whatever_the_number(client, black, white):
+    game = new_game(client, mode="maker")
+    response = client.post(
+        f"{API}/games/{game['id']}/answer",
+        json={"guess": game["proposal"], "black": black, "white": white},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["code"] == "mastermind.too_many_pegs"
+    assert response.json()["detail"] == f"{black} black and {white} white make more than 4 pegs"
 
 
 @pytest.mark.parametrize(

@@ -58,12 +58,13 @@ OFFERED: dict[str, tuple[str, ...]] = {
 PREFERRED = ("minimax", "minimax-candidates")
 QUICK_OPTIMAL = 1296  # codes: the optimal search takes under a second up to classic 4×6
 VARIANTS = {name: mm.Variant.named(name) for name in OFFERED}
-MOST_PEGS = max(variant.pegs for variant in VARIANTS.values())
 
 Mode = Literal["breaker", "maker"]
 # a variant offered (/variants) or another name of it (5x8 for super); a strategy; any case
 Name = Annotated[str, Field(min_length=1, max_length=40)]
-Count = Annotated[int, Field(strict=True, ge=0, le=MOST_PEGS)]
+# Black or white: more than the game's pegs is refused by the engine for that variant
+# (400 ``mastermind.too_many_pegs``), whatever the number, not as malformed here.
+Count = Annotated[int, Field(strict=True, ge=0)]
 # A move may name the game's ``changes`` it is meant for, so that a page left behind by
 # another tab (or a request sent twice) is refused rather than applied to a game it never
 # showed: an undo in one tab would otherwise take back an answer given in another.
