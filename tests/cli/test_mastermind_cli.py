@@ -72,6 +72,17 @@ def test_score_json_and_text():
     assert (data["black"], data["white"]) == (1, 0)
 
 
+def test_codes_written_with_tabs_or_line_ends_are_read_as_with_spaces():
+    assert run_json("score", "1\t1\t2\t3", "3 2\n1,1") == {
+        "secret": "1123",
+        "guess": "3211",
+        "black": 0,
+        "white": 4,
+    }
+    played = run("play", "--game", "3", script="1\t1\t2\t2\nq\n")
+    assert played.exit_code == 0 and "guess 1>   2 black 0 white" in played.stdout
+
+
 def test_evaluate_minimax_json_is_knuths_figure():
     data = run_json("evaluate", "--strategy", "minimax")
     assert data["total"] == 5801 and data["max"] == 5 and data["first_guess"] == "1122"

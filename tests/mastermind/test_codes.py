@@ -253,9 +253,13 @@ def test_answer_accepts_exactly_the_answers_two_codes_give(spec):
 # --- parsing and formatting --------------------------------------------------------------
 
 
-def test_parse_accepts_spaces_and_commas():
+def test_parse_lets_go_of_commas_and_whitespace():
     v = mm.Variant.classic()
     assert v.parse("1122") == v.parse("1 1 2 2") == v.parse("1,1,2,2") == 7
+    for spaced in ("1\t1\t2\t2", "11\n22", "1\r\n122\n", "1\u00a0122", " 1, 1,\t2 2 "):
+        assert v.parse(spaced) == 7, spaced
+    with pytest.raises(mm.CodeError, match=r"'1\\t1\\t2' is not a code: write 4 digits 1-6"):
+        v.parse("1\t1\t2")
     assert v.parse("6666") == 1295 and v.format(1295) == "6666"
     assert v.format(np.int64(7)) == "1122"
 

@@ -517,6 +517,14 @@ def test_new_game_bounds(client, body, status, text):
     assert text in response.json()["detail"]
 
 
+def test_a_guess_written_with_tabs_or_line_ends_is_read_as_with_spaces(client):
+    game = new_game(client)
+    for code in ("1\t1\t2\t2", "1 1\n2,3"):
+        response = client.post(f"{API}/games/{game['id']}/guess", json={"guess": code})
+        assert response.status_code == 200, response.text
+    assert [turn["guess"] for turn in response.json()["turns"]] == ["1122", "1123"]
+
+
 def test_guess_bounds(client):
     game = new_game(client)
     for body in ({"guess": 1122}, {"guess": "1" * 41}, {}, {"guess": ["1", "1"]}, {"code": "1122"}):

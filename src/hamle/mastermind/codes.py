@@ -121,14 +121,20 @@ class Variant:
         return _code_table(self.pegs, self.colours, self.repeat)
 
     def parse(self, text: str) -> int:
-        """The index of a code written as digits, like ``1122`` or ``1 1 2 2``."""
+        """The index of a code written as digits, like ``1122``, ``1 1 2 2`` or ``1,1,2,2``:
+        commas and whitespace of any kind (tabs, line ends) between digits are let go, as
+        ``parse_answer`` lets them go between numbers.
+
+        >>> Variant.classic().parse("1\\t1\\n2, 2")
+        7
+        """
         if not isinstance(text, str):
             raise CodeError(
                 "a code is written as digits, not {value}",
                 code="mastermind.not_digits",
                 value=repr(text),
             )
-        digits = text.replace(" ", "").replace(",", "")
+        digits = "".join(text.replace(",", " ").split())
         low, high = self.first_digit, self.first_digit + self.colours - 1
         if len(digits) != self.pegs or not all(d in "0123456789" for d in digits):
             raise CodeError(
