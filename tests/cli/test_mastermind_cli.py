@@ -102,7 +102,7 @@ def test_evaluate_bulls_and_cows_first_consistent():
     data = run_json("evaluate", "--variant", "bulls-and-cows", "--strategy", "first-consistent")
     variant = mm.Variant.named("bulls-and-cows")
     assert data["codes"] == 5040 and data["first_guess"] == "0123"
-    assert "no repetition" in data["variant"]
+    assert data["variant"] == {"pegs": 4, "colours": 10, "repeat": False}
     assert sum(data["histogram"].values()) == 5040 and data["histogram"]["1"] == 1
     expected = mm.evaluate("first-consistent", variant).as_dict()
     assert data["total"] == expected["total"] and data["histogram"] == expected["histogram"]
@@ -453,11 +453,14 @@ def test_optimal_tree_is_written_and_verified(tmp_path):
 
 def test_any_strategy_has_a_tree_that_checks_out_as_its_evaluation(tmp_path):
     out = tmp_path / "minimax.json"
-    variant = ("--pegs", "4", "--colours", "4")
+    variant = ("--pegs", "4", "--colours", "5", "--no-repeat")
     assert run("tree", "--strategy", "minimax", *variant, "--out", str(out)).exit_code == 0
     checked = run_json("verify", str(out))
     evaluated = run_json("evaluate", "--strategy", "minimax", *variant)
     assert checked["total"] == evaluated["total"] and checked["histogram"] == evaluated["histogram"]
+    written = json.loads(out.read_text())["variant"]
+    assert checked["variant"] == evaluated["variant"] == written
+    assert written == {"pegs": 4, "colours": 5, "repeat": False}
 
 
 def test_a_capped_optimum():

@@ -116,6 +116,14 @@ class Variant:
         pegs = counted(self.pegs, "peg")
         return f"{pegs}, {self.colours} colours ({digits}), {rep}: {self.size} codes"
 
+    def as_dict(self) -> dict:
+        """The variant as JSON gives it, in tree files and in every ``--json`` output.
+
+        >>> Variant.named("bulls-and-cows").as_dict()
+        {'pegs': 4, 'colours': 10, 'repeat': False}
+        """
+        return {"pegs": self.pegs, "colours": self.colours, "repeat": self.repeat}
+
     def codes(self) -> np.ndarray:
         """Every code as a row of colours 0..k-1, in lexicographic order."""
         return _code_table(self.pegs, self.colours, self.repeat)

@@ -54,7 +54,7 @@ class Evaluation:
     def as_dict(self) -> dict:
         return {
             "strategy": self.strategy,
-            "variant": self.variant.describe(),
+            "variant": self.variant.as_dict(),  # (as tree files give it)
             "codes": self.variant.size,
             "total": self.total,
             "average": self.average,

@@ -77,7 +77,7 @@ def tree_json(node, variant: Variant, strategy: str, max_guesses: int | None = N
     return {
         "format": FORMAT,
         "version": VERSION,
-        "variant": {"pegs": variant.pegs, "colours": variant.colours, "repeat": variant.repeat},
+        "variant": variant.as_dict(),
         "strategy": strategy,
         "max_guesses": max_guesses,
         "root": encode(node),
