@@ -121,6 +121,42 @@ def test_evaluate_custom_variant_with_jobs():
     assert data["histogram"] == {"1": 1, "2": 5, "3": 31, "4": 23}  # the twin's evaluation
 
 
+def test_random_consistent_takes_a_seed_and_every_output_names_it(tmp_path):
+    default = run_json("evaluate", "--strategy", "random-consistent")
+    assert (default["strategy"], default["seed"], default["total"]) == (
+        "random-consistent",
+        0,
+        6151,
+    )
+    seeded = run_json("evaluate", "--strategy", "random-consistent", "--seed", "1")
+    assert (seeded["seed"], seeded["total"]) == (1, 5992)
+    said = run("evaluate", "--strategy", "random-consistent", "--seed", "2").stdout
+    assert said.startswith("random-consistent (seed 2) on 4 pegs") and "total 6039" in said
+    assert run_json("evaluate", "--strategy", "minimax", "--pegs", "3")["seed"] is None
+    out = tmp_path / "tree.json"
+    written = run("tree", "--strategy", "random-consistent", "--seed", "1", "--out", str(out))
+    assert written.stdout.startswith("random-consistent (seed 1) on 4 pegs")
+    assert "total 5992" in written.stdout and json.loads(out.read_text())["seed"] == 1
+    assert run_json("verify", str(out))["seed"] == 1
+    assert run("verify", str(out)).stdout.startswith("random-consistent (seed 1) on 4 pegs")
+    solving = run("solve", "--strategy", "random-consistent", "--seed", "3", script="q\n")
+    assert "strategy random-consistent (seed 3)." in solving.stdout
+    script = "?\nq\n"
+    played = run(
+        "play", "--strategy", "random-consistent", "--seed", "3", "--game", "2", script=script
+    )
+    assert "random-consistent (seed 3) suggests" in played.stdout
+
+
+@pytest.mark.parametrize("command", ["evaluate", "solve", "play", "tree"])
+def test_a_seed_for_a_strategy_that_draws_nothing_at_random_is_refused(command, tmp_path):
+    out = ("--out", str(tmp_path / "tree.json")) if command == "tree" else ()
+    result = run(command, "--strategy", "minimax", "--seed", "1", *out, script="q\n")
+    assert result.exit_code == 2
+    assert "--seed applies to random-consistent only" in result.output
+    assert not (tmp_path / "tree.json").exists()
+
+
 # --- solve -------------------------------------------------------------------------------
 
 

@@ -659,6 +659,8 @@ def test_true_claims_check_out():
         (lambda d: d["variant"].update(colours=None), "colours must be a whole number, not null"),
         (lambda d: d["variant"].update(repeat=None), "repeat must be true or false, not null"),
         (lambda d: d.update(total=False), "'total' must be a whole number from 1 on, not false"),
+        (lambda d: d.update(seed=-1), "'seed' must be a whole number from 0 on, not -1"),
+        (lambda d: d.update(seed="0"), "'seed' must be a whole number from 0 on, not '0'"),
         (lambda d: d["root"].update(guess=" 1 "), "root: ' 1 ' is not a code: write its 1 digit"),
         (lambda d: d["root"].update(guess=",1"), "root: ',1' is not a code"),
         (lambda d: d["root"].update(guess="１"), "root: '１' is not a code"),

@@ -216,6 +216,33 @@ def test_random_consistent_is_not_always_the_first_candidate():
     assert first == strategy.next_guess(mm.History(v)) and 0 <= first < v.size
 
 
+def test_a_seed_is_set_named_and_kept_in_the_evaluation():
+    strategy = mm.get_strategy("random-consistent")
+    seeded = strategy.with_seed(1)
+    assert strategy.seed == 0 and seeded.seed == 1 and seeded.name == "random-consistent"
+    assert (strategy.label, seeded.label) == (
+        "random-consistent (seed 0)",
+        "random-consistent (seed 1)",
+    )
+    v = mm.Variant.classic()
+    default, other = mm.evaluate(strategy, v), mm.evaluate(seeded, v)
+    assert (default.total, default.seed, default.label) == (6151, 0, "random-consistent (seed 0)")
+    assert (other.total, other.seed, other.as_dict()["seed"]) == (5992, 1, 1)
+    minimax = mm.evaluate("minimax", mm.Variant(3, 3))
+    assert (minimax.seed, minimax.label, minimax.as_dict()["seed"]) == (None, "minimax", None)
+
+
+@pytest.mark.parametrize("seed", [-1, True, 1.0, "1", None])
+def test_a_seed_that_is_no_whole_number_from_0_on_is_refused(seed):
+    with pytest.raises(mm.MastermindError, match="seed must be a whole number from 0 on"):
+        mm.get_strategy("random-consistent").with_seed(seed)
+
+
+def test_a_strategy_that_draws_nothing_at_random_takes_no_seed():
+    with pytest.raises(mm.MastermindError, match="minimax draws nothing at random, so it takes no"):
+        mm.get_strategy("minimax").with_seed(1)
+
+
 def lone_candidate_history(spec) -> tuple[list, int]:
     """Two turns leaving exactly one candidate that is neither guess (found with the
     twin), and that candidate's index."""

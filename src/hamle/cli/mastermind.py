@@ -88,6 +88,12 @@ MAX_GUESSES = typer.Option(
     click_type=WholeNumber(1),
     help="optimal only: the best strategy never needing more guesses.",
 )
+SEED = typer.Option(
+    None,
+    "--seed",
+    click_type=WholeNumber(0),
+    help="random-consistent only: the seed of its draws (0 unless given); reports name it.",
+)
 JOBS = typer.Option(
     1,
     "--jobs",
@@ -156,6 +162,7 @@ def evaluate(
     jobs: int = JOBS,
     cluster: str = CLUSTER,
     max_guesses: int = MAX_GUESSES,
+    seed: int = SEED,
     as_json: bool = JSON,
 ) -> None:
     """Play every secret with one strategy: total, average, worst case, histogram."""
@@ -164,7 +171,7 @@ def evaluate(
     one_way(jobs, cluster)
     chosen = make_variant(variant, pegs, colours, no_repeat)
     started = perf_counter()
-    breaker = _strategy(strategy, chosen, max_guesses, jobs)
+    breaker = _strategy(strategy, chosen, max_guesses, jobs, seed)
     solving = perf_counter() - started  # optimal's tree: solved or read before the games
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
         result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update, cluster=cluster)
@@ -183,7 +190,7 @@ def evaluate(
         return
     from rich.table import Table
 
-    console.print(f"{result.strategy}{capped} on {chosen.describe()}", highlight=False)
+    console.print(f"{result.label}{capped} on {chosen.describe()}", highlight=False)
     of_it = "" if tree_seconds is None else f" ({tree_seconds:.2f} s of it for the tree)"
     console.print(
         f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
@@ -196,12 +203,15 @@ def evaluate(
     console.print(table)
 
 
-def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -> mm.Strategy:
-    """The strategy ``name`` (capped for optimal), checked against the variant; optimal's
-    tree is solved (or read from the cache) first, showing the search's progress."""
+def _strategy(
+    name: str, variant: mm.Variant, max_guesses: int | None, jobs=1, seed: int | None = None
+) -> mm.Strategy:
+    """The strategy ``name`` (capped for optimal, seeded for random-consistent), checked
+    against the variant; optimal's tree is solved (or read from the cache) first, showing
+    the search's progress."""
     import hamle.mastermind as mm
 
-    strategy = mm.get_strategy(name)
+    strategy = _seeded(mm.get_strategy(name), seed)
     strategy.check(variant)
     if not isinstance(strategy, mm.Optimal):
         if max_guesses is not None:
@@ -213,6 +223,19 @@ def _strategy(name: str, variant: mm.Variant, max_guesses: int | None, jobs=1) -
     with search_status() as update:
         optimal.cached_tree(variant, max_guesses, update, jobs)
     return mm.Optimal(strategy.name, strategy.summary, max_guesses)
+
+
+def _seeded(strategy: mm.Strategy, seed: int | None) -> mm.Strategy:
+    """``strategy`` with ``--seed`` where it is given; refused for a strategy that draws
+    nothing at random."""
+    import hamle.mastermind as mm
+
+    if seed is None:
+        return strategy
+    if strategy.seed is None:
+        seeded = ", ".join(n for n, s in mm.STRATEGIES.items() if s.seed is not None)
+        raise mm.MastermindError(f"--seed applies to {seeded} only, which draws at random")
+    return strategy.with_seed(seed)
 
 
 @functools.cache  # (once a run)
@@ -279,6 +302,7 @@ def tree(
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
     max_guesses: int = MAX_GUESSES,
+    seed: int = SEED,
     jobs: int = TREE_JOBS,
 ) -> None:
     """Write a strategy's whole decision tree as JSON (format in the README)."""
@@ -288,16 +312,17 @@ def tree(
     if wrong := out_problem(out, "--out", (".json",)):
         raise MastermindError(wrong)
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    breaker = _strategy(strategy, chosen, max_guesses, jobs)
+    breaker = _strategy(strategy, chosen, max_guesses, jobs, seed)
     if breaker.name == "optimal":
         data = optimal.cached_tree(chosen, max_guesses)
     else:
         with thinking(chosen):
-            data = tree_json(strategy_tree(breaker, chosen), chosen, breaker.name)
+            tree_of = strategy_tree(breaker, chosen)
+            data = tree_json(tree_of, chosen, breaker.name, seed=breaker.seed)
     check = verify(data)
     _write(out, json.dumps(data, separators=(",", ":")) + "\n")
     console.print(
-        f"{breaker.name} on {chosen.describe()}: total {check.total}, worst {check.maximum}; "
+        f"{breaker.label} on {chosen.describe()}: total {check.total}, worst {check.maximum}; "
         f"written to {visible(out)}",
         markup=False,
         highlight=False,
@@ -329,6 +354,7 @@ def verify(
         print_json(check.as_dict())
         return
     name = visible(check.strategy, longest=NAME_AT_MOST) if check.strategy else "a strategy"
+    name += "" if check.seed is None else f" (seed {check.seed})"
     console.print(
         f"{name} on {check.variant.describe()}: every secret found; "
         f"total {check.total}, average {check.average:.4f}, worst {check.maximum}",
@@ -375,6 +401,7 @@ def solve(
     pegs: int = PEGS,
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
+    seed: int = SEED,
 ) -> None:
     """You hold the secret; answer each guess with black and white, like 2 1.
 
@@ -383,9 +410,9 @@ def solve(
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    breaker = mm.get_strategy(strategy)
+    breaker = _seeded(mm.get_strategy(strategy), seed)
     breaker.check(chosen)
-    console.print(f"{chosen.describe()}; strategy {breaker.name}.", highlight=False)
+    console.print(f"{chosen.describe()}; strategy {breaker.label}.", highlight=False)
     console.print("Answer each guess with black and white (like 2 1); undo, fix N B W, q.")
     history = mm.History(chosen)
     guess = _next_guess(breaker, history)
@@ -455,6 +482,7 @@ def play(
     pegs: int = PEGS,
     colours: int = COLOURS,
     no_repeat: bool = NO_REPEAT,
+    seed: int = SEED,
 ) -> None:
     """The computer holds the secret; type guesses (30 at most, as on the site). '?' shows
     the candidates left and a suggestion (Ctrl-C stops a long one), 'q' quits."""
@@ -463,7 +491,7 @@ def play(
     import hamle.mastermind as mm
 
     chosen = make_variant(variant, pegs, colours, no_repeat)
-    helper = mm.get_strategy(strategy)
+    helper = _seeded(mm.get_strategy(strategy), seed)
     number = game if game is not None else secrets.randbelow(999_999) + 1
     secret = int(np.random.default_rng([number, 0]).integers(chosen.size))
     keys = f"type a guess of {chosen.pegs} digits; ? lists the codes left and a suggestion; q quits"
@@ -490,7 +518,7 @@ def play(
                 console.print("\nno suggestion: stopped; the game goes on", highlight=False)
             else:
                 console.print(
-                    f"{helper.name} suggests {chosen.format(suggestion)}", highlight=False
+                    f"{helper.label} suggests {chosen.format(suggestion)}", highlight=False
                 )
             continue
         try:

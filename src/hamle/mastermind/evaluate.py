@@ -24,20 +24,27 @@ from . import _vector
 from .codes import Variant, check_variant
 from .errors import MastermindError
 from .history import History
-from .strategies import Partition, Strategy, as_strategy, checked_choice
+from .strategies import Partition, Strategy, as_strategy, checked_choice, labelled
 
 EVALUATE_LIMIT = Partition.largest  # larger code spaces take hours for scoring strategies
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Guesses needed for every secret: ``histogram[n]`` secrets took n guesses."""
+    """Guesses needed for every secret: ``histogram[n]`` secrets took n guesses; ``seed``
+    is the strategy's where it draws at random (None for the others)."""
 
     strategy: str
     variant: Variant
     first_guess: str
     histogram: dict[int, int]
     seconds: float
+    seed: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The strategy's name, with its seed where it has one."""
+        return labelled(self.strategy, self.seed)
 
     @property
     def total(self) -> int:
@@ -54,6 +61,7 @@ class Evaluation:
     def as_dict(self) -> dict:
         return {
             "strategy": self.strategy,
+            "seed": self.seed,
             "variant": self.variant.as_dict(),  # (as tree files give it)
             "codes": self.variant.size,
             "total": self.total,
@@ -125,7 +133,7 @@ def evaluate(
 def _evaluation(chosen, variant, first, histogram, started) -> Evaluation:
     seconds = time.perf_counter() - started
     ordered = dict(sorted(histogram.items()))
-    return Evaluation(chosen.name, variant, variant.format(first), ordered, seconds)
+    return Evaluation(chosen.name, variant, variant.format(first), ordered, seconds, chosen.seed)
 
 
 def split_by_answer(history: History, guess: int, candidates: np.ndarray):

@@ -15,7 +15,7 @@ the lowest of them: the result is the same, found faster.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import ClassVar
 
@@ -47,6 +47,31 @@ class Strategy:
     name: str
     summary: str
     largest: ClassVar[int] = MAX_CODES  # the most codes it plays on in reasonable time
+    seed: ClassVar[int | None] = None  # a seeded strategy's seed (random-consistent's field)
+
+    @property
+    def label(self) -> str:
+        """The name as reports give it: with the seed of a seeded strategy, so that runs
+        with two seeds can be told apart and either one repeated.
+
+        >>> get_strategy("random-consistent").with_seed(2).label, get_strategy("minimax").label
+        ('random-consistent (seed 2)', 'minimax')
+        """
+        return labelled(self.name, self.seed)
+
+    def with_seed(self, seed: int) -> Strategy:
+        """This strategy drawing with ``seed`` (a whole number from 0 on); MastermindError
+        for a strategy that draws nothing at random.
+
+        >>> get_strategy("random-consistent").with_seed(1).seed
+        1
+        """
+        if self.seed is None:
+            raise MastermindError(
+                f"{self.name} draws nothing at random, so it takes no seed; "
+                f"{', '.join(n for n, s in STRATEGIES.items() if s.seed is not None)} does"
+            )
+        return replace(self, seed=seed)
 
     def check(self, variant: Variant) -> None:
         """MastermindError unless ``variant`` has at most ``largest`` codes.
@@ -88,6 +113,11 @@ class Strategy:
         )
 
 
+def labelled(name: str, seed: int | None) -> str:
+    """A strategy's name as reports give it: with its seed where it has one."""
+    return name if seed is None else f"{name} (seed {seed})"
+
+
 @cache
 def _first_guess(strategy: Strategy, variant: Variant) -> int:
     return checked_choice(strategy, History(variant), np.arange(variant.size))
@@ -124,6 +154,12 @@ class RandomConsistent(Strategy):
     history always gets the same guess."""
 
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not is_whole(self.seed) or self.seed < 0:
+            raise MastermindError(
+                f"{self.name}'s seed must be a whole number from 0 on, not {quoted(self.seed)}"
+            )
 
     def choose(self, history: History, candidates: np.ndarray) -> int:
         flat = [x for turn in history.turns for x in turn]

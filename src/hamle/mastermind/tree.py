@@ -7,9 +7,10 @@ A tree file is one JSON object::
      "strategy": "optimal", "max_guesses": null,
      "root": NODE}
 
-where a NODE is ``{"guess": "1123", "answers": {"0 0": NODE, "0 1": NODE, ...}}``: the
-code to guess (its digits) and the node to go on with after each answer (black and
-white separated by a space) but the one that solves. A node without ``answers`` (or with
+(with ``"seed": N`` after the name of a strategy that draws at random), where a NODE
+is ``{"guess": "1123", "answers": {"0 0": NODE, "0 1": NODE, ...}}``: the code to guess
+(its digits) and the node to go on with after each answer (black and white separated by
+a space) but the one that solves. A node without ``answers`` (or with
 none) is a leaf: its guess must be the secret. ``verify`` needs nothing else, so trees
 written by other solvers can be checked as well; ``load`` reads a file strictly (a name
 given twice in one object is an error, not its last value alone).
@@ -62,8 +63,11 @@ class Check(Evaluation):
     finds every code, so the two compare key by key."""
 
 
-def tree_json(node, variant: Variant, strategy: str, max_guesses: int | None = None) -> dict:
-    """The tree file of a tree of ``optimal.Node`` (guess, ((answer, child), ...))."""
+def tree_json(
+    node, variant: Variant, strategy: str, max_guesses: int | None = None, seed: int | None = None
+) -> dict:
+    """The tree file of a tree of ``optimal.Node`` (guess, ((answer, child), ...)); the
+    ``seed`` of a strategy that draws at random is written after its name."""
 
     def encode(node) -> dict:
         out: dict = {"guess": variant.format(node.guess)}
@@ -74,11 +78,13 @@ def tree_json(node, variant: Variant, strategy: str, max_guesses: int | None = N
             }
         return out
 
+    seeded = {} if seed is None else {"seed": seed}
     return {
         "format": FORMAT,
         "version": VERSION,
         "variant": variant.as_dict(),
         "strategy": strategy,
+        **seeded,
         "max_guesses": max_guesses,
         "root": encode(node),
     }
@@ -176,7 +182,7 @@ def _whole_number(digits: str) -> int:
     return int(digits)
 
 
-TOP_KEYS = {"format", "version", "variant", "strategy", "max_guesses", "root", "total"}
+TOP_KEYS = {"format", "version", "variant", "strategy", "seed", "max_guesses", "root", "total"}
 NODE_KEYS = {"guess", "answers"}
 
 
@@ -205,10 +211,10 @@ def verify(data: dict) -> Check:
         variant = Variant(spec["pegs"], spec["colours"], spec["repeat"])
     except VariantError as error:
         raise TreeError(f"'variant': {error}") from None
-    for claim in ("max_guesses", "total"):
+    for claim, low in (("max_guesses", 1), ("total", 1), ("seed", 0)):
         value = data.get(claim)
-        if value is not None and (type(value) is not int or value < 1):
-            raise TreeError(f"'{claim}' must be a whole number from 1 on, not {_said(value)}")
+        if value is not None and (type(value) is not int or value < low):
+            raise TreeError(f"'{claim}' must be a whole number from {low} on, not {_said(value)}")
     if not isinstance(data.get("strategy"), str | None):
         raise TreeError(f"'strategy' must be a name, not {_said(data['strategy'])}")
     if "root" not in data:
@@ -225,6 +231,7 @@ def verify(data: dict) -> Check:
         _guess(data["root"], "root"),
         dict(sorted(histogram.items())),
         perf_counter() - started,
+        data.get("seed"),
     )
     claimed = data.get("max_guesses")
     if claimed is not None and check.maximum > claimed:
