@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -307,6 +309,48 @@ def test_a_missing_answer_is_named():
     key = sorted(data["root"]["answers"])[0]
     del data["root"]["answers"][key]
     with pytest.raises(TreeError, match=f"root \\(guess .*\\) has no child for answer '{key}'"):
+        verify(data)
+
+
+def test_a_small_tree_of_a_large_variant_is_refused_by_its_count_with_little_memory(tmp_path):
+    """A file of a hundred bytes declaring 8 pegs of 6 colours took 750 MB and seconds to be
+    refused: the tables of every code were built before the tree was looked at."""
+    tree = {
+        "format": "hamle-mastermind-tree",
+        "version": 1,
+        "variant": {"pegs": 8, "colours": 6, "repeat": True},
+        "root": {"guess": "11111111", "answers": {"0 0": {"guess": "22222222"}}},
+    }
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(tree))
+    script = (
+        "import re\n"
+        "from hamle.mastermind.tree import TreeError, load, verify\n"
+        "try:\n"
+        f"    verify(load({str(path)!r}))\n"
+        "except TreeError as error:\n"
+        "    print(error)\n"
+        "status = open('/proc/self/status').read()\n"  # (ru_maxrss counts the parent's)
+        "print(int(re.search(r'VmHWM:\\s*(\\d+)', status)[1]) // 1024)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    said, megabytes = done.stdout.splitlines()
+    assert said == (
+        "the tree has 2 nodes for 1,679,616 secrets: a node finds at most the secret it "
+        "guesses, so 1,679,614 or more are not found"
+    )
+    assert int(megabytes) < 150, megabytes
+
+
+def test_a_tree_of_as_many_nodes_as_codes_names_the_secret_it_fails_whatever_the_variant():
+    variant = mm.Variant(7, 3)  # 2,187 codes: past NAMED_UP_TO
+    data = tree_json(strategy_tree("first-consistent", variant), variant, "first-consistent")
+    assert verify(data).total == mm.evaluate("first-consistent", variant).total
+    _, leaf, _, path = first_leaf(data["root"])
+    leaf["guess"] = "1111111" if leaf["guess"] != "1111111" else "2222222"
+    with pytest.raises(TreeError, match=f"is not found: {path} \\(guess {leaf['guess']}\\)"):
         verify(data)
 
 

@@ -220,6 +220,7 @@ def verify(data: dict) -> Check:
     if "root" not in data:
         raise TreeError("the tree has no 'root' node")
     started = perf_counter()
+    _enough_nodes(data["root"], variant)
     nodes = _nodes(data["root"], variant)
     histogram, reached = _replay(data["root"], nodes, variant)
     for path, node in _walk(data["root"]):
@@ -242,6 +243,21 @@ def verify(data: dict) -> Check:
     if data.get("total") is not None and data["total"] != check.total:
         raise TreeError(f"'total' is {_said(data['total'])}, but the tree's total is {check.total}")
     return check
+
+
+def _enough_nodes(root, variant: Variant) -> None:
+    """TreeError for a tree of more than NAMED_UP_TO codes with fewer nodes than codes: a
+    node finds at most one secret, the code it guesses, so some secret is not found."""
+    if variant.size <= NAMED_UP_TO:
+        return
+    count = 0
+    for count, _ in enumerate(_walk(root), 1):
+        if count >= variant.size:
+            return
+    raise TreeError(
+        f"the tree has {counted(count, 'node')} for {variant.size:,} secrets: a node finds at "
+        f"most the secret it guesses, so {variant.size - count:,} or more are not found"
+    )
 
 
 def _walk(root):
@@ -330,6 +346,10 @@ def _guess(node, path: str) -> str:
 
 
 SMALL_GROUP = 8  # at most this many secrets at a node are played on one at a time
+# Codes up to which a tree of fewer nodes than codes is replayed to name the first secret it
+# does not find; past them it is refused by that count before any table of every code is
+# built (on 8 pegs of 6 colours those take 750 MB, for a file of a hundred bytes).
+NAMED_UP_TO = 2048
 
 
 def _replay(root, nodes: dict, variant: Variant) -> tuple[Counter, set[int]]:
