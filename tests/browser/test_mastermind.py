@@ -573,3 +573,18 @@ def test_a_suggestion_asked_from_a_page_left_behind_is_refused_and_catches_up(se
         expect(second.get_by_role("status")).to_have_text(re.compile(r"suggests \d{4}\.$"))
     finally:
         context.close()
+
+
+def test_the_first_prompt_names_enter_once_a_key_is_pressed_mid_game(server, touch_phone):
+    """On a touch screen the prompt names no key; a keyboard found while the game is under
+    way (its first real key) brings Enter into the prompt at once, not with the next one."""
+    page = touch_phone
+    open_page(page, server)
+    page.get_by_role("button", name="New game").tap()
+    status = page.get_by_role("status").filter(has_text="colours")
+    expect(status).to_have_text("Pick 4 colours, then press Guess.")
+    page.get_by_role("button", name="Peg 2: empty").tap()
+    page.get_by_role("button", name="colour 3", exact=True).tap()
+    page.keyboard.press("4")  # the first key of a keyboard plugged in
+    expect(status).to_have_text("Type or pick 4 colours, then press Guess (or Enter).")
+    expect(page.get_by_role("button", name="Peg 3: colour 4")).to_be_visible()
