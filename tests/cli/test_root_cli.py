@@ -497,19 +497,24 @@ PROMPTS = [
 
 
 @pytest.mark.parametrize("args", PROMPTS)
-def test_a_line_too_long_at_a_prompt_is_one_error_not_all_the_memory(args):
-    """Input without line ends (like ``< /dev/zero``) was read whole into memory. A
-    Mastermind game lets a line too long go and asks again (a careless paste), up to
-    ``LONGEST_SKIPPED`` characters."""
-    result = runner.invoke(app, args, input="0" * 30_000)
-    if args[0] == "mastermind":
-        assert result.exit_code == 0 and result.stderr == ""
-        assert "a line longer than 10,000 characters is not read; the game goes on" in result.stdout
-    else:
-        assert result.exit_code == 2
-        assert result.stderr == "error: a line of input is longer than 10,000 characters\n"
+def test_a_line_too_long_at_a_prompt_is_let_go_and_the_game_goes_on(args):
+    """A careless paste ended the game; every game lets a line too long go and asks again."""
+    result = runner.invoke(app, args, input="0" * 30_000 + "\nq\n")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "a line longer than 10,000 characters is not read; the game goes on" in result.stdout
     just_short = runner.invoke(app, args, input="0" * 9_999 + "\nq\n")
     assert just_short.exit_code == 0 and "error:" not in just_short.stderr
+
+
+@pytest.mark.parametrize("args", PROMPTS)
+def test_input_without_line_ends_is_one_error_not_all_the_memory(args, monkeypatch):
+    """Input without line ends (like ``< /dev/zero``) was read whole into memory."""
+    from hamle.cli import common
+
+    monkeypatch.setattr(common, "LONGEST_SKIPPED", 50_000)
+    result = runner.invoke(app, args, input="0" * 100_000)
+    assert result.exit_code == 2
+    assert result.stderr == "error: a line of input is longer than 50,000 characters\n"
 
 
 @pytest.mark.parametrize("args", PROMPTS)
@@ -531,7 +536,7 @@ TYPED_WITH_CR = [
     (["battleship", "play", "--game", "1"], "E5\rF5\r\nq\r", b"stopped after 2 shots"),
     (["mastermind", "play", "--game", "1"], "1122\r1234\r\nq\r", b"guess 3> \nthe secret"),
     (["mastermind", "solve"], "3 0\r1 1\r\nq\r", b"guess 3: 1114  answer> \nstopped"),
-    (["tour", "play", "--start", "A1"], "A4\rD4\r\nq\r", b"from A1: 3/100"),
+    (["tour", "play", "--start", "A1"], "A4\rD4\r\nq\r", "free play A1 · 3/100".encode()),
 ]
 
 

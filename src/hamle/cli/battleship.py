@@ -27,6 +27,7 @@ from hamle.grid import (
 from .common import (
     CLUSTER,
     App,
+    LineTooLong,
     ParamType,
     WholeNumber,
     clean_errors,
@@ -842,7 +843,11 @@ def play(
         while True:
             console.print(_boards(theirs, yours), highlight=False)
             console.print("your shot: ", end="")
-            line = read_line()
+            try:
+                line = read_line()
+            except LineTooLong as exc:
+                console.print(f"{exc}; the game goes on", style="red", highlight=False)
+                continue
             if quits(line):
                 stopped()
                 raise typer.Exit(0)

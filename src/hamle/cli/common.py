@@ -108,7 +108,7 @@ def print_error(message: object) -> None:
 
 
 LONGEST_LINE = 10_000  # characters of a line typed at a prompt
-# Characters of a line too long that are read and let go, for a prompt that asks again:
+# Characters of a line too long that are read and let go before the prompt asks again:
 # past them the input is taken to have no line ends at all (like ``< /dev/zero``).
 LONGEST_SKIPPED = 1_000_000
 JSON_WRITE = 1 << 20  # characters of JSON written at a time
@@ -123,13 +123,13 @@ class LineTooLong(Exception):
     end and let go, so the prompt can ask again."""
 
 
-def read_line(ask_again: bool = False) -> str:
+def read_line() -> str:
     """The next line typed at a prompt, ending in \\n whether it ended at \\n, \\r\\n or \\r
     (as a file saved on an old Mac does); '' at the end of the input. A line longer than
-    ``LONGEST_LINE`` is one error line and status 2: input without line ends (like
-    ``< /dev/zero``) would fill the memory. With ``ask_again`` (a game, which a careless
-    paste should not end) it is read to its end and let go instead, and LineTooLong
-    raised; only one longer than ``LONGEST_SKIPPED`` ends the command.
+    ``LONGEST_LINE`` (a careless paste, which should not end a game) is read to its end and
+    let go, and LineTooLong raised for the prompt to ask again; one longer than
+    ``LONGEST_SKIPPED`` (input without line ends, like ``< /dev/zero``, which would fill the
+    memory) is one error line and status 2.
 
     Read a character at a time, so that a line ending at \\r is taken at once: a reader
     that waited to see whether \\n comes next would wait for the next line typed."""
@@ -149,10 +149,9 @@ def read_line(ask_again: bool = False) -> str:
         if line[-1] == "\n":
             break
     else:
-        if ask_again and _skip_line():
+        if _skip_line():
             raise LineTooLong(f"a line longer than {LONGEST_LINE:,} characters is not read")
-        longest = LONGEST_SKIPPED if ask_again else LONGEST_LINE
-        print_error(f"a line of input is longer than {longest:,} characters")
+        print_error(f"a line of input is longer than {LONGEST_SKIPPED:,} characters")
         raise typer.Exit(2)
     return "".join(line).removeprefix("\ufeff")  # (a file saved with a byte order mark)
 

@@ -385,7 +385,7 @@ def _read(prompt: str) -> str:
     while True:
         console.print(prompt, end="")
         try:
-            line = read_line(ask_again=True)
+            line = read_line()
         except LineTooLong as exc:
             console.print(f"{exc}; the game goes on", style="red", highlight=False)
             continue

@@ -10,6 +10,7 @@ from hamle.grid import items, name_key, quoted
 
 from .common import (
     App,
+    LineTooLong,
     clean_errors,
     console,
     print_json,
@@ -147,7 +148,11 @@ def play(
         console.print(
             f"{position.count} filled, combo {combo.current} (best {combo.best})> ", end=""
         )
-        line = read_line()
+        try:
+            line = read_line()
+        except LineTooLong as exc:
+            console.print(f"{exc}; the game goes on", style="red", highlight=False)
+            continue
         text = line.strip()
         command = name_key(text)
         if quits(line):
