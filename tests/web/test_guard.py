@@ -1,10 +1,21 @@
-"""Security headers on every response, bodies capped with 413, the icon and HEAD."""
+"""Security headers on every response, other sites' names refused, bodies capped with 413,
+the icon and HEAD."""
 
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
+from hamle.web import create_app
 from hamle.web.guard import MAX_BODY
+
+
+@pytest.fixture
+def local(tmp_path):
+    """The site as a browser on this machine reaches it: over the network at 127.0.0.1."""
+    app = create_app(tmp_path / "hamle.sqlite3", warm=False, hosts=("Games.Example",))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as test_client:
+        yield test_client
 
 
 @pytest.mark.parametrize("path", ["/", "/battleship", "/static/css/site.css", "/api/health"])
@@ -61,6 +72,49 @@ def test_a_streamed_body_over_the_cap_is_refused(client):
 def test_a_bad_content_length_is_refused(client):
     response = client.post("/api/battleship/density", headers={"content-length": "lots"})
     assert response.status_code in (400, 413)
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["rebound.example:8000", "rebound.example", "127.0.0.1.rebound.example", "localhost.evil"],
+)
+def test_a_name_the_site_was_not_given_is_refused(local, host):
+    """A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding)
+    must not read the site, nor write to it."""
+    name = host.split(":")[0]
+    for answer in (
+        local.get("/api/health", headers={"host": host}),
+        local.post("/api/tour/games", json={"kind": "free"}, headers={"host": host}),
+    ):
+        assert answer.status_code == 403
+        problem = answer.json()
+        assert problem["code"] == "site.wrong_host" and problem["params"] == {"host": name}
+        assert f"--allow-host {name}" in problem["detail"]
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    page = local.get("/tour", headers={"host": host})
+    assert page.status_code == 403 and page.headers["content-type"].startswith("text/html")
+    assert "--allow-host" in page.text and "/static/" not in page.text  # (those are refused too)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1:8000",
+        "127.0.0.1",
+        "127.1.2.3:8000",
+        "[::1]:8000",
+        "localhost:8000",
+        "LocalHost.",
+        "hamle.localhost:8000",
+        "192.0.2.7:8000",  # (an address can be no other site's name)
+        "0.0.0.0:8000",
+        "games.example",  # given to the site
+        "GAMES.example:443",
+    ],
+)
+def test_addresses_localhost_and_the_names_given_are_answered(local, host):
+    assert local.get("/api/health", headers={"host": host}).status_code == 200
+    assert local.get("/", headers={"host": host}).status_code == 200
 
 
 def test_the_icon_and_head_requests(client):

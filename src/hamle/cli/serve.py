@@ -39,6 +39,14 @@ def serve(
         min=1,
         help="Games kept in the database; past it the least recently played are cleared away.",
     ),
+    allow_host: list[str] = typer.Option(
+        [],
+        "--allow-host",
+        metavar="NAME",
+        help="A name the site answers to besides its addresses and localhost (a reverse "
+        "proxy's, say); may be given more than once. Other names are refused, so that a "
+        "page of another site cannot reach this one under its own name.",
+    ),
 ) -> None:
     """Serve the site: play the three games in a browser at http://HOST:PORT."""
     import uvicorn
@@ -56,6 +64,10 @@ def serve(
             print_error(f"{name} must name a file, not an empty path")
             raise typer.Exit(2)
     path = db or given or DEFAULT_DB
+    for name in allow_host:
+        if not name.strip() or any(c in name for c in "/:[]@ \t"):
+            print_error(f"--allow-host must be a host name such as games.example, not {name!r}")
+            raise typer.Exit(2)
     if names_a_folder(path):  # (SQLite would open the file of that name)
         print_error(f"{'--db' if db else '$HAMLE_DB'} {path!r} names a folder, not a file")
         raise typer.Exit(2)
@@ -65,7 +77,13 @@ def serve(
         print_error(f"cannot listen on {host}:{port}: {exc}")
         raise typer.Exit(2) from None
     try:
-        app = create_app(path, warm=False, games_per_minute=games_per_minute, max_games=max_games)
+        app = create_app(
+            path,
+            warm=False,
+            games_per_minute=games_per_minute,
+            max_games=max_games,
+            hosts=tuple(allow_host),
+        )
     except sqlite3.Error as exc:
         listening.close()
         why = exc

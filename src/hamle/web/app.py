@@ -60,12 +60,14 @@ def create_app(
     warm: bool = True,
     games_per_minute: int = GAMES_PER_MINUTE,
     max_games: int = MAX_GAMES,
+    hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """The site, storing games in the SQLite file ``db`` (default: $HAMLE_DB, else
     ``hamle.sqlite3`` in the working directory); ``warm`` compiles the engines' kernels
     at start-up so the first player does not wait. One client address may start
     ``games_per_minute`` new games a minute (0: any number); the ``max_games`` most
-    recently played games are kept.
+    recently played games are kept. Over the network the site answers to its addresses,
+    localhost and the names in ``hosts`` (the guard refuses any other Host, 403).
 
     >>> from fastapi.testclient import TestClient
     >>> with TestClient(create_app(":memory:", warm=False)) as client:
@@ -107,7 +109,7 @@ def create_app(
         app.add_api_route(route, _page(page), include_in_schema=False)
     app.add_api_route("/favicon.ico", _icon, include_in_schema=False)
     app.mount("/static", Revalidated(directory=STATIC), name="static")
-    app.add_middleware(Guard)
+    app.add_middleware(Guard, hosts=hosts)
     return app
 
 

@@ -1,4 +1,5 @@
-"""Every response's security headers, request bodies capped, and HEAD answered as GET.
+"""Every response's security headers, requests for another site's names refused, request
+bodies capped, and HEAD answered as GET.
 
 The pages load scripts, styles and data from the site alone (``CSP``); the API documentation
 pages, whose Swagger UI comes from its own assets, run inline scripts but load nothing from
@@ -8,11 +9,22 @@ between (a game's view names the game, and once it is over its secret). A body l
 streams. A HEAD request gets its GET's status and headers, and no body. A request that fails
 with no answer sent gets a coded 500 with the same headers (the error goes on to the
 server's log).
+
+Names: a page of another site can have its own name resolve to this machine (DNS
+rebinding) and then read the site as if it were its own. So a request that came over the
+network must name the site by an address (127.0.0.1, [::1], 192.0.2.7: no other site's
+page has an address for its name), by ``localhost`` or a name under ``.localhost``
+(browsers keep those on the machine), or by one of the ``hosts`` the site is given
+(``hamle serve --allow-host``); any other Host is refused with 403 ``site.wrong_host``,
+outside the API as a short page. A request that did not come over the network (a Unix
+socket, an in-process test client) is not asked for a name.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+from pathlib import Path
 
 MAX_BODY = 256 * 1024  # the largest request the site sends is a few kilobytes
 CSP = (
@@ -26,6 +38,7 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 DOCS = ("/docs", "/redoc")
+WRONG_HOST_PAGE = (Path(__file__).parent / "static" / "wrong-host.html").read_bytes()
 # The documentation pages run inline scripts and styles, and ReDoc's search a worker made
 # from a blob; all else is held to the site (ReDoc would fetch its logo from the network).
 DOCS_CSP = (
@@ -37,21 +50,30 @@ DOCS_CSP = (
 
 class Guard:
     """ASGI middleware: the headers above on every HTTP response, no ``server`` header,
-    413 for bodies over ``MAX_BODY``, every GET route answering HEAD too."""
+    403 for another site's name, 413 for bodies over ``MAX_BODY``, every GET route
+    answering HEAD too. ``hosts``: names the site answers to besides addresses and
+    localhost."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, hosts=()) -> None:
         self.app = app
+        self.hosts = frozenset(_name_of(host) for host in hosts)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        headers = dict(scope["headers"])
+        api = scope["path"].startswith("/api/")
+        host = headers.get(b"host", b"").decode("latin-1")
+        if _over_network(scope) and host and not self._ours(host):
+            await _wrong_host(send, host, api)
+            return
+        declared = headers.get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > MAX_BODY:
             await _refuse(send)
             return
         extra = [*HEADERS, _policy(DOCS_CSP if scope["path"].startswith(DOCS) else CSP)]
-        head, api = scope["method"] == "HEAD", scope["path"].startswith("/api/")
+        head = scope["method"] == "HEAD"
         if head:  # the routes are declared for GET only, so that the API lists each once
             scope = {**scope, "method": "GET"}
         received, started, refused = 0, False, False
@@ -90,6 +112,69 @@ class Guard:
             if not started:
                 await _problem(send, 500, "the server failed on this request", code="site.failed")
             raise
+
+    def _ours(self, host: str) -> bool:
+        """Whether ``host`` (a Host header) names this site: an address, localhost or a
+        name under it, or one of ``hosts``."""
+        name = _name_of(host)
+        if name == "localhost" or name.endswith(".localhost") or name in self.hosts:
+            return True
+        return _is_address(name)
+
+
+def _over_network(scope) -> bool:
+    """Whether the request came over the network (the server's end is an IP address)."""
+    server = scope.get("server")
+    return bool(server) and _is_address(str(server[0]))
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _name_of(host: str) -> str:
+    """The name or address of a Host header, lower-case, without its port, brackets or
+    final dot.
+
+    >>> _name_of("LocalHost.:8000"), _name_of("[::1]:8000"), _name_of("192.0.2.7")
+    ('localhost', '::1', '192.0.2.7')
+    """
+    return _split_host(host)[0]
+
+
+def _split_host(host: str) -> tuple[str, str]:
+    """A Host header's name (as ``_name_of``) and port (empty if it gives none)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        name, _, port = host[1:].partition("]")
+        port = port.removeprefix(":")
+    else:
+        name, _, port = host.partition(":")
+    return name.removesuffix("."), port
+
+
+async def _wrong_host(send, host: str, api: bool) -> None:
+    """The refusal of a request naming the site by a name it was not given."""
+    name = _name_of(host)
+    said = (
+        f"this site is not served under the name {name!r}; open it at its address or "
+        f"localhost, or start it with --allow-host {name}"
+    )
+    if api:
+        await _problem(send, 403, said, code="site.wrong_host", host=name)
+        return
+    headers = [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"content-length", str(len(WRONG_HOST_PAGE)).encode()),
+        (b"cache-control", b"no-store"),
+    ]
+    headers += [*HEADERS, _policy(CSP)]
+    await send({"type": "http.response.start", "status": 403, "headers": headers})
+    await send({"type": "http.response.body", "body": WRONG_HOST_PAGE})
 
 
 def _policy(policy: str) -> tuple[bytes, bytes]:
