@@ -1,5 +1,5 @@
-"""Security headers on every response, other sites' names refused, bodies capped with 413,
-the icon and HEAD."""
+"""Security headers on every response, other sites' names and writes refused, bodies capped
+with 413, the icon and HEAD."""
 
 from __future__ import annotations
 
@@ -115,6 +115,65 @@ def test_a_name_the_site_was_not_given_is_refused(local, host):
 def test_addresses_localhost_and_the_names_given_are_answered(local, host):
     assert local.get("/api/health", headers={"host": host}).status_code == 200
     assert local.get("/", headers={"host": host}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://rebound.example"},
+        {"origin": "http://127.0.0.1:9000"},  # another port, another site
+        {"origin": "null"},
+        {"origin": ""},
+        {"sec-fetch-site": "cross-site"},
+        {"sec-fetch-site": "cross-site", "origin": "http://127.0.0.1:8000"},
+    ],
+)
+def test_a_write_from_another_site_is_refused(local, headers):
+    """A form on another site can POST without a body to give a game up."""
+    game = local.post("/api/mastermind/games", json={"variant": "classic"}).json()
+    for answer in (
+        local.post(f"/api/mastermind/games/{game['id']}/give-up", headers=headers),
+        local.post("/api/tour/games", json={"kind": "free"}, headers=headers),
+        local.post(
+            "/api/tour/games",
+            content=b"kind=free",
+            headers={**headers, "content-type": "application/x-www-form-urlencoded"},
+        ),
+    ):
+        assert answer.status_code == 403
+        assert answer.json()["code"] == "site.cross_site"
+        assert "from another site" in answer.json()["detail"]
+    assert not local.get(f"/api/mastermind/games/{game['id']}").json()["over"]
+    # Reading is left to the browser's same-origin policy.
+    assert local.get(f"/api/mastermind/games/{game['id']}", headers=headers).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # (a program, or a browser that sends neither)
+        {"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-origin"},
+        {"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-site"},
+        {"sec-fetch-site": "none"},  # (typed by the user)
+    ],
+)
+def test_a_write_from_the_site_itself_is_taken(local, headers):
+    game = local.post("/api/mastermind/games", json={"variant": "classic"}, headers=headers)
+    assert game.status_code == 201
+    given_up = local.post(f"/api/mastermind/games/{game.json()['id']}/give-up", headers=headers)
+    assert given_up.status_code == 200 and given_up.json()["gave_up"]
+
+
+def test_the_origin_is_compared_with_the_host_the_request_names(local):
+    """Behind a proxy that keeps the Host, the page's origin is the proxy's."""
+    for origin, host in (
+        ("https://games.example", "games.example"),
+        ("http://localhost", "localhost:80"),
+        ("http://[::1]:8000", "[::1]:8000"),
+    ):
+        headers = {"origin": origin, "host": host}
+        answer = local.post("/api/tour/games", json={"kind": "free"}, headers=headers)
+        assert answer.status_code == 201, (origin, host)
 
 
 def test_the_icon_and_head_requests(client):

@@ -1,5 +1,5 @@
-"""Every response's security headers, requests for another site's names refused, request
-bodies capped, and HEAD answered as GET.
+"""Every response's security headers, requests for another site's names and writes from
+other sites refused, request bodies capped, and HEAD answered as GET.
 
 The pages load scripts, styles and data from the site alone (``CSP``); the API documentation
 pages, whose Swagger UI comes from its own assets, run inline scripts but load nothing from
@@ -18,6 +18,11 @@ page has an address for its name), by ``localhost`` or a name under ``.localhost
 (``hamle serve --allow-host``); any other Host is refused with 403 ``site.wrong_host``,
 outside the API as a short page. A request that did not come over the network (a Unix
 socket, an in-process test client) is not asked for a name.
+
+Writes from other sites: a POST, PUT, PATCH or DELETE that the browser says comes from
+another site (``Sec-Fetch-Site: cross-site``), or whose ``Origin`` is not the site it is
+sent to, is refused with 403 ``site.cross_site`` (a form on another page could otherwise
+give up a game); the site's own pages never send one.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
 MAX_BODY = 256 * 1024  # the largest request the site sends is a few kilobytes
 CSP = (
@@ -38,6 +44,7 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 DOCS = ("/docs", "/redoc")
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 WRONG_HOST_PAGE = (Path(__file__).parent / "static" / "wrong-host.html").read_bytes()
 # The documentation pages run inline scripts and styles, and ReDoc's search a worker made
 # from a blob; all else is held to the site (ReDoc would fetch its logo from the network).
@@ -50,9 +57,9 @@ DOCS_CSP = (
 
 class Guard:
     """ASGI middleware: the headers above on every HTTP response, no ``server`` header,
-    403 for another site's name, 413 for bodies over ``MAX_BODY``, every GET route
-    answering HEAD too. ``hosts``: names the site answers to besides addresses and
-    localhost."""
+    403 for another site's name or another site's write, 413 for bodies over
+    ``MAX_BODY``, every GET route answering HEAD too. ``hosts``: names the site answers
+    to besides addresses and localhost."""
 
     def __init__(self, app, hosts=()) -> None:
         self.app = app
@@ -67,6 +74,10 @@ class Guard:
         host = headers.get(b"host", b"").decode("latin-1")
         if _over_network(scope) and host and not self._ours(host):
             await _wrong_host(send, host, api)
+            return
+        if scope["method"] in WRITES and (other := _other_site(headers, host)):
+            said = f"a request from another site ({other}) may not change anything here"
+            await _problem(send, 403, said, code="site.cross_site", origin=other)
             return
         declared = headers.get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > MAX_BODY:
@@ -155,6 +166,39 @@ def _split_host(host: str) -> tuple[str, str]:
     else:
         name, _, port = host.partition(":")
     return name.removesuffix("."), port
+
+
+def _other_site(headers: dict, host: str) -> str:
+    """The other site a write comes from, as its origin (``cross-site`` where the browser
+    says so without one); empty if it comes from this site or says nothing of where."""
+    origin = headers.get(b"origin", b"").decode("latin-1")
+    if headers.get(b"sec-fetch-site") == b"cross-site":
+        return origin or "cross-site"
+    if b"origin" in headers and not _same_site(origin, host):
+        return origin or "an empty origin"
+    return ""
+
+
+def _same_site(origin: str, host: str) -> bool:
+    """Whether ``origin`` (an Origin header) names the site at ``host`` (the Host header):
+    the same name and port, a missing port being the origin's scheme's.
+
+    >>> _same_site("http://127.0.0.1:8000", "127.0.0.1:8000")
+    True
+    >>> _same_site("https://games.example", "games.example"), _same_site("null", "x")
+    (True, False)
+    """
+    parts = urlsplit(origin.strip())
+    default = {"http": "80", "https": "443"}.get(parts.scheme)
+    try:
+        port = str(parts.port or default)
+    except ValueError:  # a port that is not one
+        return False
+    name, host_port = _split_host(host)
+    return bool(default and parts.hostname) and (parts.hostname.removesuffix("."), port) == (
+        name,
+        host_port or default,
+    )
 
 
 async def _wrong_host(send, host: str, api: bool) -> None:

@@ -129,6 +129,7 @@ export const ERRORS_TR = {
   "site.failed": "Sunucu bu istekte bir hataya düştü.",
   "site.too_large": "İstek gövdesi {limit} baytı aşıyor.",
   "site.wrong_host": "Bu site {host} adıyla sunulmuyor; onu kendi adresinden ya da localhost üzerinden aç, ya da --allow-host {host} ile başlat.",
+  "site.cross_site": "Başka bir siteden ({origin}) gelen bir istek burada hiçbir şeyi değiştiremez.",
   "site.too_many_games": "Bu adresten dakikada en çok {limit} yeni oyun başlatılabilir; sonrakini {seconds} saniye sonra başlat.",
   "site.http_400": "Sunucu istek gövdesini okuyamadı.",
   "site.http_404": "Böyle bir adres yok.",
