@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+import hamle.web.mastermind as mastermind_routes
 from hamle.web import create_app
 from hamle.web.guard import MAX_BODY
 
@@ -188,16 +189,37 @@ def test_the_icon_and_head_requests(client):
     assert health.status_code == 200 and health.content == b""
 
 
-def test_every_get_route_answers_head_without_a_body(client):
-    for path in ("/api/mastermind/variants", "/api/tour/daily?date=2026-01-02", "/docs"):
+def test_pages_files_and_documents_answer_head_without_a_body(client):
+    for path in ("/", "/battleship/lab", "/static/js/tour.js", "/docs", "/openapi.json"):
         got, head = client.get(path), client.head(path)
         assert head.status_code == got.status_code == 200 and head.content == b""
         assert head.headers["content-length"] == str(len(got.content))
         assert head.headers["content-type"] == got.headers["content-type"]
-    refused = client.head("/api/tour/daily?dat=2026-01-02")
-    assert refused.status_code == 422 and refused.content == b""
+    assert client.head("/nowhere").status_code == 404
+
+
+def test_the_api_answers_head_at_health_alone_and_does_no_work_for_it(client, monkeypatch):
+    """A HEAD on a route that works out its answer did the work to throw it away."""
+    worked = []
+    monkeypatch.setattr(mastermind_routes, "_next_guess", lambda state: worked.append(state))
+    game = client.post("/api/mastermind/games", json={"variant": "classic"}).json()
+    for path in (
+        f"/api/mastermind/games/{game['id']}/suggest",
+        f"/api/mastermind/games/{game['id']}/candidates",
+        "/api/battleship/replay?game=1&strategy=expert",
+        "/api/mastermind/variants",
+        "/api/tour/daily?date=2026-01-02",
+    ):
+        head = client.head(path)
+        assert head.status_code == 405 and head.content == b"", path
+        assert head.headers["allow"] == "GET"
+    assert worked == []
     post_only = client.head("/api/battleship/density")
     assert post_only.status_code == 405 and "POST" in post_only.headers["allow"]
+    assert client.head("/api/nowhere").status_code == 404
+    got, head = client.get("/api/health"), client.head("/api/health")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == str(len(got.content))
 
 
 def test_the_api_docs_need_nothing_from_the_network(client):

@@ -1,14 +1,13 @@
 """Every response's security headers, requests for another site's names and writes from
-other sites refused, request bodies capped, and HEAD answered as GET.
+other sites refused, request bodies capped, and HEAD answered as GET where that is cheap.
 
 The pages load scripts, styles and data from the site alone (``CSP``); the API documentation
 pages, whose Swagger UI comes from its own assets, run inline scripts but load nothing from
 elsewhere either (``DOCS_CSP``). The API's answers are not stored by browsers or caches
 between (a game's view names the game, and once it is over its secret). A body longer than
 ``MAX_BODY`` bytes is refused with 413 before it is parsed, whether it says its length or
-streams. A HEAD request gets its GET's status and headers, and no body. A request that fails
-with no answer sent gets a coded 500 with the same headers (the error goes on to the
-server's log).
+streams. A request that fails with no answer sent gets a coded 500 with the same headers
+(the error goes on to the server's log).
 
 Names: a page of another site can have its own name resolve to this machine (DNS
 rebinding) and then read the site as if it were its own. So a request that came over the
@@ -23,6 +22,11 @@ Writes from other sites: a POST, PUT, PATCH or DELETE that the browser says come
 another site (``Sec-Fetch-Site: cross-site``), or whose ``Origin`` is not the site it is
 sent to, is refused with 403 ``site.cross_site`` (a form on another page could otherwise
 give up a game); the site's own pages never send one.
+
+HEAD: the pages, static files, documentation and ``/api/health`` answer HEAD with their
+GET's status and headers, and no body. The API's other routes answer GET alone (405,
+``Allow: GET``): many work out their answer (a replay, a suggestion, the heat map), which a
+HEAD would do only to throw it away.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ HEADERS = [
 ]
 DOCS = ("/docs", "/redoc")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+HEAD_AS_GET = "/api/health"  # the one API route that answers HEAD (as monitors ask)
 WRONG_HOST_PAGE = (Path(__file__).parent / "static" / "wrong-host.html").read_bytes()
 # The documentation pages run inline scripts and styles, and ReDoc's search a worker made
 # from a blob; all else is held to the site (ReDoc would fetch its logo from the network).
@@ -58,7 +63,7 @@ DOCS_CSP = (
 class Guard:
     """ASGI middleware: the headers above on every HTTP response, no ``server`` header,
     403 for another site's name or another site's write, 413 for bodies over
-    ``MAX_BODY``, every GET route answering HEAD too. ``hosts``: names the site answers
+    ``MAX_BODY``, HEAD answered as GET outside the API. ``hosts``: names the site answers
     to besides addresses and localhost."""
 
     def __init__(self, app, hosts=()) -> None:
@@ -85,7 +90,9 @@ class Guard:
             return
         extra = [*HEADERS, _policy(DOCS_CSP if scope["path"].startswith(DOCS) else CSP)]
         head = scope["method"] == "HEAD"
-        if head:  # the routes are declared for GET only, so that the API lists each once
+        # The routes are declared for GET only, so that the API lists each once; the API's
+        # own (but health) are left to refuse a HEAD.
+        if head and (not api or scope["path"] == HEAD_AS_GET):
             scope = {**scope, "method": "GET"}
         received, started, refused = 0, False, False
 
