@@ -1,5 +1,5 @@
 """The site as ``hamle serve`` runs it, asked over raw sockets: requests naming it by another
-site's name are refused."""
+site's name are refused, and a client sending a request too slowly is cut off."""
 
 from __future__ import annotations
 
@@ -11,12 +11,25 @@ import time
 
 import pytest
 
-# The engines' warm-up is left out: these requests need none of them.
+# The engines' warm-up is left out: these requests need none of them. A request must be sent
+# within a second, and /api/slow takes two to answer.
 PROGRAM = """\
-import hamle.web.app as app
+import asyncio
+import hamle.web as web, hamle.web.app as app, hamle.web.protocol as protocol
 app.warm_up = lambda: None
+protocol.REQUEST_SECONDS = 1
+made = web.create_app
+def create_app(*args, **options):
+    site = made(*args, **options)
+    async def slow():
+        await asyncio.sleep(2)
+        return {"slow": True}
+    site.add_api_route("/api/slow", slow)
+    return site
+web.create_app = create_app
 from hamle.cli import main; main()
 """
+HEALTH = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
 
 def free_port() -> int:
@@ -30,12 +43,17 @@ def ask(port: int, request: bytes, timeout: float = 10) -> bytes:
     ``timeout`` s pass."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
         connection.sendall(request)
-        answer = b""
-        while b"\r\n\r\n" not in answer or len(answer) < _length(answer):
-            if not (part := connection.recv(65536)):
-                break
-            answer += part
-        return answer
+        return read_answer(connection)
+
+
+def read_answer(connection: socket.socket) -> bytes:
+    """One response read whole from ``connection`` (or what came before it closed)."""
+    answer = b""
+    while b"\r\n\r\n" not in answer or len(answer) < _length(answer):
+        if not (part := connection.recv(65536)):
+            break
+        answer += part
+    return answer
 
 
 def _length(answer: bytes) -> int:
@@ -113,3 +131,65 @@ def test_serve_refuses_an_allowed_host_that_is_no_name(name):
     assert refused.stderr == (
         f"error: --allow-host must be a host name such as games.example, not {name!r}\n"
     )
+
+
+def cut_off_after(port: int, sent: bytes, first: bytes = b"", pause: float = 0.2) -> float:
+    """Seconds until the server closes a connection that sends ``first`` at once (a request
+    whole, whose answer is read, or the start of one) and then ``sent`` a byte every
+    ``pause`` s; the test fails if that is answered, or held on to for all its bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=pause) as connection:
+        connection.sendall(first)
+        if first.endswith(b"\r\n\r\n") and first.startswith(b"GET"):
+            connection.settimeout(5)
+            assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
+            connection.settimeout(pause)
+        start = time.monotonic()
+        for byte in sent:
+            try:
+                connection.sendall(bytes([byte]))
+                answer = connection.recv(65536)
+            except TimeoutError:
+                continue
+            except OSError:  # (reset: it closed between two bytes)
+                return time.monotonic() - start
+            assert answer == b"", answer  # (closed, not answered)
+            return time.monotonic() - start
+    raise AssertionError(f"still open after {time.monotonic() - start:.1f} s")
+
+
+def test_a_connection_that_sends_nothing_is_closed(served):
+    with socket.create_connection(("127.0.0.1", served), timeout=10) as connection:
+        start = time.monotonic()
+        assert connection.recv(1) == b""
+    assert 0.9 < time.monotonic() - start < 5
+
+
+def test_a_head_sent_a_byte_at_a_time_is_cut_off(served):
+    """Slowloris: each byte would otherwise keep the connection open for good."""
+    head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"x" * 50
+    assert 0.9 < cut_off_after(served, head) < 5
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off(served):
+    head = (
+        b"POST /api/battleship/density HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n"
+    )
+    assert 0.9 < cut_off_after(served, b" " * 50, first=head) < 5
+    # and after an answer, the next request has its own second (no more)
+    assert 0.9 < cut_off_after(served, b"GET / HTTP/1.1\r\n" * 4, first=HEALTH) < 5
+
+
+def test_requests_sent_in_time_and_slow_answers_are_not_cut_off(served):
+    """The limit is on each request's sending: not on the connection, nor on the answer."""
+    with socket.create_connection(("127.0.0.1", served), timeout=10) as connection:
+        for _ in range(3):  # (2 s in all)
+            time.sleep(0.6)
+            connection.sendall(HEALTH)
+            assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
+        connection.sendall(HEALTH[:20])
+        time.sleep(0.5)
+        connection.sendall(HEALTH[20:])
+        assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
+    slow = ask(served, b"GET /api/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert status_and_body(slow) == (200, b'{"slow":true}')

@@ -54,6 +54,7 @@ def serve(
     from hamle.cli.common import names_a_folder, print_error, unwritable, visible
     from hamle.web import create_app
     from hamle.web.app import DEFAULT_DB, warm_up
+    from hamle.web.protocol import TimelyH11Protocol
 
     given = os.environ.get("HAMLE_DB", "")  # (empty: not set)
     for name, blank in (
@@ -106,7 +107,9 @@ def serve(
         _say(f"hamle at {address_of(host, port)}  (games kept in {visible(path)})")
     except (OSError, OutputError):  # (a full disk, a reader gone: the site is served unsaid)
         to_nowhere(sys.stdout.fileno())
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
+    # (h11 with a time limit on each request's sending: see hamle.web.protocol)
+    config = uvicorn.Config(app, http=TimelyH11Protocol, log_level="warning", server_header=False)
+    server = uvicorn.Server(config)
     server.run(sockets=[listening])
 
 
