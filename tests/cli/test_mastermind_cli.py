@@ -594,6 +594,7 @@ def fresh_trees(tmp_path, monkeypatch):
 
     monkeypatch.setenv("HAMLE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(optimal, "_TREES", {})
+    monkeypatch.setattr(optimal, "_READ", {})
     return optimal
 
 
@@ -685,9 +686,24 @@ def test_evaluate_counts_the_optimal_search_in_its_seconds(fresh_trees, monkeypa
     monkeypatch.setattr(fresh_trees, "solve", slow_solve)
     data = run_json("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "3")
     assert data["total"] == 73 and data["seconds"] >= data["tree_seconds"] >= 0.3
+    assert data["tree_file"] is None  # (solved, not read)
     result = run("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "3")
-    assert result.exit_code == 0 and " s of it for the tree)" in result.stdout
+    assert result.exit_code == 0 and " s of it to solve the tree)" in result.stdout
     assert "tree_seconds" not in run_json("evaluate", "--pegs", "3", "--colours", "3")
+
+
+def test_evaluate_says_which_cache_file_its_optimal_tree_was_read_from(fresh_trees, tmp_path):
+    """A tree read from the cache is trusted once it checks out; the output said nothing of
+    where it came from, as if it had been solved."""
+    args = ("evaluate", "--strategy", "optimal", "--pegs", "3", "--colours", "3")
+    assert run_json(*args)["tree_file"] is None  # (solved and kept)
+    fresh_trees._TREES.clear()  # (as a later run, which finds the file)
+    kept = tmp_path / "cache" / "mastermind-optimal-3x3.json"
+    data = run_json(*args)
+    assert data["tree_file"] == str(kept) and data["total"] == 73
+    fresh_trees._TREES.clear()
+    said = run(*args).stdout.replace("\n", "")
+    assert f"to read the tree kept in {kept})" in said
 
 
 def test_tree_checks_out_before_the_search(fresh_trees, monkeypatch, tmp_path):

@@ -176,14 +176,20 @@ def evaluate(
     with progress_bar("evaluating", enabled=chosen.size > 5000) as update:
         result = mm.evaluate(breaker, chosen, jobs=jobs, progress=update, cluster=cluster)
     data = result.as_dict()
-    seconds, tree_seconds = result.seconds, None
+    seconds, tree_seconds, kept = result.seconds, None, None
     capped = ""
     if isinstance(breaker, mm.Optimal):
         from hamle.mastermind import optimal
 
         seconds, tree_seconds = seconds + solving, solving
         cap = optimal.effective_cap(chosen, max_guesses)  # (None where it caps nothing, as tree)
-        data.update(seconds=seconds, tree_seconds=tree_seconds, max_guesses=cap)
+        kept = optimal.read_from(chosen, cap)  # (a tree read is trusted: say whence)
+        data.update(
+            seconds=seconds,
+            tree_seconds=tree_seconds,
+            max_guesses=cap,
+            tree_file=None if kept is None else str(kept),
+        )
         capped = "" if cap is None else f" (at most {cap} guesses a secret)"
     if as_json:
         print_json(data)
@@ -191,7 +197,10 @@ def evaluate(
     from rich.table import Table
 
     console.print(f"{result.label}{capped} on {chosen.describe()}", highlight=False)
-    of_it = "" if tree_seconds is None else f" ({tree_seconds:.2f} s of it for the tree)"
+    of_it = ""
+    if tree_seconds is not None:
+        how = "to solve the tree" if kept is None else f"to read the tree kept in {kept}"
+        of_it = f" ({tree_seconds:.2f} s of it {how})"
     console.print(
         f"first guess {result.first_guess}; total {result.total}, average {result.average:.4f}, "
         f"worst {result.maximum}; {seconds:.2f} s{of_it}",

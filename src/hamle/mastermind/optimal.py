@@ -332,6 +332,7 @@ def tree_path(variant: Variant, max_guesses: int | None) -> Path | None:
 
 
 _TREES: dict[tuple, dict] = {}  # (variant, cap): the tree file, checked
+_READ: dict[tuple, Path] = {}  # (variant, cap): the cache file its tree was read from
 _HEIGHTS: dict[Variant, int] = {}  # the most guesses the free optimum needs
 _REFUSED: dict[tuple, tuple] = {}  # (variant, cap): (path, mtime, size) of a file that failed
 
@@ -381,7 +382,15 @@ def stored_tree(variant: Variant, max_guesses: int | None = None) -> dict | None
         _REFUSED[key] = seen
         return None
     _TREES[key] = data
+    _READ[key] = path
     return data
+
+
+def read_from(variant: Variant, max_guesses: int | None = None) -> Path | None:
+    """The cache file this process read the optimal tree of ``variant`` and cap from, or
+    None where it solved the tree itself (or has none)."""
+    key = (variant, effective_cap(variant, max_guesses))
+    return _READ.get(key) if key in _TREES else None
 
 
 def _checked(path: Path, variant: Variant, max_guesses: int | None) -> dict | None:
@@ -429,6 +438,7 @@ def cached_tree(
             with contextlib.suppress(OSError):
                 spare.unlink(missing_ok=True)  # (left behind where the rename failed)
     _TREES[variant, max_guesses] = data
+    _READ.pop((variant, max_guesses), None)
     return data
 
 
