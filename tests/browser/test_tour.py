@@ -258,6 +258,19 @@ def held(page, pattern):
     page.unroute(pattern)
 
 
+def test_a_click_is_not_dropped_while_the_daily_line_loads(server, page):
+    """The daily line was a task of its own: a click while it loaded (a slow server) was
+    dropped as if a task of the player's were on its way."""
+    with held(page, "**/api/tour/daily"):
+        page.goto(server.url + "/tour")
+        expect(page.locator("#daily-info")).to_be_empty()
+        cell(page, "A1").click()
+        expect(page.locator("#count")).to_have_text("1")
+        page.click("#new")
+        expect(page.locator("#setup")).to_be_visible()
+    expect(page.locator("#daily-info")).not_to_be_empty()
+
+
 def test_a_double_click_acts_once(server, page):
     page.goto(server.url + "/tour")
     expect(page.locator("#daily-info")).not_to_be_empty()

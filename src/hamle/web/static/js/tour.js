@@ -443,4 +443,6 @@ document.addEventListener("languagechange", () => {
 });
 
 run(() => load());
-run(showDaily);
+// The daily line loads beside the tasks, not as one: a player's first click (a move, New
+// game) is not dropped while it is on its way.
+showDaily().catch((error) => setStatus(() => error.message, "error"));
