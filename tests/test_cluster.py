@@ -10,6 +10,7 @@ import logging
 import math
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,6 +23,7 @@ import pytest
 from distributed import Client
 from typer.testing import CliRunner
 
+import hamle
 import hamle.battleship as bs
 import hamle.cluster
 import hamle.mastermind as mm
@@ -127,6 +129,34 @@ def test_a_scheduler_without_workers_says_so():
     try:
         with pytest.raises(ClusterError, match="has no workers; start some with `dask worker"):
             bs.simulate(bs.Rules.classic(), "parity", 2, cluster=running.address)
+    finally:
+        running.stop()
+
+
+def test_a_worker_running_other_hamle_code_is_refused_by_name(tmp_path):
+    # A copy of hamle's source with one line added, as a worker started from an edited
+    # checkout would run: the same version, other code.
+    copy = tmp_path / "other"
+    shutil.copytree(
+        Path(hamle.__file__).parent, copy / "hamle", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    with (copy / "hamle" / "battleship" / "simulate.py").open("a") as source:
+        source.write("\nEDITED = True\n")
+    running = LocalCluster(1)
+    try:
+        worker = [str(DASK), "worker", running.address, "--nthreads", "1", "--no-dashboard"]
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        env = {**os.environ, "PYTHONPATH": str(copy)}
+        running.workers.append(subprocess.Popen([*worker, "--name", "edited"], env=env, **quiet))
+        with Client(running.address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=120)
+        with pytest.raises(ClusterError, match=r"run other hamle code .*: edited \(tcp://"):
+            bs.simulate(bs.Rules.classic(), "parity", 2, cluster=running.address)
+        args = ["battleship", "simulate", "--games", "2", "--json"]
+        result = CliRunner().invoke(app, [*args, "--cluster", running.address])
+        assert result.exit_code == 2 and not result.stdout
+        assert result.stderr.startswith("error: Dask workers at ")
+        assert "edited (tcp://" in result.stderr and "w0" not in result.stderr
     finally:
         running.stop()
 

@@ -191,6 +191,41 @@ class Cluster:
                 f"the Dask scheduler at {self.address} has no workers; start some with "
                 f"`dask worker {self.address}`"
             ) from None
+        self._check_same_hamle()
+
+    def _check_same_hamle(self) -> None:
+        """ClusterError naming the workers whose hamle (``fingerprint``: its version and
+        source) is not the client's, or that cannot import it: their results could
+        differ from a local run's. (A worker that joins mid-run is not asked.)"""
+        from hamle.fingerprint import fingerprint, said
+
+        ours = fingerprint()
+        try:
+            theirs = self.client.run(fingerprint, on_error="return")
+            workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(
+                f"cannot ask the Dask workers at {self.address} which hamle they run: "
+                f"{_reason(exc)}"
+            ) from None
+        differ = {address: mark for address, mark in sorted(theirs.items()) if mark != ours}
+        if not differ:
+            return
+
+        def worker(address: str) -> str:
+            name = workers.get(address, {}).get("name", address)
+            return address if str(name) == address else f"{name} ({address})"
+
+        found = "; ".join(
+            f"{worker(address)}: "
+            + (said(mark) if isinstance(mark, dict) else f"no hamle ({_reason(mark)})")
+            for address, mark in differ.items()
+        )
+        raise ClusterError(
+            f"Dask workers at {self.address} run other hamle code than this ({said(ours)}), "
+            f"so their results could differ from a local run's: {found}; start them from "
+            "the same hamle"
+        )
 
     def __exit__(self, *exc_info) -> None:
         self.close()
