@@ -12,6 +12,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from hamle.fingerprint import fingerprint
+
 
 class Arguments(argparse.ArgumentParser):
     """A benchmark's argument parser: an option given twice is refused (argparse keeps its
@@ -36,7 +38,8 @@ class Arguments(argparse.ArgumentParser):
 
 
 def machine() -> dict:
-    """Platform, CPU model and count, Python, NumPy and Numba versions, 1-minute load."""
+    """Platform, CPU model and count, Python, NumPy and Numba versions, 1-minute load, and
+    which hamle ran (``hamle.fingerprint``: its version and a hash of its source)."""
     cpu = platform.processor()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
@@ -50,6 +53,7 @@ def machine() -> dict:
         "numpy": np.__version__,
         "numba": numba.__version__,
         "load_average_1_min_at_start": round(os.getloadavg()[0], 2),
+        "hamle": fingerprint(),
     }
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import hamle
 import hamle.battleship as bs
 from hamle.cli import app
 
@@ -851,3 +852,32 @@ def test_a_list_of_names_with_a_name_left_out_is_refused(command, option):
     result = run(command, option, "parity,,random", "--games", "1")
     assert result.exit_code == 2
     assert f"{option} has an empty name: 'parity,,random'" in result.stderr, result.output
+
+
+def test_results_say_which_hamle_made_them_and_a_mixture_its_weights(tmp_path):
+    from hamle.fingerprint import fingerprint
+
+    mark = fingerprint()
+    assert mark == {"version": hamle.__version__, "source": mark["source"]}
+    simulated = run_json("simulate", "--games", "2", "--shooters", "parity", "--placer", "mixed")
+    assert simulated["hamle"] == mark
+    assert simulated["placer_weights"] == bs.placers.mixture_weights(bs.Rules.classic())
+    six = run_json("simulate", "--games", "2", "--shooters", "parity", "--placer", "mixed",
+                   "--size", "6", "--fleet", "3,2")  # fmt: skip
+    assert six["placer_weights"] == dict.fromkeys(bs.placers.TILTED, 0.25)
+    plain = run_json("simulate", "--games", "2", "--shooters", "parity")
+    assert plain["placer_weights"] is None
+    out = tmp_path / "t.json"
+    args = ["--games", "2", "--shooters", "parity", "--placers", "uniform,mixed(edges=3,spread=1)"]
+    printed = run_json("tournament", *args, "--out", str(out))
+    written = json.loads(out.read_text())
+    assert printed == written and written["hamle"] == mark
+    assert written["placer_weights"] == {
+        "mixed(edges=3.0, spread=1.0)": {"edges": 3.0, "spread": 1.0}
+    }
+
+
+def test_bench_reports_say_which_hamle_ran(load_bench):
+    from hamle.fingerprint import fingerprint
+
+    assert load_bench("machine").machine()["hamle"] == fingerprint()

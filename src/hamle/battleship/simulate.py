@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hamle.cluster import Cluster, checked_jobs, checked_progress, checked_sendable, local_pool
+from hamle.fingerprint import fingerprint
 from hamle.grid import quoted
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
 from hamle.stats import summarize
@@ -248,6 +249,7 @@ class SimulationTable:
     first: int
     results: tuple[StrategyResult, ...]
     placer: str = "uniform"
+    placer_weights: tuple[tuple[str, float], ...] = ()  # a mixture's, as it drew
 
     @property
     def law(self) -> RandomLaw:
@@ -255,8 +257,10 @@ class SimulationTable:
 
     def as_dict(self) -> dict:
         return {
+            "hamle": fingerprint(),
             "rules": self.rules.describe(),
             "placer": self.placer,
+            "placer_weights": dict(self.placer_weights) or None,
             "first": self.first,
             "games": len(self.results[0].shots) if self.results else 0,
             "strategies": {r.strategy: r.row() for r in self.results},
@@ -375,7 +379,7 @@ def simulate(
         )
         for shooter, rows in zip(shooters, played, strict=True)
     )
-    return SimulationTable(rules, first, results, placer.name)
+    return SimulationTable(rules, first, results, placer.name, placer.parts)
 
 
 def whole_number(value) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hamle.cluster import Cluster
+from hamle.fingerprint import fingerprint
 from hamle.grid import quoted
 from hamle.stats import plus_minus, summarize
 
@@ -65,6 +66,7 @@ class TournamentTable:
     placers: tuple[str, ...]
     first: int
     pairings: tuple[Pairing, ...]
+    placer_weights: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()  # mixtures'
 
     def cell(self, shooter: str, placer: str) -> Pairing:
         for pairing in self.pairings:
@@ -97,11 +99,13 @@ class TournamentTable:
     def as_dict(self) -> dict:
         games = self.pairings[0].games
         return {
+            "hamle": fingerprint(),
             "rules": self.rules.describe(),
             "first": self.first,
             "games": games,
             "shooters": list(self.shooters),
             "placers": list(self.placers),
+            "placer_weights": {name: dict(parts) for name, parts in self.placer_weights},
             "matrix": {
                 shooter: {
                     placer: self.cell(shooter, placer).row()
@@ -203,7 +207,12 @@ def tournament(
         for (shooter, placer), rows in zip(pairs, played, strict=True)
     )
     return TournamentTable(
-        rules, tuple(s.name for s in named), tuple(p.name for p in chosen), first, pairings
+        rules,
+        tuple(s.name for s in named),
+        tuple(p.name for p in chosen),
+        first,
+        pairings,
+        tuple((p.name, p.parts) for p in chosen if p.parts),
     )
 
 
