@@ -17,10 +17,11 @@ than 3 standard errors above zero; the cluster run within 15 % of ``--jobs 2``.
 
 The full run takes hours (an expert game costs about 2 core-seconds), so the matrices'
 games are kept in blocks of ``BLOCK`` in ``--store`` as they finish: a run that is
-stopped goes on where it stopped. A stored pairing is trusted only while its last block's
-first game still replays to the stored shots; otherwise (the code changed) it is played
-again. ``--matrices-only`` fills the store and the matrices and leaves the timing out;
-``--rules classic`` or ``russian`` plays one rule set's matrix only.
+stopped goes on where it stopped. A stored pairing is used only where it was played under
+what decides this run's games (``pairing_key``: the same hamle source, NumPy, rules,
+shooter and placer with its settings) and not edited since; otherwise it is played again,
+and the run says why. ``--matrices-only`` fills the store and the matrices and leaves the
+timing out; ``--rules classic`` or ``russian`` plays one rule set's matrix only.
 
     .venv/bin/python bench/tournament.py [--games N] [--expert-games M] [--quick]
 """
@@ -54,7 +55,10 @@ QUICK |= {"timed_games": 100, "repeat": 1}
 
 
 class Store:
-    """Shots of finished blocks, per rule set, shooter and placer, in a JSON file."""
+    """Shots of finished blocks, per rule set, shooter and placer, in a JSON file: each
+    pairing's blocks under the key of what decides its games (``pairing_key``) and a
+    digest of the key and the blocks, so that blocks played by other code or settings, or
+    edited since, are told apart."""
 
     def __init__(self, path: Path) -> None:
         """ValueError naming the fault if ``path`` holds anything but such blocks."""
@@ -65,39 +69,117 @@ class Store:
                 self.data = json.loads(path.read_text())
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 raise ValueError(f"{path} is not JSON ({exc})") from None
+        if _is_store(self.data, pairing=_is_blocks):  # (from before keys: none trusted)
+            self.data = _nested(self.data, lambda blocks: {"key": None, "blocks": blocks})
         if not _is_store(self.data):
             raise ValueError(
                 f"{path} is not a store of tournament games (rules → shooter → placer → "
-                "first game → shots); give another --store"
+                "key, digest and blocks: first game → shots); give another --store"
             )
 
-    def blocks(self, rules: bs.Rules, shooter: str, placer: str) -> dict:
+    def pairing(self, rules: bs.Rules, shooter: str, placer: str) -> dict:
         where = self.data.setdefault(rules.describe(), {}).setdefault(shooter, {})
-        return where.setdefault(placer, {})
+        return where.setdefault(placer, {"key": None, "blocks": {}})
+
+    def blocks(self, rules: bs.Rules, shooter: str, placer: str) -> dict:
+        return self.pairing(rules, shooter, placer)["blocks"]
 
     def save(self) -> None:
+        for by_shooter in self.data.values():
+            for by_placer in by_shooter.values():
+                for stored in by_placer.values():
+                    stored["digest"] = _digest(stored["key"], stored["blocks"])
         partial = self.path.with_suffix(".partial")
         partial.parent.mkdir(parents=True, exist_ok=True)
         partial.write_text(json.dumps(self.data))
         os.replace(partial, self.path)  # a run killed while saving keeps the old file
 
     def trusted(self, rules: bs.Rules, shooter: str, placer: str) -> None:
-        """Drop the pairing's blocks unless its last block's first game replays."""
-        blocks = self.blocks(rules, shooter, placer)
-        if not blocks:
-            return
-        first = max(int(start) for start in blocks)
-        again = bs.tournament(rules, [shooter], [placer], games=1, first=first)
-        if list(again.cell(shooter, placer).shots) != blocks[str(first)][:1]:
-            print(f"{shooter} × {placer}: stored games differ, playing them again", file=sys.stderr)
-            blocks.clear()
+        """Drop the pairing's blocks, saying so, unless they were played under the key of
+        this run (the same hamle, NumPy, rules, shooter and placer) and not edited since;
+        the pairing then has this run's key."""
+        stored = self.pairing(rules, shooter, placer)
+        key = pairing_key(rules, shooter, placer)
+        if stored["blocks"]:
+            why = None
+            if stored["key"] != key:
+                changed = sorted(
+                    name for name in key if (stored["key"] or {}).get(name) != key[name]
+                )
+                why = f"played under another {', '.join(changed)}"
+            elif stored.get("digest") != _digest(stored["key"], stored["blocks"]):
+                why = "edited since they were played"
+            if why:
+                print(
+                    f"{shooter} × {placer}: stored games {why}, playing them again",
+                    file=sys.stderr,
+                )
+                stored["blocks"].clear()
+        stored["key"] = key
 
 
-def _is_store(data, depth: int = 4) -> bool:
-    """Whether ``data`` is rules → shooter → placer → first game → list of shots."""
+def pairing_key(rules: bs.Rules, shooter: str, placer: str) -> dict:
+    """What decides a pairing's games besides their numbers (each block's first game and
+    length): the hamle that plays them, NumPy (whose generators draw them), the rules, the
+    shooter with its settings and the placer with its strength or weights under ``rules``."""
+    import numpy as np
+
+    from hamle.fingerprint import fingerprint
+
+    hider = bs.get_placer(placer).settled(rules)
+    return {
+        "hamle": fingerprint(),
+        "numpy": np.__version__,
+        "rules": rules.as_dict(),
+        "shooter": bs.get_shooter(shooter).name,
+        "placer": {
+            "name": hider.name,
+            "kind": hider.kind,
+            "strength": hider.strength,
+            "weights": dict(hider.parts),
+        },
+    }
+
+
+def _digest(key, blocks: dict) -> str:
+    """A hash of a pairing's key and blocks, which an edit of either changes."""
+    import hashlib
+
+    text = json.dumps([key, blocks], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _is_blocks(data) -> bool:
+    """Whether ``data`` is first game → list of shots."""
+    return isinstance(data, dict) and all(
+        isinstance(shots, list) and all(type(shot) is int for shot in shots)
+        for shots in data.values()
+    )
+
+
+def _is_pairing(data) -> bool:
+    """Whether ``data`` is a stored pairing: its key (None before one is given), the
+    digest once saved, and its blocks."""
+    return (
+        isinstance(data, dict)
+        and set(data) - {"digest"} == {"key", "blocks"}
+        and (data["key"] is None or isinstance(data["key"], dict))
+        and _is_blocks(data["blocks"])
+    )
+
+
+def _is_store(data, depth: int = 3, pairing=_is_pairing) -> bool:
+    """Whether ``data`` is rules → shooter → placer → a stored ``pairing``."""
     if depth == 0:
-        return isinstance(data, list) and all(type(shots) is int for shots in data)
-    return isinstance(data, dict) and all(_is_store(v, depth - 1) for v in data.values())
+        return pairing(data)
+    return isinstance(data, dict) and all(_is_store(v, depth - 1, pairing) for v in data.values())
+
+
+def _nested(data: dict, change, depth: int = 3) -> dict:
+    """``data`` (rules → shooter → placer → value) with ``change`` applied to each value."""
+    if depth == 0:
+        return change(data)
+    return {name: _nested(value, change, depth - 1) for name, value in data.items()}
 
 
 def matrix(rules: bs.Rules, shooters: dict[str, int], jobs: int, store: Store) -> dict:

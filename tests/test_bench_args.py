@@ -2,6 +2,7 @@
 with a usage error before any work; an option given explicitly wins over ``--quick``."""
 
 import argparse
+import json
 import os
 import sys
 
@@ -201,8 +202,14 @@ def test_tournament_refuses_a_store_of_something_else_untouched(
 def test_tournament_reads_its_own_store(load_bench, tmp_path):
     bench = load_bench("tournament")
     store = tmp_path / "s.json"
-    store.write_text('{"10×10": {"density": {"uniform": {"1": [40, 51]}}}}')
-    assert bench.Store(store).data["10×10"]["density"]["uniform"]["1"] == [40, 51]
+    store.write_text('{"10×10": {"density": {"uniform": {"1": [40, 51]}}}}')  # (before keys)
+    assert bench.Store(store).data["10×10"]["density"]["uniform"] == {
+        "key": None,
+        "blocks": {"1": [40, 51]},
+    }
+    keyed = {"10×10": {"density": {"uniform": {"key": {}, "digest": "d", "blocks": {"1": [4]}}}}}
+    store.write_text(json.dumps(keyed))
+    assert bench.Store(store).data == keyed
     store.write_text("")
     assert bench.Store(store).data == {}
 

@@ -8,34 +8,74 @@ import json
 import hamle.battleship as bs
 
 
-def test_stored_blocks_are_reused_and_stale_ones_replayed(tmp_path, monkeypatch, load_bench):
+def test_stored_blocks_are_reused_and_stale_ones_replayed(
+    tmp_path, monkeypatch, load_bench, capsys
+):
     bench = load_bench("tournament")
     monkeypatch.setattr(bench, "PLACERS", ["uniform", "edges"])
-    monkeypatch.setattr(bench, "BLOCK", 20)
+    monkeypatch.setattr(bench, "BLOCK", 4)
     rules, path = bs.Rules.classic(), tmp_path / "games.json"
-    first = bench.matrix(rules, {"parity": 50}, 1, bench.Store(path))
-    expected = bs.tournament(rules, ["parity"], ["uniform", "edges"], games=50)
+    first = bench.matrix(rules, {"parity": 10}, 1, bench.Store(path))
+    expected = bs.tournament(rules, ["parity"], ["uniform", "edges"], games=10)
     assert first["matrix"] == expected.as_dict()["matrix"]
     stored = json.loads(path.read_text())[rules.describe()]["parity"]
-    assert {placer: sorted(stored[placer], key=int) for placer in stored} == {
-        "uniform": ["1", "21", "41"],
-        "edges": ["1", "21", "41"],
+    assert {placer: sorted(stored[placer]["blocks"], key=int) for placer in stored} == {
+        "uniform": ["1", "5", "9"],
+        "edges": ["1", "5", "9"],
     }
+    assert stored["edges"]["key"]["placer"] == {
+        "name": "edges", "kind": "edges", "strength": 3.0, "weights": {}
+    }  # fmt: skip
 
     played = []
     real = bs.tournament
-    monkeypatch.setattr(bench.bs, "tournament", lambda *a, **k: played.append(k) or real(*a, **k))
-    again = bench.matrix(rules, {"parity": 50}, 1, bench.Store(path))
+    monkeypatch.setattr(
+        bench.bs,
+        "tournament",
+        lambda *a, **k: played.append(len(a[2]) * k["games"]) or real(*a, **k),
+    )
+    capsys.readouterr()
+    again = bench.matrix(rules, {"parity": 10}, 1, bench.Store(path))
     assert again["matrix"] == first["matrix"]
-    assert all(k["games"] == 1 for k in played)  # only the one-game replays
+    assert not played and "again" not in capsys.readouterr().err  # nothing played again
 
     data = json.loads(path.read_text())
-    data[rules.describe()]["parity"]["edges"]["41"][0] += 1  # the code "changed"
+    data[rules.describe()]["parity"]["edges"]["blocks"]["5"][1] += 1  # an edited store
     path.write_text(json.dumps(data))
-    played.clear()
-    fixed = bench.matrix(rules, {"parity": 50}, 1, bench.Store(path))
+    fixed = bench.matrix(rules, {"parity": 10}, 1, bench.Store(path))
     assert fixed["matrix"] == first["matrix"]
-    assert sum(k["games"] for k in played if k["games"] > 1) == 50  # edges played again
+    assert sum(played) == 10  # edges played again, uniform not
+    assert "parity × edges: stored games edited since they were played" in capsys.readouterr().err
+
+    # Other code (another source hash), whatever the shots: every block played again.
+    monkeypatch.setattr(
+        bench, "pairing_key", lambda *a: real_key(*a) | {"hamle": {"version": "0", "source": "x"}}
+    )
+    real_key = load_bench("tournament").pairing_key
+    played.clear()
+    bench.matrix(rules, {"parity": 10}, 1, bench.Store(path))
+    assert sum(played) == 20
+    assert "parity × uniform: stored games played under another hamle" in capsys.readouterr().err
+
+
+def test_a_store_from_before_keys_is_played_again(tmp_path, load_bench, capsys):
+    bench = load_bench("tournament")
+    rules, path = bs.Rules.classic(), tmp_path / "games.json"
+    path.write_text(json.dumps({rules.describe(): {"parity": {"uniform": {"1": [40, 50]}}}}))
+    store = bench.Store(path)
+    store.trusted(rules, "parity", "uniform")
+    assert store.blocks(rules, "parity", "uniform") == {}
+    assert "stored games played under another hamle" in capsys.readouterr().err
+
+
+def test_the_placers_settings_are_part_of_the_key(load_bench):
+    bench = load_bench("tournament")
+    rules = bs.Rules.classic()
+    mixed = bench.pairing_key(rules, "parity", "mixed")["placer"]
+    assert mixed["weights"] == bs.placers.mixture_weights(rules)
+    six = bench.pairing_key(bs.Rules.custom(6, [3, 2]), "parity", "mixed")["placer"]
+    assert six["weights"] == dict.fromkeys(bs.placers.TILTED, 0.25)
+    assert bench.pairing_key(rules, "parity", "edges(strength=6)")["placer"]["strength"] == 6.0
 
 
 def test_the_strongest_placer_is_one_of_one_law_even_when_a_mixture_leads(load_bench):
