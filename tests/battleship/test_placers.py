@@ -275,6 +275,8 @@ NAN, INF = float("nan"), float("inf")
         (("mixture",), (("edges", -1.0), ("spread", 2.0)), "not -1.0"),
         (("mixture",), (("spread", 1.0), ("edges", False)), "not false"),
         (("mixture",), (("bogus", 1.0),), "unknown placer 'bogus' in a mixture"),
+        (("mixture",), (("uniform", 1.0),), r"the tilted placers \(edges, .*\), not from uniform"),
+        (("mixture",), (("edges", 1), ("mixed", 1)), "not from mixed"),
         (("mixture",), (("edges", 1), ("edges", 2)), "edges is named twice"),
         (("mixture",), "edges", "pairs, not 'edges'"),
         (("mixture",), (("edges",),), r"pairs, not \(\('edges',\),\)"),

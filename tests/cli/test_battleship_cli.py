@@ -881,3 +881,13 @@ def test_bench_reports_say_which_hamle_ran(load_bench):
     from hamle.fingerprint import fingerprint
 
     assert load_bench("machine").machine()["hamle"] == fingerprint()
+
+
+@pytest.mark.parametrize("placer", ["mixed(mixed=1)", "mixed(uniform=1, edges=1)"])
+def test_a_mixture_of_itself_or_of_uniform_is_refused(placer):
+    for args in (["simulate", "--placer", placer], ["tournament", "--placers", placer]):
+        result = run(*args, "--games", "2")
+        assert result.exit_code == 2, result.output
+        assert "a mixture draws from the tilted placers (edges, anti-density, spread, " in (
+            result.stderr
+        )

@@ -116,8 +116,12 @@ class Placer:
         for i, (name, weight) in enumerate(pairs):
             if not isinstance(name, str) or name not in PLACERS:
                 raise BattleshipError(
-                    f"unknown placer {quoted(name)} in a mixture; "
-                    f"choose among: {', '.join(PLACERS)}"
+                    f"unknown placer {quoted(name)} in a mixture; choose among: {', '.join(TILTED)}"
+                )
+            if name not in TILTED:  # (uniform is a tilted one at strength 0)
+                raise BattleshipError(
+                    f"a mixture draws from the tilted placers ({', '.join(TILTED)}), "
+                    f"not from {name}"
                 )
             if name in (other for other, _ in pairs[:i]):
                 raise BattleshipError(f"{name} is named twice in a mixture")
@@ -193,6 +197,9 @@ def get_placer(name: str) -> Placer:
     'every legal fleet equally likely'
     >>> get_placer("edges(strength=6)").strength, get_placer("mixed(spread=1, edges=3)").parts
     (6.0, (('edges', 3.0), ('spread', 1.0)))
+    >>> get_placer("mixed(mixed=1)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hamle.battleship.errors.BattleshipError: a mixture draws from the tilted ... not from mixed
     """
     if isinstance(name, str) and name_key(name) in PLACERS:
         return PLACERS[name_key(name)]
