@@ -891,3 +891,15 @@ def test_a_mixture_of_itself_or_of_uniform_is_refused(placer):
         assert "a mixture draws from the tilted placers (edges, anti-density, spread, " in (
             result.stderr
         )
+
+
+def test_the_order_a_fleet_is_given_in_is_part_of_its_games():
+    # README: game g places the ships in the order given; the default fleet's games stay.
+    listed = run_json("simulate", "--games", "5", "--shooters", "density", "--fleet", "2,3,3,4,5")
+    default = run_json("simulate", "--games", "5", "--shooters", "density")
+    assert listed["rules"] != default["rules"]
+    assert listed["strategies"]["density"]["mean"] != default["strategies"]["density"]["mean"]
+    assert bs.Rules.custom(10, [2, 3, 3, 4, 5]).game == bs.Rules.classic().game
+    from hamle.cli.battleship import FLEET
+
+    assert "their order is part of the game" in FLEET.help

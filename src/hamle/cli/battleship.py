@@ -139,7 +139,12 @@ SIZE = typer.Option(
     help="Board size, overriding the preset: a side N (an N×N board) or rows by columns "
     "like 8x10 (8 rows, columns A–J).",
 )
-FLEET = typer.Option(None, "--fleet", help="Ship lengths, like 5,4,3,3,2, overriding the preset.")
+FLEET = typer.Option(
+    None,
+    "--fleet",
+    help="Ship lengths, like 5,4,3,3,2, overriding the preset; their order is part of the "
+    "game (game g places the ships in that order).",
+)
 NO_TOUCH = typer.Option(False, "--no-touch", help="Ships may not touch, not even diagonally.")
 JSON = typer.Option(False, "--json", help="Print one JSON object.")
 STRATEGY_HELP = "One of: {names}. Settings in brackets, like 'expert(fleets=1000)'."
