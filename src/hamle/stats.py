@@ -65,6 +65,26 @@ def summarize(values: Sequence[int]) -> Summary:
     )
 
 
+def paired(values: Sequence[int], baseline: Sequence[int]) -> dict:
+    """Mean and standard error of ``values[i] − baseline[i]`` over pairs played alike (the
+    same game numbers), and their ratio z. Over one pair the standard error and z are
+    unknown: None; so is z where every pair differs alike (no spread, but a difference:
+    no finite z says it).
+
+    >>> paired([5, 7, 6], [4, 4, 5])
+    {'mean': 1.6666666666666667, 'stderr': 0.6666666666666667, 'z': 2.5}
+    >>> paired([5], [4])
+    {'mean': 1.0, 'stderr': None, 'z': None}
+    """
+    differences = [a - b for a, b in zip(values, baseline, strict=True)]
+    summary = summarize(differences)
+    if summary.stderr is None or (summary.stderr == 0 and summary.mean != 0):
+        z = None
+    else:
+        z = summary.mean / summary.stderr if summary.stderr else 0.0
+    return {"mean": summary.mean, "stderr": summary.stderr, "z": z}
+
+
 def plus_minus(stderr: float | None, digits: int = 2) -> str:
     """`` ± stderr`` as text, or nothing where it is unknown (a sample of one)."""
     return "" if stderr is None else f" ± {stderr:.{digits}f}"

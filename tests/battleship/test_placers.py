@@ -154,15 +154,13 @@ def test_a_tournament_is_the_same_with_one_process_or_two():
     assert one.against_uniform("density", "uniform") == {"mean": 0, "stderr": 0, "z": 0}
 
 
-def test_a_difference_without_spread_has_no_z_rather_than_z_0(monkeypatch):
-    import importlib
-
-    module = importlib.import_module("hamle.battleship.tournament")  # (not the function)
-
-    table = bs.tournament(bs.Rules.classic(), ["parity"], ["uniform", "edges"], games=2)
-    every_game_alike = [-11, -11]  # (the games' differences: no spread, but a difference)
-    summarize = module.summarize
-    monkeypatch.setattr(module, "summarize", lambda differences: summarize(every_game_alike))
+def test_a_difference_without_spread_has_no_z_rather_than_z_0():
+    # The games' differences: no spread, but a difference.
+    pairings = (
+        bs.Pairing("parity", "uniform", 1, (50, 45)),
+        bs.Pairing("parity", "edges", 1, (39, 34)),
+    )
+    table = bs.TournamentTable(bs.Rules.classic(), ("parity",), ("uniform", "edges"), 1, pairings)
     versus = table.against_uniform("parity", "edges")
     assert versus == {"mean": -11.0, "stderr": 0.0, "z": None}  # (it was z = 0.0: no effect)
 

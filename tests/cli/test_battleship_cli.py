@@ -797,7 +797,8 @@ def test_the_simulation_table_in_a_narrow_terminal_folds_names_and_cuts_nothing(
     for row in data["strategies"].values():
         figures = f"{row['p10']}–{row['p90']}", f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}"
         assert all(figure in result.stdout for figure in figures)
-    first_column = "".join(line.split(" ")[0] for line in lines[3:])
+    paired = next(i for i, line in enumerate(lines) if line.startswith("paired against"))
+    first_column = "".join(line.split(" ")[0] for line in lines[3:paired])
     assert first_column == "hunt-targetparityrandom(exactlaw)"
 
 
@@ -903,3 +904,26 @@ def test_the_order_a_fleet_is_given_in_is_part_of_its_games():
     from hamle.cli.battleship import FLEET
 
     assert "their order is part of the game" in FLEET.help
+
+
+def test_simulate_gives_each_game_s_shots_and_the_paired_difference_against_the_first():
+    args = ["simulate", "--games", "6", "--first", "40", "--shooters", "parity,density"]
+    data = run_json(*args)
+    played = {
+        name: bs.play_games(bs.Rules.classic(), name, range(40, 46)).shots.tolist()
+        for name in ("parity", "density")
+    }
+    rows = data["strategies"]
+    assert {name: rows[name]["shots"] for name in rows} == played
+    differences = [d - p for d, p in zip(played["density"], played["parity"], strict=True)]
+    mean = sum(differences) / 6
+    stderr = math.sqrt(sum((d - mean) ** 2 for d in differences) / 5 / 6)
+    assert rows["parity"]["versus_first"] is None
+    assert rows["density"]["versus_first"]["mean"] == pytest.approx(mean)
+    assert rows["density"]["versus_first"]["stderr"] == pytest.approx(stderr)
+    two = run("simulate", *args[1:], "--json", "--jobs", "2")
+    assert two.stdout == run("simulate", *args[1:], "--json").stdout  # byte for byte
+    text = run(*args).stdout
+    assert f"paired against parity, on the same games: density {mean:+.2f}" in text
+    alone = run("simulate", "--games", "2", "--shooters", "parity").stdout
+    assert "paired against" not in alone

@@ -23,7 +23,7 @@ from hamle.cluster import Cluster, checked_jobs, checked_progress, checked_senda
 from hamle.fingerprint import fingerprint
 from hamle.grid import quoted
 from hamle.rng import FLEET_STREAM, SHOOTER_STREAM, game_stream
-from hamle.stats import summarize
+from hamle.stats import paired, summarize
 
 from . import _kernels
 from .analysis import RandomLaw
@@ -255,7 +255,27 @@ class SimulationTable:
     def law(self) -> RandomLaw:
         return RandomLaw(self.rules.cells, self.rules.ship_cells)
 
+    def versus_first(self, strategy: str) -> dict | None:
+        """Mean and standard error of (shots of ``strategy``) − (shots of the first
+        strategy) game by game (the same fleets: ``stats.paired``), and their ratio z;
+        None for the first strategy itself.
+
+        >>> table = simulate(Rules.classic(), ["random", "parity"], games=3)
+        >>> round(table.versus_first("parity")["mean"], 2), table.versus_first("random")
+        (-58.33, None)
+        """
+        named = {result.strategy: result for result in self.results}
+        if strategy not in named:
+            raise BattleshipError(f"{quoted(strategy)} was not among the strategies played")
+        first = self.results[0]
+        if strategy == first.strategy:
+            return None
+        return paired(named[strategy].shots, first.shots)
+
     def as_dict(self) -> dict:
+        """The table as JSON gives it: per strategy its summary, its shots game by game
+        (``shots``, in game order) and its paired difference against the first strategy
+        (``versus_first``, None for the first)."""
         return {
             "hamle": fingerprint(),
             "rules": self.rules.describe(),
@@ -263,7 +283,11 @@ class SimulationTable:
             "placer_weights": dict(self.placer_weights) or None,
             "first": self.first,
             "games": len(self.results[0].shots) if self.results else 0,
-            "strategies": {r.strategy: r.row() for r in self.results},
+            "strategies": {
+                r.strategy: r.row()
+                | {"versus_first": self.versus_first(r.strategy), "shots": list(r.shots)}
+                for r in self.results
+            },
             "exact_random": self.law.row(WITHIN),
         }
 

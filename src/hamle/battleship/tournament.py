@@ -24,7 +24,7 @@ import numpy as np
 from hamle.cluster import Cluster
 from hamle.fingerprint import fingerprint
 from hamle.grid import quoted
-from hamle.stats import plus_minus, summarize
+from hamle.stats import paired, plus_minus, summarize
 
 from .errors import BattleshipError
 from .placers import Placer, as_placer
@@ -87,14 +87,7 @@ class TournamentTable:
         """
         if "uniform" not in self.placers:
             return None
-        there, here = self.cell(shooter, placer).shots, self.cell(shooter, "uniform").shots
-        differences = [a - b for a, b in zip(there, here, strict=True)]
-        summary = summarize(differences)
-        if summary.stderr is None or (summary.stderr == 0 and summary.mean != 0):
-            z = None
-        else:
-            z = summary.mean / summary.stderr if summary.stderr else 0.0
-        return {"mean": summary.mean, "stderr": summary.stderr, "z": z}
+        return paired(self.cell(shooter, placer).shots, self.cell(shooter, "uniform").shots)
 
     def as_dict(self) -> dict:
         games = self.pairings[0].games

@@ -492,9 +492,12 @@ def _names(text: str, option: str) -> list[str]:
 
 
 def print_table(data: dict) -> None:
-    """The simulation table as a rich table."""
+    """The simulation table as a rich table, then each strategy's paired difference
+    against the first."""
     from rich import box
     from rich.table import Table
+
+    from hamle.stats import plus_minus
 
     title = f"Shots to sink the whole fleet, {counted(data['games'], 'game')}, {data['rules']}"
     if data["placer"] != "uniform":
@@ -533,6 +536,19 @@ def print_table(data: dict) -> None:
         style="dim",
     )
     console.print(table)
+    rows = list(data["strategies"].values())
+    if len(rows) > 1:  # (the first one's shots taken from each other's, game by game)
+        versus = [
+            f"{row['strategy']} {row['versus_first']['mean']:+.2f}"
+            f"{plus_minus(row['versus_first']['stderr'])}"
+            for row in rows[1:]
+        ]
+        line = f"paired against {rows[0]['strategy']}, on the same games: " + ", ".join(versus)
+        console.print(
+            line if speaks_unicode(sys.stdout) else line.replace("±", "+/-"),
+            markup=False,
+            highlight=False,
+        )
 
 
 @app.command(cls=listing(names=_shooters, placers=_placers))
