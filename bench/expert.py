@@ -62,6 +62,7 @@ import numpy as np
 from fastapi.testclient import TestClient
 
 import hamle.battleship as bs
+from hamle import stats
 from hamle.battleship import _kernels
 from hamle.battleship.fleet import Ocean, random_fleet
 from hamle.battleship.simulate import MAX_GAMES
@@ -224,22 +225,26 @@ def run(rules: bs.Rules, strategy: str, games: int, jobs: int) -> dict:
 
 
 def paired(ours: dict, other: dict) -> dict:
-    """Mean of (ours − other) shots over the games both played, its standard error, z,
-    and the games ours needed fewer, equal and more shots."""
+    """Mean of (ours − other) shots over the games both played, its standard error and z
+    (``hamle.stats.paired``: None over one game, and z where the games differ alike), and
+    the games ours needed fewer, equal and more shots."""
     n = min(ours["games"], other["games"])
     diffs = np.array(ours["shots"][:n]) - np.array(other["shots"][:n])
-    se = float(diffs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-    mean = float(diffs.mean())
+    difference = stats.paired(ours["shots"][:n], other["shots"][:n])
     return {
         "games": n,
         "against": other["strategy"],
-        "mean_difference": round(mean, 3),
-        "standard_error": round(se, 3),
-        "z": round(mean / se, 2) if se else None,
+        "mean_difference": round(difference["mean"], 3),
+        "standard_error": _rounded(difference["stderr"], 3),
+        "z": _rounded(difference["z"], 2),
         "fewer": int((diffs < 0).sum()),
         "equal": int((diffs == 0).sum()),
         "more": int((diffs > 0).sum()),
     }
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 def base_games(rules: bs.Rules, games: int) -> dict:
@@ -312,10 +317,11 @@ def advantage_table(rules_name: str, names: list[str], games: int, jobs: int, ba
             "se": round(math.hypot(without_opening["standard_error"], saved["se"]), 3),
         }
         fewer = saved["mean"] + on_density["mean_difference"]
-        se = math.hypot(saved["se"], on_density["standard_error"])
+        spreads = (saved["se"], on_density["standard_error"])  # (None over one game)
+        se = None if None in spreads else math.hypot(*spreads)
         row["fewer_than_density"] = {
             "mean": round(fewer, 3),
-            "se": round(se, 3),
+            "se": _rounded(se, 3),
             "z": round(fewer / se, 2) if se else None,
         }
         table[name] = row

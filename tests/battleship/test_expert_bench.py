@@ -90,3 +90,17 @@ def test_finer_mean_and_shots_fewer_than_density_add_up_the_savings(bench, monke
     row = bench.advantage_table("classic", ["expert"], 2, 1, base)["expert"]
     assert row["mean_shots"] == {"mean": 43.7, "se": 0.05}
     assert row["fewer_than_density"] == {"mean": 0.8, "se": 0.05, "z": 16.0}
+
+
+def test_a_paired_difference_over_one_game_has_no_standard_error_as_in_stats(bench):
+    # hamle.stats says a spread over one game is unknown (None), not 0.
+    one = bench.paired(
+        {"strategy": "a", "games": 1, "shots": [40]}, {"strategy": "b", "games": 1, "shots": [43]}
+    )
+    assert (one["mean_difference"], one["standard_error"], one["z"]) == (-3.0, None, None)
+    two = bench.paired(
+        {"strategy": "a", "games": 2, "shots": [40, 44]},
+        {"strategy": "b", "games": 2, "shots": [43, 45]},
+    )
+    assert (two["standard_error"], two["z"]) == (1.0, -2.0)
+    assert (two["fewer"], two["equal"], two["more"]) == (2, 0, 0)
