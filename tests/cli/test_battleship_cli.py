@@ -327,7 +327,7 @@ def test_count_takes_the_profile_dp_where_enumeration_would_be_long():
 
 def test_a_single_game_is_said_in_the_singular():
     result = run("simulate", "--games", "1", "--strategies", "parity")
-    assert result.exit_code == 0 and "1 game," in result.stdout
+    assert result.exit_code == 0 and "1 game (1)," in result.stdout
     alike = run("simulate", "--games", "1", "--shooters", "parity")  # as tournament names it
     assert alike.exit_code == 0 and alike.stdout == result.stdout
 
@@ -729,7 +729,7 @@ def test_an_output_of_ascii_only_gets_escaped_json_and_readable_text():
     assert b"10\\u00d710" in done.stdout
     done = subprocess.run(args, capture_output=True, env=env, timeout=120)
     assert done.returncode == 0 and done.stderr == b""
-    assert b"2 games, 10x10, fleet 5,4,3,3,2" in done.stdout and b"p10-p90" in done.stdout
+    assert b"2 games (1..2), 10x10, fleet 5,4,3,3,2" in done.stdout and b"p10-p90" in done.stdout
     header = next(line for line in done.stdout.splitlines() if line.startswith(b"strategy"))
     row = next(line for line in done.stdout.splitlines() if line.startswith(b"density"))
     assert [m.start() for m in re.finditer(b"[|]", header)] == [
@@ -798,7 +798,8 @@ def test_the_simulation_table_in_a_narrow_terminal_folds_names_and_cuts_nothing(
         figures = f"{row['p10']}–{row['p90']}", f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}"
         assert all(figure in result.stdout for figure in figures)
     paired = next(i for i, line in enumerate(lines) if line.startswith("paired against"))
-    first_column = "".join(line.split(" ")[0] for line in lines[3:paired])
+    rule = next(i for i, line in enumerate(lines) if line.startswith("─"))  # under the head
+    first_column = "".join(line.split(" ")[0] for line in lines[rule + 1 : paired])
     assert first_column == "hunt-targetparityrandom(exactlaw)"
 
 
@@ -927,3 +928,26 @@ def test_simulate_gives_each_game_s_shots_and_the_paired_difference_against_the_
     assert f"paired against parity, on the same games: density {mean:+.2f}" in text
     alone = run("simulate", "--games", "2", "--shooters", "parity").stdout
     assert "paired against" not in alone
+
+
+def test_the_done_within_column_is_half_the_board_and_the_headers_name_the_games():
+    classic = run_json("simulate", "--games", "3", "--shooters", "parity")
+    assert classic["within_shots"] == 50 and "within_50" in classic["strategies"]["parity"]
+    six = run_json(
+        "simulate", "--games", "3", "--shooters", "parity", "--size", "6", "--fleet", "3,2"
+    )
+    assert six["within_shots"] == 18 and "within_50" not in six["strategies"]["parity"]
+    shots = six["strategies"]["parity"]["shots"]
+    assert six["strategies"]["parity"]["within_18"] == sum(s <= 18 for s in shots) / 3
+    assert "within_18" in six["exact_random"]
+    text = run("simulate", "--games", "3", "--first", "4", "--shooters", "parity", "--size", "6",
+               "--fleet", "3,2").stdout  # fmt: skip
+    assert "Shots to sink the whole fleet, 3 games (4..6), 6×6" in text
+    assert re.search(r"(≤|<=)18 ", text) and "50" not in text.splitlines()[1]
+    matrix = run("tournament", "--games", "2", "--first", "5", "--shooters", "parity",
+                 "--placers", "uniform").stdout  # fmt: skip
+    assert "2 games (5..6), 10×10" in matrix
+    assert (
+        "1 game (7),"
+        in run("simulate", "--games", "1", "--first", "7", "--shooters", "parity").stdout
+    )

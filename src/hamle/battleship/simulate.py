@@ -38,7 +38,20 @@ from .strategies import ExactShooter, Shooter, as_shooter, game_kernel
 from .strategies.common import pcg_words
 from .strategies.hunt_target import hunt_pattern
 
-WITHIN = 50
+WITHIN = 50  # the share of games done within this many shots, on the 10×10 boards
+
+
+def within_shots(rules: Rules) -> int:
+    """The shots of the simulation table's "done within" column under ``rules``: half the
+    board's cells (50 on 10×10), but no fewer than its ship cells, so that the column says
+    something on every board.
+
+    >>> within_shots(Rules.classic()), within_shots(Rules.custom(6, [3, 2]))
+    (50, 18)
+    """
+    return max(rules.cells // 2, rules.ship_cells)
+
+
 MAX_GAMES = 10_000_000  # games per shooter (or pairing) in one run: about a day of density
 UNIFORM = as_placer("uniform")
 LABELS = {
@@ -227,14 +240,16 @@ class StrategyResult:
     hunt: tuple[int, ...]
     target: tuple[int, ...]
 
-    def row(self) -> dict:
+    def row(self, within: int = WITHIN) -> dict:
+        """The summary of the shots; ``within_N`` is the share (0 to 1) of games done within
+        ``within`` shots."""
         summary = summarize(self.shots)
         n = len(self.shots)
         return {
             "strategy": self.strategy,
             **{k: v for k, v in summary.as_dict().items() if k != "count"},
             "games": n,
-            "within_50": sum(s <= WITHIN for s in self.shots) / n,
+            f"within_{within}": sum(s <= within for s in self.shots) / n,
             "hunt_mean": sum(self.hunt) / n,
             "target_mean": sum(self.target) / n,
         }
@@ -273,9 +288,11 @@ class SimulationTable:
         return paired(named[strategy].shots, first.shots)
 
     def as_dict(self) -> dict:
-        """The table as JSON gives it: per strategy its summary, its shots game by game
+        """The table as JSON gives it: per strategy its summary (``within_N``: the share,
+        0 to 1, of games done within N = ``within_shots`` shots), its shots game by game
         (``shots``, in game order) and its paired difference against the first strategy
         (``versus_first``, None for the first)."""
+        within = within_shots(self.rules)
         return {
             "hamle": fingerprint(),
             "rules": self.rules.describe(),
@@ -283,12 +300,13 @@ class SimulationTable:
             "placer_weights": dict(self.placer_weights) or None,
             "first": self.first,
             "games": len(self.results[0].shots) if self.results else 0,
+            "within_shots": within,
             "strategies": {
-                r.strategy: r.row()
+                r.strategy: r.row(within)
                 | {"versus_first": self.versus_first(r.strategy), "shots": list(r.shots)}
                 for r in self.results
             },
-            "exact_random": self.law.row(WITHIN),
+            "exact_random": self.law.row(within),
         }
 
 

@@ -427,7 +427,7 @@ def tournament(
         _save(saves, quiet=True)
         return
     spread = " ± standard error" if data["games"] > 1 else ""  # (unknown over one game)
-    console.print(f"Mean shots{spread}, {counted(data['games'], 'game')}, {data['rules']}")
+    console.print(f"Mean shots{spread}, {games_span(data)}, {data['rules']}")
     console.print(table.text(ascii_only=not speaks_unicode(sys.stdout)), markup=False)
     if "uniform" in data["placers"] and len(data["placers"]) > 1:
         for shooter in data["shooters"]:
@@ -491,6 +491,16 @@ def _names(text: str, option: str) -> list[str]:
     return names
 
 
+def games_span(data: dict) -> str:
+    """How many games a table's figures are of, and which.
+
+    >>> games_span({"games": 20, "first": 1}), games_span({"games": 1, "first": 7})
+    ('20 games (1..20)', '1 game (7)')
+    """
+    first, last = data["first"], data["first"] + data["games"] - 1
+    return f"{counted(data['games'], 'game')} ({first if first == last else f'{first}..{last}'})"
+
+
 def print_table(data: dict) -> None:
     """The simulation table as a rich table, then each strategy's paired difference
     against the first."""
@@ -499,7 +509,7 @@ def print_table(data: dict) -> None:
 
     from hamle.stats import plus_minus
 
-    title = f"Shots to sink the whole fleet, {counted(data['games'], 'game')}, {data['rules']}"
+    title = f"Shots to sink the whole fleet, {games_span(data)}, {data['rules']}"
     if data["placer"] != "uniform":
         title += f", fleets hidden by {data['placer']}"
     # Where the terminal is narrow the names fold and the figures stay whole: none is cut.
@@ -507,7 +517,9 @@ def print_table(data: dict) -> None:
     table.add_column("strategy", overflow="fold")
     # (else ± and ≤ written as the output would write them, see PLAIN, so that the columns
     # are as wide as written)
-    spread, within = ("±se", "≤50") if speaks_unicode(sys.stdout) else ("+/-se", "<=50")
+    within_key = f"within_{data['within_shots']}"
+    within = ("≤" if speaks_unicode(sys.stdout) else "<=") + str(data["within_shots"])
+    spread = "±se" if speaks_unicode(sys.stdout) else "+/-se"
     for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
@@ -519,7 +531,7 @@ def print_table(data: dict) -> None:
             str(row["best"]),
             str(row["worst"]),
             "—" if row["stderr"] is None else f"{row['stderr']:.2f}",
-            f"{row['within_50']:.0%}",
+            f"{row[within_key]:.0%}",
             f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}",
         )
     exact = data["exact_random"]
@@ -531,7 +543,7 @@ def print_table(data: dict) -> None:
         str(exact["best"]),
         str(exact["worst"]),
         "",
-        f"{exact['within_50']:.0%}",
+        f"{exact[within_key]:.0%}",
         "",
         style="dim",
     )
