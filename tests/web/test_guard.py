@@ -177,6 +177,17 @@ def test_the_origin_is_compared_with_the_host_the_request_names(local):
         assert answer.status_code == 201, (origin, host)
 
 
+def test_a_write_through_a_proxy_that_sends_its_own_host_is_taken(local):
+    """nginx sends the address it passes to as the Host by default: the page's origin is
+    then a name the site was given, which was refused as another site's."""
+    headers = {"origin": "https://games.example", "host": "127.0.0.1:8000"}
+    answer = local.post("/api/tour/games", json={"kind": "free"}, headers=headers)
+    assert answer.status_code == 201
+    headers = {"origin": "https://other.example", "host": "127.0.0.1:8000"}
+    answer = local.post("/api/tour/games", json={"kind": "free"}, headers=headers)
+    assert answer.status_code == 403 and answer.json()["code"] == "site.cross_site"
+
+
 def test_the_icon_and_head_requests(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")

@@ -80,7 +80,7 @@ class Guard:
         if _over_network(scope) and host and not self._ours(host):
             await _wrong_host(send, host, api)
             return
-        if scope["method"] in WRITES and (other := _other_site(headers, host)):
+        if scope["method"] in WRITES and (other := _other_site(headers, host, self.hosts)):
             said = f"a request from another site ({other}) may not change anything here"
             await _problem(send, 403, said, code="site.cross_site", origin=other)
             return
@@ -175,15 +175,29 @@ def _split_host(host: str) -> tuple[str, str]:
     return name.removesuffix("."), port
 
 
-def _other_site(headers: dict, host: str) -> str:
+def _other_site(headers: dict, host: str, hosts=frozenset()) -> str:
     """The other site a write comes from, as its origin (``cross-site`` where the browser
-    says so without one); empty if it comes from this site or says nothing of where."""
+    says so without one); empty if it comes from this site (the ``host`` it names, or one
+    of the ``hosts`` it was given, which a proxy that sends its own Host serves it under)
+    or says nothing of where."""
     origin = headers.get(b"origin", b"").decode("latin-1")
     if headers.get(b"sec-fetch-site") == b"cross-site":
         return origin or "cross-site"
-    if b"origin" in headers and not _same_site(origin, host):
+    if b"origin" in headers and not (_same_site(origin, host) or _origin_name(origin) in hosts):
         return origin or "an empty origin"
     return ""
+
+
+def _origin_name(origin: str) -> str:
+    """The name of an Origin header, lower-case, without its final dot (empty if none).
+
+    >>> _origin_name("https://Games.Example.:8443"), _origin_name("null")
+    ('games.example', '')
+    """
+    try:
+        return (urlsplit(origin.strip()).hostname or "").removesuffix(".")
+    except ValueError:  # (an address in brackets left open)
+        return ""
 
 
 def _same_site(origin: str, host: str) -> bool:
