@@ -27,7 +27,7 @@ def test_thousand_game_means_land_where_the_seed_does(thousand_games):
     means = [rows[name]["mean"] for name in SEED_MEANS]
     assert means == sorted(means, reverse=True)
     assert rows["parity"]["worst"] < 80 and rows["density"]["worst"] < 80
-    assert rows["density"]["within_50"] > 0.7 > rows["parity"]["within_50"] > 0.4
+    assert rows["density"]["within"] > 0.7 > rows["parity"]["within"] > 0.4
 
 
 def test_thousand_game_table_is_pinned(thousand_games):

@@ -254,6 +254,9 @@ def test_statistics_recompute_with_progress_table_and_chart(server, page, phone,
     expect(rows.nth(3).locator("th")).to_have_text("Density (Hard)")
     expect(rows.nth(4).locator("th")).to_have_text("random, exact law")
     expect(rows.nth(4).locator("td").first).to_have_text("95.39")
+    # The share done within 50 shots: none for random fire's exact law, most for density.
+    expect(rows.nth(4).locator("td").nth(7)).to_have_text("0 %")
+    expect(rows.nth(3).locator("td").nth(7)).to_have_text(re.compile(r"^[1-9]\d* %$"))
     expect(page.locator("#chart svg path.curve")).to_have_count(4)
     expect(page.locator("#chart svg polyline.exact")).to_have_count(1)
     expect(page.locator("#chart svg text.axis-title")).to_have_count(2)

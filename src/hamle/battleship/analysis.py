@@ -93,7 +93,7 @@ class RandomLaw:
             "best": self.ship_cells,
             "worst": self.cells,
             "stdev": self.stdev,
-            f"within_{within}": float(self.cdf(within)),
+            "within": float(self.cdf(within)),
         }
 
 

@@ -241,7 +241,7 @@ class StrategyResult:
     target: tuple[int, ...]
 
     def row(self, within: int = WITHIN) -> dict:
-        """The summary of the shots; ``within_N`` is the share (0 to 1) of games done within
+        """The summary of the shots; ``within`` is the share (0 to 1) of games done within
         ``within`` shots."""
         summary = summarize(self.shots)
         n = len(self.shots)
@@ -249,7 +249,7 @@ class StrategyResult:
             "strategy": self.strategy,
             **{k: v for k, v in summary.as_dict().items() if k != "count"},
             "games": n,
-            f"within_{within}": sum(s <= within for s in self.shots) / n,
+            "within": sum(s <= within for s in self.shots) / n,
             "hunt_mean": sum(self.hunt) / n,
             "target_mean": sum(self.target) / n,
         }
@@ -288,8 +288,8 @@ class SimulationTable:
         return paired(named[strategy].shots, first.shots)
 
     def as_dict(self) -> dict:
-        """The table as JSON gives it: per strategy its summary (``within_N``: the share,
-        0 to 1, of games done within N = ``within_shots`` shots), its shots game by game
+        """The table as JSON gives it: per strategy its summary (``within``: the share,
+        0 to 1, of games done within ``within_shots`` shots), its shots game by game
         (``shots``, in game order) and its paired difference against the first strategy
         (``versus_first``, None for the first)."""
         within = within_shots(self.rules)

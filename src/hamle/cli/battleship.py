@@ -517,7 +517,6 @@ def print_table(data: dict) -> None:
     table.add_column("strategy", overflow="fold")
     # (else ± and ≤ written as the output would write them, see PLAIN, so that the columns
     # are as wide as written)
-    within_key = f"within_{data['within_shots']}"
     within = ("≤" if speaks_unicode(sys.stdout) else "<=") + str(data["within_shots"])
     spread = "±se" if speaks_unicode(sys.stdout) else "+/-se"
     for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
@@ -531,7 +530,7 @@ def print_table(data: dict) -> None:
             str(row["best"]),
             str(row["worst"]),
             "—" if row["stderr"] is None else f"{row['stderr']:.2f}",
-            f"{row[within_key]:.0%}",
+            f"{row['within']:.0%}",
             f"{row['hunt_mean']:.1f}/{row['target_mean']:.1f}",
         )
     exact = data["exact_random"]
@@ -543,7 +542,7 @@ def print_table(data: dict) -> None:
         str(exact["best"]),
         str(exact["worst"]),
         "",
-        f"{exact[within_key]:.0%}",
+        f"{exact['within']:.0%}",
         "",
         style="dim",
     )

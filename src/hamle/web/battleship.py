@@ -66,7 +66,7 @@ MAX_GAME = 10**9
 MIN_GAMES, MAX_GAMES, DEFAULT_GAMES = 10, 2000, 1000
 MAX_JOBS = 2
 SEED_BITS = 128
-STATS_VERSION = 2
+STATS_VERSION = 3
 # The statistics page's tournament: every site shooter against every placer on the first
 # TOURNAMENT_GAMES games (or fewer), about half a minute on one core.
 TOURNAMENT_GAMES = 500

@@ -181,7 +181,7 @@ function renderTable() {
       `${row.p10}–${row.p90}`,
       String(row.best),
       String(row.worst),
-      percent(row.within_50),
+      percent(row.within),
       fixed(row.hunt_mean),
       fixed(row.target_mean),
     ]).dataset.strategy = row.strategy;
@@ -196,7 +196,7 @@ function renderTable() {
     `${exact.p10}–${exact.p90}`,
     String(exact.best),
     String(exact.worst),
-    percent(exact.within_50),
+    percent(exact.within),
     "",
     "",
   ]).className = "exact";
