@@ -380,7 +380,7 @@ def test_ctrl_c_in_play_says_how_to_replay_and_where_the_fleet_was(monkeypatch):
             raise KeyboardInterrupt
         return line
 
-    monkeypatch.setattr(cli, "read_line", typing)
+    monkeypatch.setattr(cli, "game_line", typing)
     result = runner.invoke(app, ["battleship", "play", "--game", "9", "--level", "easy"])
     assert result.exit_code == 130
     assert "stopped after 1 shot; replay with --game 9 --level easy\n" in result.stdout

@@ -27,20 +27,19 @@ from hamle.grid import (
 from .common import (
     CLUSTER,
     App,
-    LineTooLong,
     ParamType,
     WholeNumber,
     clean_errors,
     console,
     counted,
     errors,
+    game_line,
     listing,
     one_way,
     out_problem,
     print_json,
     progress_bar,
     quits,
-    read_line,
     speaks_unicode,
     stripped,
     visible,
@@ -875,10 +874,7 @@ def play(
         while True:
             console.print(_boards(theirs, yours), highlight=False)
             console.print("your shot: ", end="")
-            try:
-                line = read_line()
-            except LineTooLong as exc:
-                console.print(f"{exc}; the game goes on", style="red", highlight=False)
+            if (line := game_line()) is None:
                 continue
             if quits(line):
                 stopped()

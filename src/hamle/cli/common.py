@@ -156,6 +156,16 @@ def read_line() -> str:
     return "".join(line).removeprefix("\ufeff")  # (a file saved with a byte order mark)
 
 
+def game_line() -> str | None:
+    """The next line typed at a game's prompt (``read_line``), or None where a line too
+    long was let go (which it says: the game goes on, and the prompt asks again)."""
+    try:
+        return read_line()
+    except LineTooLong as exc:
+        console.print(f"{exc}; the game goes on", style="red", highlight=False)
+        return None
+
+
 def _skip_line() -> bool:
     """Read the rest of a line and let it go: True at its end (or the input's), False past
     ``LONGEST_SKIPPED`` characters."""

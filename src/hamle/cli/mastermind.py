@@ -18,18 +18,17 @@ from hamle.grid import name_key
 from .common import (
     CLUSTER,
     App,
-    LineTooLong,
     WholeNumber,
     clean_errors,
     console,
     errors,
+    game_line,
     listing,
     one_way,
     out_problem,
     print_json,
     progress_bar,
     quits,
-    read_line,
     stripped,
     visible,
     write_whole,
@@ -355,6 +354,7 @@ def verify(
     as_json: bool = JSON,
 ) -> None:
     """Replay every secret through a tree file: total, average, worst case, histogram."""
+    from hamle.mastermind.strategies import labelled
     from hamle.mastermind.tree import load
     from hamle.mastermind.tree import verify as check_tree
 
@@ -363,7 +363,7 @@ def verify(
         print_json(check.as_dict())
         return
     name = visible(check.strategy, longest=NAME_AT_MOST) if check.strategy else "a strategy"
-    name += "" if check.seed is None else f" (seed {check.seed})"
+    name = labelled(name, check.seed)
     console.print(
         f"{name} on {check.variant.describe()}: every secret found; "
         f"total {check.total}, average {check.average:.4f}, worst {check.maximum}",
@@ -393,10 +393,7 @@ def _read(prompt: str) -> str:
     input is ''."""
     while True:
         console.print(prompt, end="")
-        try:
-            line = read_line()
-        except LineTooLong as exc:
-            console.print(f"{exc}; the game goes on", style="red", highlight=False)
+        if (line := game_line()) is None:
             continue
         if not line or line.strip():
             return line.strip()

@@ -10,12 +10,11 @@ from hamle.grid import items, name_key, quoted
 
 from .common import (
     App,
-    LineTooLong,
     clean_errors,
     console,
+    game_line,
     print_json,
     quits,
-    read_line,
     stripped,
     visible,
 )
@@ -148,10 +147,7 @@ def play(
         console.print(
             f"{position.count} filled, combo {combo.current} (best {combo.best})> ", end=""
         )
-        try:
-            line = read_line()
-        except LineTooLong as exc:
-            console.print(f"{exc}; the game goes on", style="red", highlight=False)
+        if (line := game_line()) is None:
             continue
         text = line.strip()
         command = name_key(text)
