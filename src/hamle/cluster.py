@@ -218,7 +218,11 @@ class Cluster:
 
         found = "; ".join(
             f"{worker(address)}: "
-            + (said(mark) if isinstance(mark, dict) else f"no hamle ({_reason(mark)})")
+            + (
+                said(mark)
+                if isinstance(mark, dict)
+                else f"cannot tell which hamle it runs ({_reason(mark)})"
+            )
             for address, mark in differ.items()
         )
         raise ClusterError(

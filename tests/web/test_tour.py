@@ -496,7 +496,7 @@ def test_hints_count_once_per_position_and_show_until_the_next_move(client):
 
 
 def test_the_positions_hinted_kept_in_a_game_are_the_latest_few(client, monkeypatch):
-    monkeypatch.setattr(site, "HINTED_KEPT", 2)
+    monkeypatch.setattr(site, "HINTED_POSITIONS_KEPT", 2)
     game = new(client, kind="free", start="A1")
     for _ in range(3):  # hints at three positions, then back to the first
         cell = ask(client, game).json()["cell"]

@@ -8,7 +8,9 @@ that opens many connections and trickles a byte into each now and then (slowlori
 hold them, and the server's file descriptors, for as long as it liked. Here a client has
 ``REQUEST_SECONDS`` from the moment the server waits for a request (the connection made,
 the previous answer sent) to send all of it, head and body; past that the connection is
-closed. The time the site takes to answer does not count.
+closed. The time the site takes to answer does not count, nor the time an answer waits for
+a client that does not read it (a client sending requests in time but never reading their
+answers keeps its connection until the system's own TCP timeouts end it).
 """
 
 from __future__ import annotations

@@ -34,9 +34,10 @@ from .slots import Kept, Turns
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
-HINTED_KEPT = 2 * CELLS  # the latest positions hinted, each counted once
+HINTED_POSITIONS_KEPT = 2 * CELLS  # the latest positions hinted, each counted once
 HINT_TURNS = Turns(2, code="tour.yours_busy")  # hints worked out at once (2 cores)
-HINTS_KEPT = 1024  # hints answered again without a search (each a few kB at most)
+HINT_ANSWERS_KEPT = 1024  # hints answered again without a search (each a few kB at most)
+_hints = Kept(HINT_ANSWERS_KEPT)  # (visited, current cell, mode): the hint there
 
 KIND = "tour"
 FIRST_DATE = dt.date(2000, 1, 1)  # the last is today in Turkey: no puzzle before its day
@@ -268,7 +269,7 @@ def undo(request: Request, game_id: GameId, body: Undo) -> dict:
 # on the event loop, where it would stall every request; a client's hints wait their turn,
 # one at a time with one more waiting (a third is refused, 409 tour.yours_busy), at most
 # HINT_TURNS.size at once. A hint is the same for a position wherever it is reached, so the
-# latest HINTS_KEPT are answered again at once, on the event loop: a reload, a hint asked
+# latest HINT_ANSWERS_KEPT are answered again at once, on the event loop: a reload, a hint asked
 # again, everyone's first moves of the day. The store is read and written there too (a
 # thread per request cost more than most hints); a write that would wait (for another
 # request on the game, or a write held by another server, for seconds) goes to a thread.
@@ -333,9 +334,6 @@ def warm_up() -> None:
     tour.hint(tour.Position.start(0), "quick")
 
 
-_hints = Kept(HINTS_KEPT)
-
-
 def _puzzle(date: str | None) -> tour.DailyPuzzle:
     """The puzzle of ``date`` (default: today in Turkey), from 2000-01-01 to today there:
     a later puzzle is not out yet, so that no one sees or plays it before its day."""
@@ -398,7 +396,7 @@ def _save_hint(store: Store, game_id: str, path: list, shown: dict, wait: bool =
         if key in hinted:
             hinted.remove(key)  # (the latest hinted go last)
         hinted.append(key)
-        del hinted[:-HINTED_KEPT]  # (a game's row stays small)
+        del hinted[:-HINTED_POSITIONS_KEPT]  # (a game's row stays small)
         state["hint"] = shown
     return state
 
