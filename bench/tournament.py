@@ -120,8 +120,12 @@ class Store:
 
 def pairing_key(rules: bs.Rules, shooter: str, placer: str) -> dict:
     """What decides a pairing's games besides their numbers (each block's first game and
-    length): the hamle that plays them, NumPy (whose generators draw them), the rules, the
-    shooter with its settings and the placer with its strength or weights under ``rules``."""
+    length): the hamle that plays them, NumPy (whose generators draw them), Numba and
+    Python (whose arithmetic the rollouts' means come from), the rules, the shooter with its
+    settings and the placer with its strength or weights under ``rules``."""
+    import platform
+
+    import numba
     import numpy as np
 
     from hamle.fingerprint import fingerprint
@@ -130,6 +134,8 @@ def pairing_key(rules: bs.Rules, shooter: str, placer: str) -> dict:
     return {
         "hamle": fingerprint(),
         "numpy": np.__version__,
+        "numba": numba.__version__,
+        "python": platform.python_version(),
         "rules": rules.as_dict(),
         "shooter": bs.get_shooter(shooter).name,
         "placer": {
