@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -555,57 +554,6 @@ def test_a_hint_is_worked_out_off_the_event_loop_and_kept_for_its_position(clien
     assert calls == ["thread", "thread"]
     for kernel in (tour_kernels.search, tour_kernels.rollouts):
         assert kernel.targetoptions.get("nogil")  # (the event loop runs meanwhile)
-
-
-def test_a_clients_hints_wait_their_turn_and_a_third_is_refused(tmp_path, monkeypatch):
-    # One client's hints run one at a time, one more waiting and a third refused (a page
-    # asks one at a time); every client's, at most two at once.
-    from concurrent.futures import ThreadPoolExecutor
-
-    import httpx2 as httpx
-
-    from hamle.web.slots import Turns
-
-    app = create_app(tmp_path / "hamle.sqlite3", warm=False, games_per_minute=0)
-    monkeypatch.setattr(site, "HINT_TURNS", Turns(2, code="tour.yours_busy"))
-    worked_out, running, snapshots = tour.hint, set(), []
-
-    def slow(position, mode):
-        running.add(position.current)
-        snapshots.append(frozenset(running))
-        time.sleep(0.1)  # (hints that overlap, if they may)
-        try:
-            return worked_out(position, mode)
-        finally:
-            running.discard(position.current)
-
-    monkeypatch.setattr(tour, "hint", slow)
-    starts = ["A1", "B1", "C1", "D1", "E1"]  # (one position each: none is kept for another)
-
-    async def ask_all():
-        def client(address):
-            transport = httpx.ASGITransport(app=app, client=(address, 1000))
-            return httpx.AsyncClient(transport=transport, base_url="http://test")
-
-        async with client("203.0.113.1") as one, client("198.51.100.2") as two:
-            games = []
-            for player, start in zip([one, one, one, two, two], starts, strict=True):
-                body = {"kind": "free", "start": start}
-                games.append((player, (await player.post(API, json=body)).json()))
-            hints = [p.post(f"{API}/{g['id']}/hint", json={"from": g["current"]}) for p, g in games]
-            return await asyncio.gather(*hints)
-
-    with ThreadPoolExecutor(1) as thread:  # (an event loop of its own)
-        answers = thread.submit(asyncio.run, ask_all()).result()
-    assert sorted(a.status_code for a in answers[:3]) == [200, 200, 409]  # (one client's third)
-    assert [a.status_code for a in answers[3:]] == [200, 200]
-    refused = next(a for a in answers if a.status_code == 409).json()
-    assert refused["code"] == "tour.yours_busy"
-    assert refused["detail"].startswith("the engine is still working on a request from your")
-    ones = {tour.GRID.index(c) for c in starts[:3]}
-    assert all(len(now & ones) <= 1 for now in snapshots)  # one client: one at a time
-    assert all(len(now) <= 2 for now in snapshots)
-    assert any(len(now) == 2 for now in snapshots)  # two clients: at once
 
 
 # --- the end ----------------------------------------------------------------------------

@@ -3,8 +3,7 @@ layout counts and the expert's playouts (its hints and replays). At most ``size`
 once, no two of one client; more are refused with 409 until one ends, so the rest of the
 site keeps answering and no one client holds them all. What the work found is ``Kept``,
 to be answered again at once, busy or not. The Expert level's moves, which a game cannot
-do without, and the tour's hints wait their ``Turns`` instead (one more a client; a third is
-refused)."""
+do without, wait their ``Turns`` instead (one more a client; a third is refused)."""
 
 from __future__ import annotations
 
@@ -96,10 +95,9 @@ class Kept:
 
 class Turns:
     """At most ``size`` runs at once, one client's one at a time with one more waiting
-    (a third is refused with 409, as a game refuses a third request; its ``code`` is
-    battleship.yours_busy unless given), the others waiting their turn on the event loop,
-    so that a wait holds no worker thread: for work a game asks for move by move (the
-    Expert level's replies, the tour's hints), which must not crowd out the rest.
+    (a third is refused with 409, as a game refuses a third request), the others waiting
+    their turn on the event loop, so that a wait holds no worker thread: for work a game
+    cannot do without, which must not crowd out the rest.
 
     >>> async def moves(clients):
     ...     turns, running, most = Turns(2), [], []
@@ -117,9 +115,8 @@ class Turns:
     [2, 1]
     """
 
-    def __init__(self, size: int, code: str | None = None) -> None:
+    def __init__(self, size: int) -> None:
         self.size = size
-        self.code = code  # a refusal's code (default: battleship.yours_busy)
         # Per event loop (its waits belong to it): the free runs, and each client's lock
         # with the count of its turns under way.
         self._loops: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -134,7 +131,7 @@ class Turns:
         free, clients = self._loops[loop]
         lock, under_way = clients.setdefault(client, (asyncio.Lock(), [0]))
         if under_way[0] >= 2:
-            raise _yours_busy(self.code)
+            raise _yours_busy()
         under_way[0] += 1
         try:
             async with lock, free:
@@ -145,11 +142,11 @@ class Turns:
                 del clients[client]
 
 
-def _yours_busy(code: str | None = None) -> Refused:
+def _yours_busy() -> Refused:
     """The refusal of a client's request while its earlier ones are being worked on."""
     return Refused(
         "the engine is still working on a request from your address; try again once it is done",
-        code="battleship.yours_busy" if code is None else code,
+        code="battleship.yours_busy",
     )
 
 

@@ -25,17 +25,15 @@ from .common import (
     Route,
     Strict,
     any_case,
-    client_of,
     created,
     game_count,
     store_of,
 )
-from .slots import Kept, Turns
+from .slots import Kept
 from .store import Store, StoreBusy
 
 router = APIRouter(prefix="/api/tour", tags=["tour"], route_class=Route)
 HINTED_POSITIONS_KEPT = 2 * CELLS  # the latest positions hinted, each counted once
-HINT_TURNS = Turns(2, code="tour.yours_busy")  # hints worked out at once (2 cores)
 HINT_ANSWERS_KEPT = 1024  # hints answered again without a search (each a few kB at most)
 _hints = Kept(HINT_ANSWERS_KEPT)  # (visited, current cell, mode): the hint there
 
@@ -266,20 +264,20 @@ def undo(request: Request, game_id: GameId, body: Undo) -> dict:
 # A hint takes well under a millisecond at the median, but tens of milliseconds where no move
 # is proven to allow a full board and its rounds of games and searches run (a hundred or more
 # on a busy machine). So it is worked out on a thread (its kernels let go of the GIL), never
-# on the event loop, where it would stall every request; a client's hints wait their turn,
-# one at a time with one more waiting (a third is refused, 409 tour.yours_busy), at most
-# HINT_TURNS.size at once. A hint is the same for a position wherever it is reached, so the
-# latest HINT_ANSWERS_KEPT are answered again at once, on the event loop: a reload, a hint asked
-# again, everyone's first moves of the day. The store is read and written there too (a
-# thread per request cost more than most hints); a write that would wait (for another
-# request on the game, or a write held by another server, for seconds) goes to a thread.
+# on the event loop, where it would stall every request. (Held to a client's turn, as the
+# Expert's moves are, hints cost a page behind a shared address refusals and doubled the
+# site's p99 under load, for work of a tenth of a second at most.) A hint is the same for a
+# position wherever it is reached, so the latest HINT_ANSWERS_KEPT are answered again at
+# once, on the event loop: a reload, a hint asked again, everyone's first moves of the day.
+# The store is read and written there too (a thread per request cost more than most hints);
+# a write that would wait (for another request on the game, or a write held by another
+# server, for seconds) goes to a thread.
 # A move can land between the load and the update: the hint is then not saved.
 @router.post("/games/{game_id}/hint", response_model=HintView)
 async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
     """The engine's best next move from ``from`` (409 ``tour.not_current`` if the game is
-    elsewhere, ``tour.changed`` if it is past ``turn``, ``tour.yours_busy`` while two
-    hints of the client's are under way) and every candidate's value. The first hint at a
-    position counts as a hint used; asking again there does not."""
+    elsewhere, ``tour.changed`` if it is past ``turn``) and every candidate's value. The
+    first hint at a position counts as a hint used; asking again there does not."""
     mode = body.mode
     store = store_of(request)
     state = store.load(KIND, game_id)
@@ -287,7 +285,7 @@ async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
     _refuse_unless_current(position, body.from_)
     _refuse_unless_turn(state, body.turn)
     _refuse_if_over(position)
-    answer = await _hint(client_of(request), position, mode)
+    answer = await _hint(position, mode)
     cell = answer.move_name
     shown = {"cell": cell, "mode": mode, "value": answer.value, "exact": answer.exact}
     if state["hint"] != shown:  # the same hint again changes nothing: no write
@@ -317,14 +315,12 @@ async def hint(request: Request, game_id: GameId, body: HintRequest) -> dict:
     }
 
 
-async def _hint(client: str, position: tour.Position, mode: str) -> tour.Hint:
-    """The engine's hint at ``position``: one kept, else worked out on a thread in the
-    client's turn."""
+async def _hint(position: tour.Position, mode: str) -> tour.Hint:
+    """The engine's hint at ``position``: one kept, else worked out on a thread."""
     key = (position.visited, position.current, mode)
     if (kept := _hints.get(key)) is not None:
         return kept
-    async with HINT_TURNS.turn(client):
-        answer = await run_in_threadpool(tour.hint, position, mode)
+    answer = await run_in_threadpool(tour.hint, position, mode)
     _hints.put(key, answer)
     return answer
 

@@ -114,7 +114,6 @@ export const ERRORS_TR = {
   "tour.not_a_jump": "{cell}, {here} karesinden bir sıçrama uzakta değil (düz 3 kare ya da çapraz 2 kare).",
   "tour.not_current": "Oyun artık {cell} karesinde değil, {current} karesinde: başka bir sayfada değişti.",
   "tour.changed": "Oyun {turn}. adımdan beri başka bir sayfada değişti (şimdi {now}. adımda).",
-  "tour.yours_busy": "Motor adresinden gelen bir isteği hâlâ işliyor; o bitince yeniden dene.",
   "tour.moved": "İpucu hesaplanırken oyunda hamle yapıldı; yeniden iste.",
   "tour.no_puzzle": "{date} için günün bulmacası yok; {first} ile {last} arasında bir tarih seç.",
   "tour.not_yet": "{date} günün bulmacası henüz çıkmadı: Türkiye'de bugün {today}, her bulmaca orada gece yarısı çıkar.",
