@@ -77,7 +77,12 @@ def test_a_bad_content_length_is_refused(client):
 
 @pytest.mark.parametrize(
     "host",
-    ["rebound.example:8000", "rebound.example", "127.0.0.1.rebound.example", "localhost.evil"],
+    [
+        "rebound.example:8000",
+        "rebound.example",
+        "127.0.0.1.rebound.example",
+        "localhost.evil",
+    ],
 )
 def test_a_name_the_site_was_not_given_is_refused(local, host):
     """A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding)
@@ -95,6 +100,18 @@ def test_a_name_the_site_was_not_given_is_refused(local, host):
     page = local.get("/tour", headers={"host": host})
     assert page.status_code == 403 and page.headers["content-type"].startswith("text/html")
     assert "--allow-host" in page.text and "/static/" not in page.text  # (those are refused too)
+
+
+@pytest.mark.parametrize("host", ["[::1", "[::1]junk", "localhost:abc", "127.0.0.1:8000:9"])
+def test_a_host_that_is_no_name_and_port_is_refused(local, host):
+    """These were read as ::1, localhost and 127.0.0.1, and answered."""
+    answer = local.get("/api/health", headers={"host": host})
+    assert answer.status_code == 403
+    problem = answer.json()
+    assert problem["code"] == "site.wrong_host" and problem["params"] == {"host": host}
+    assert problem["detail"] == (
+        f"{host!r} is no host name and port; open the site at its address or localhost"
+    )
 
 
 @pytest.mark.parametrize(
@@ -125,6 +142,7 @@ def test_addresses_localhost_and_the_names_given_are_answered(local, host):
         {"origin": "http://127.0.0.1:9000"},  # another port, another site
         {"origin": "null"},
         {"origin": ""},
+        {"origin": "http://[::1"},  # (it failed with a bare 500)
         {"sec-fetch-site": "cross-site"},
         {"sec-fetch-site": "cross-site", "origin": "http://127.0.0.1:8000"},
     ],

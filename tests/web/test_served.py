@@ -120,7 +120,9 @@ def test_a_request_naming_this_machine_is_answered(served, host):
     assert status_and_body(answer) == (200, b'{"status":"ok"}')
 
 
-@pytest.mark.parametrize("name", ["", " ", "games.example:8000", "http://games.example"])
+@pytest.mark.parametrize(
+    "name", ["", " ", "games.example:8000", "http://games.example", "*", "a.example,b.example"]
+)
 def test_serve_refuses_an_allowed_host_that_is_no_name(name):
     refused = subprocess.run(
         [sys.executable, "-c", PROGRAM, "serve", "--port", str(free_port()), "--allow-host", name],
@@ -194,3 +196,14 @@ def test_requests_sent_in_time_and_slow_answers_are_not_cut_off(served):
         assert read_answer(connection).startswith(b"HTTP/1.1 200 ")
     slow = ask(served, b"GET /api/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     assert status_and_body(slow) == (200, b'{"slow":true}')
+
+
+def test_serve_takes_allow_host_more_than_once():
+    """It was refused as an option given twice, though its help says it may be."""
+    from typer.testing import CliRunner
+
+    from hamle.cli import app
+
+    args = ["serve", "--allow-host", "a.example", "--allow-host", "b.example", "--help"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and "--allow-host" in result.stdout, result.output

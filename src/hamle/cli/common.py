@@ -373,7 +373,9 @@ class Command(TyperCommand):
                 if re.fullmatch(r"-[0-9]+", arg) and arg.startswith(exc.option_name):
                     ctx.fail(f"{arg} is not an option, and no number here is negative")
             raise
-        given = [p for p in order if isinstance(p, TyperOption) and p.expose_value]  # (not --help)
+        given = [  # (not --help, nor an option made to be given again, as --allow-host)
+            p for p in order if isinstance(p, TyperOption) and p.expose_value and not p.multiple
+        ]
         for param in given:
             if (times := given.count(param)) > 1:
                 names = "/".join([*param.opts, *param.secondary_opts])

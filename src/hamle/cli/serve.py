@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import sqlite3
 import sys
@@ -15,6 +16,11 @@ import typer
 from hamle.start import OutputError, to_nowhere
 from hamle.web.limit import GAMES_PER_MINUTE, MAX_GAMES
 
+# A DNS name: labels of letters, digits and inner hyphens, dot-separated, at most 253 in all.
+HOST_NAME = re.compile(
+    r"(?=.{1,253}\.?$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?",
+    re.I,
+)
 SLOW_START = 2.0  # seconds of warming up the engines before it is said
 BACKLOG = 2048  # connections waiting to be accepted (uvicorn's own)
 
@@ -66,7 +72,7 @@ def serve(
             raise typer.Exit(2)
     path = db or given or DEFAULT_DB
     for name in allow_host:
-        if not name.strip() or any(c in name for c in "/:[]@ \t"):
+        if not HOST_NAME.fullmatch(name):
             print_error(f"--allow-host must be a host name such as games.example, not {name!r}")
             raise typer.Exit(2)
     if names_a_folder(path):  # (SQLite would open the file of that name)

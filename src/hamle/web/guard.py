@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -49,6 +50,8 @@ HEADERS = [
 ]
 DOCS = ("/docs", "/redoc")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# A Host header's form: an IPv6 address in brackets or a name without them, then a port.
+WELL_FORMED_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(:[0-9]*)?", re.IGNORECASE)
 HEAD_AS_GET = "/api/health"  # the one API route that answers HEAD (as monitors ask)
 WRONG_HOST_PAGE = (Path(__file__).parent / "static" / "wrong-host.html").read_bytes()
 # The documentation pages run inline scripts and styles, and ReDoc's search a worker made
@@ -133,7 +136,10 @@ class Guard:
 
     def _ours(self, host: str) -> bool:
         """Whether ``host`` (a Host header) names this site: an address, localhost or a
-        name under it, or one of ``hosts``."""
+        name under it, or one of ``hosts``, with a port or none (a Host that is no name and
+        port, such as ``[::1`` or ``localhost:abc``, names nothing)."""
+        if not WELL_FORMED_HOST.fullmatch(host.strip()):
+            return False
         name = _name_of(host)
         if name == "localhost" or name.endswith(".localhost") or name in self.hosts:
             return True
@@ -209,12 +215,12 @@ def _same_site(origin: str, host: str) -> bool:
     >>> _same_site("https://games.example", "games.example"), _same_site("null", "x")
     (True, False)
     """
-    parts = urlsplit(origin.strip())
-    default = {"http": "80", "https": "443"}.get(parts.scheme)
     try:
-        port = str(parts.port or default)
-    except ValueError:  # a port that is not one
+        parts = urlsplit(origin.strip())
+        port = str(parts.port or {"http": "80", "https": "443"}.get(parts.scheme))
+    except ValueError:  # a port that is not one, an address in brackets left open
         return False
+    default = {"http": "80", "https": "443"}.get(parts.scheme)
     name, host_port = _split_host(host)
     return bool(default and parts.hostname) and (parts.hostname.removesuffix("."), port) == (
         name,
@@ -223,12 +229,16 @@ def _same_site(origin: str, host: str) -> bool:
 
 
 async def _wrong_host(send, host: str, api: bool) -> None:
-    """The refusal of a request naming the site by a name it was not given."""
+    """The refusal of a request naming the site by a name it was not given (or by a Host
+    that is no name and port)."""
     name = _name_of(host)
     said = (
         f"this site is not served under the name {name!r}; open it at its address or "
         f"localhost, or start it with --allow-host {name}"
     )
+    if not WELL_FORMED_HOST.fullmatch(host.strip()):
+        name = host.strip()
+        said = f"{name!r} is no host name and port; open the site at its address or localhost"
     if api:
         await _problem(send, 403, said, code="site.wrong_host", host=name)
         return

@@ -62,7 +62,7 @@ class ShipInfo(BaseModel):
 
 
 SAMPLE_MOST = 1000  # fleets one request draws at most (a Russian fleet is about 340 bytes of JSON)
-SEED_MOST = 2**63 - 1  # as `hamle battleship sample --seed` takes
+SEED_MOST = 2**63 - 1  # (the command takes any seed from 0; a request, a 64-bit integer)
 FRESH_SEED_BITS = 53  # a seed the site draws is one JavaScript reads back whole
 
 
