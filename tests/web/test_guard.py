@@ -274,3 +274,11 @@ def test_pages_and_their_modules_are_asked_about_again_before_use(client):
     module = client.get("/static/js/tour.js")
     again = client.get("/static/js/tour.js", headers={"if-none-match": module.headers["etag"]})
     assert again.status_code == 304
+
+
+def test_a_method_refused_at_an_address_of_two_routes_names_both(client):
+    """The statistics take GET and POST, as two routes: a 405 named GET alone."""
+    for method in ("HEAD", "PUT"):
+        answer = client.request(method, "/api/battleship/stats")
+        assert answer.status_code == 405 and answer.headers["allow"] == "GET, POST"
+    assert client.put("/api/tour/games").headers["allow"] == "POST"

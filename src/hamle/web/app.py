@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from hamle.errors import HamleError
 
@@ -184,8 +185,21 @@ def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse | FileR
     address outside the API that names no page gets a page saying so, in both languages."""
     if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
         return FileResponse(STATIC / "missing.html", status_code=404)
+    headers = exc.headers
+    if exc.status_code == 405:  # (routing names the first route of the address alone)
+        headers = {"Allow": ", ".join(_allowed(request))}
     body = {"detail": exc.detail, "code": f"site.http_{exc.status_code}", "params": {}}
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(body, status_code=exc.status_code, headers=headers)
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods the routes at a request's address take (HEAD is refused in the API)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in ("DELETE", "GET", "PATCH", "POST", "PUT")
+        if any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
+    ]
 
 
 def _whole_body(request: Request, error: dict) -> tuple[str, dict]:
