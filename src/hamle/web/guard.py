@@ -217,10 +217,10 @@ def _same_site(origin: str, host: str) -> bool:
     """
     try:
         parts = urlsplit(origin.strip())
-        port = str(parts.port or {"http": "80", "https": "443"}.get(parts.scheme))
+        default = {"http": "80", "https": "443"}.get(parts.scheme)
+        port = str(parts.port or default)
     except ValueError:  # a port that is not one, an address in brackets left open
         return False
-    default = {"http": "80", "https": "443"}.get(parts.scheme)
     name, host_port = _split_host(host)
     return bool(default and parts.hostname) and (parts.hostname.removesuffix("."), port) == (
         name,
