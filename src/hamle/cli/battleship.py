@@ -516,8 +516,9 @@ def print_table(data: dict) -> None:
     table.add_column("strategy", overflow="fold")
     # (else ± and ≤ written as the output would write them, see PLAIN, so that the columns
     # are as wide as written)
-    within = ("≤" if speaks_unicode(sys.stdout) else "<=") + str(data["within_shots"])
-    spread = "±se" if speaks_unicode(sys.stdout) else "+/-se"
+    unicode = speaks_unicode(sys.stdout)
+    within = ("≤" if unicode else "<=") + str(data["within_shots"])
+    spread = "±se" if unicode else "+/-se"
     for column in ("mean", "median", "p10–p90", "best", "worst", spread, within, "hunt/target"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in data["strategies"].values():
@@ -555,7 +556,7 @@ def print_table(data: dict) -> None:
         ]
         line = f"paired against {rows[0]['strategy']}, on the same games: " + ", ".join(versus)
         console.print(
-            line if speaks_unicode(sys.stdout) else line.replace("±", "+/-"),
+            line if unicode else line.replace("±", "+/-"),
             markup=False,
             highlight=False,
         )
