@@ -19,16 +19,7 @@ from pydantic_core import PydanticCustomError
 import hamle.tour as tour
 from hamle.tour.board import CELLS
 
-from .common import (
-    GameId,
-    Refused,
-    Route,
-    Strict,
-    any_case,
-    created,
-    game_count,
-    store_of,
-)
+from .common import GameId, Refused, Route, Strict, any_case, created, game_count, store_of
 from .slots import Kept
 from .store import Store, StoreBusy
 
